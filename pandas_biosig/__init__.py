@@ -1,0 +1,29 @@
+"""pandas_biosig: error rates, curves and significance tests for biometric verification.
+
+Importing the package registers the ``DataFrame.biosig`` accessor.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from . import datasets
+from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
+from .accessor import BiosigAccessor
+from .metrics import dcf, eer, error_rates, summary
+
+try:
+    __version__ = version("pandas-biosig")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "LABEL_VOCABULARY",
+    "BiosigAccessor",
+    "BiosigWarning",
+    "SchemaError",
+    "__version__",
+    "datasets",
+    "dcf",
+    "eer",
+    "error_rates",
+    "summary",
+]

@@ -1,0 +1,412 @@
+"""Error-rate engine on sorted scores (numpy only).
+
+Conventions (SPEC §1): scores are oriented so that higher means more genuine; a trial is
+accepted iff ``score >= threshold``. ``negatives`` are impostor scores, ``positives`` genuine
+scores. ``-inf`` marks a trial that is rejected at every threshold (a failure to acquire);
+it is counted in ``n`` / ``p`` but never accepted.
+
+Every quantity derives from one ``np.sort`` per class.  An *operating point* is a pair of
+integer counts ``(fa, fr)``; all operating points that any threshold can reach are those
+"at" a distinct score ``u`` (accept the scores ``>= u``) plus the reject-all point, written
+``u = +inf``.  The threshold reported for the point at ``u`` follows bob.measure's candidate
+list: the midpoint between ``u`` and the next lower distinct score, the lowest score itself
+for the lowest point, and the next float above the highest score for reject-all.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy.optimize import isotonic_regression
+
+__all__ = [
+    "OperatingPoint",
+    "Sweep",
+    "cllr",
+    "d_prime",
+    "rocch_eer",
+    "softplus",
+]
+
+_LN2 = float(np.log(2.0))
+
+
+class OperatingPoint(NamedTuple):
+    """Counts at one threshold: false acceptances ``fa`` of ``n`` impostors, false
+    rejections ``fr`` of ``p`` genuines."""
+
+    threshold: float
+    fa: int
+    fr: int
+    n: int
+    p: int
+
+    @property
+    def far(self) -> float:
+        return self.fa / self.n
+
+    @property
+    def frr(self) -> float:
+        return self.fr / self.p
+
+
+class Sweep:
+    """Sorted impostor and genuine scores of one system, and everything derived from them.
+
+    Parameters
+    ----------
+    negatives, positives : ndarray
+        Impostor and genuine scores (oriented, higher = more genuine), any order. ``-inf``
+        marks a trial that is always rejected.
+    assume_sorted : bool
+        Skip the sort when the caller guarantees ascending order.
+    """
+
+    def __init__(self, negatives, positives, *, assume_sorted: bool = False):
+        neg = np.asarray(negatives, dtype=np.float64)
+        pos = np.asarray(positives, dtype=np.float64)
+        if not assume_sorted:
+            neg = np.sort(neg)
+            pos = np.sort(pos)
+        rn = int(np.searchsorted(neg, -np.inf, side="right"))
+        rp = int(np.searchsorted(pos, -np.inf, side="right"))
+        self.neg = neg[rn:]
+        self.pos = pos[rp:]
+        self.rn = rn
+        self.rp = rp
+        self.n = neg.size
+        self.p = pos.size
+        if self.n == 0 or self.p == 0:
+            raise ValueError("both classes need at least one score")
+        self._cand: tuple | None = None
+        self._pav: tuple | None = None
+
+    @classmethod
+    def from_scores(cls, scores: np.ndarray, genuine: np.ndarray) -> Sweep:
+        """Split ``scores`` by the boolean ``genuine`` mask and sort each class in place
+        (the masked copies are the only temporaries)."""
+        neg = scores[~genuine]
+        pos = scores[genuine]
+        neg.sort()
+        pos.sort()
+        return cls(neg, pos, assume_sorted=True)
+
+    # ------------------------------------------------------------------ counts
+    def fa_at(self, u):
+        """False acceptances when accepting the scores ``>= u`` (vectorized)."""
+        return self.neg.size - np.searchsorted(self.neg, u, side="left")
+
+    def fr_at(self, u):
+        """False rejections when accepting the scores ``>= u`` (vectorized)."""
+        return self.rp + np.searchsorted(self.pos, u, side="left")
+
+    def point_at(self, u: float) -> OperatingPoint:
+        """The operating point at distinct score ``u`` (``+inf``: reject all)."""
+        return OperatingPoint(
+            self.threshold_for(u), int(self.fa_at(u)), int(self.fr_at(u)), self.n, self.p
+        )
+
+    def rates_at_threshold(self, threshold) -> tuple[np.ndarray, np.ndarray]:
+        """Counts ``(fa, fr)`` at arbitrary thresholds (accept iff score >= threshold)."""
+        t = np.asarray(threshold, dtype=np.float64)
+        return self.fa_at(t), self.fr_at(t)
+
+    # ------------------------------------------------------------- thresholds
+    @property
+    def max_score(self) -> float:
+        cands = [a[-1] for a in (self.neg, self.pos) if a.size]
+        return max(cands) if cands else -np.inf
+
+    @property
+    def min_score(self) -> float:
+        cands = [a[0] for a in (self.neg, self.pos) if a.size]
+        return min(cands) if cands else np.inf
+
+    def predecessor(self, u):
+        """The largest finite score strictly below ``u`` (``nan`` where none; vectorized)."""
+        u = np.asarray(u, dtype=np.float64)
+        out = np.full(u.shape, -np.inf)
+        for arr in (self.neg, self.pos):
+            if arr.size:
+                i = np.searchsorted(arr, u, side="left")
+                has = i > 0
+                out = np.where(has, np.maximum(out, arr[np.maximum(i - 1, 0)]), out)
+        return np.where(np.isneginf(out), np.nan, out)
+
+    def threshold_for(self, u):
+        """bob.measure's candidate threshold that realises the operating point at ``u``."""
+        u = np.asarray(u, dtype=np.float64)
+        pred = self.predecessor(u)
+        with np.errstate(over="ignore", invalid="ignore"):
+            mid = (pred + u) / 2
+            bad = ~np.isfinite(mid)
+            mid = np.where(bad, pred / 2 + u / 2, mid)
+        # a midpoint that rounds onto the lower score would accept it: use the upper one
+        mid = np.where(mid > pred, mid, u)
+        top = np.nextafter(self.max_score, np.inf) if np.isfinite(self.max_score) else np.inf
+        out = np.where(np.isnan(pred), u, mid)
+        out = np.where(np.isposinf(u), top, out)
+        return out if out.ndim else float(out)
+
+    # -------------------------------------------------------------- candidates
+    def candidates(self):
+        """Distinct genuine scores plus reject-all: every operating point at which a
+        criterion that increases with FRR and decreases with FAR can be minimal.
+
+        Returns ``(u, fa, fr, pc, nb, nle)``: the candidate scores (``+inf`` last), their
+        counts, the number of genuine scores at each distinct value, and the numbers of
+        impostor scores below and up to each distinct genuine value.
+        """
+        if self._cand is None:
+            pos = self.pos
+            if pos.size:
+                starts = np.flatnonzero(np.concatenate(([True], pos[1:] != pos[:-1])))
+                pv = pos[starts]
+                pc = np.diff(np.append(starts, pos.size))
+            else:
+                starts = np.zeros(0, dtype=np.intp)
+                pv = np.zeros(0)
+                pc = np.zeros(0, dtype=np.intp)
+            nb = np.searchsorted(self.neg, pv, side="left")
+            nle = np.searchsorted(self.neg, pv, side="right")
+            u = np.append(pv, np.inf)
+            fa = np.append(self.neg.size - nb, 0)
+            fr = np.append(self.rp + starts, self.p)
+            self._cand = (u, fa, fr, pc, nb, nle)
+        return self._cand
+
+    def min_weighted(self, weight: float) -> OperatingPoint:
+        """Minimize ``weight*FAR + (1-weight)*FRR``; ties: smaller FAR+FRR, then highest
+        threshold (SPEC §2)."""
+        u, fa, fr, *_ = self.candidates()
+        far = fa / self.n
+        frr = fr / self.p
+        crit = weight * far + (1.0 - weight) * frr
+        return self._argmin(u, fa, fr, crit, far + frr)
+
+    def min_dcf(self, p_target: float, c_miss: float, c_fa: float) -> tuple[float, OperatingPoint]:
+        """Unnormalized minimum of ``c_miss*p_target*FRR + c_fa*(1-p_target)*FAR``."""
+        u, fa, fr, *_ = self.candidates()
+        far = fa / self.n
+        frr = fr / self.p
+        crit = c_miss * p_target * frr + c_fa * (1.0 - p_target) * far
+        op = self._argmin(u, fa, fr, crit, far + frr)
+        return float(crit.min()), op
+
+    def _argmin(self, u, fa, fr, crit, total) -> OperatingPoint:
+        idx = np.flatnonzero(crit == crit.min())
+        if idx.size > 1:
+            sub = total[idx]
+            idx = idx[sub == sub.min()]
+        i = int(idx[-1])
+        return OperatingPoint(
+            float(self.threshold_for(u[i])), int(fa[i]), int(fr[i]), self.n, self.p
+        )
+
+    # ---------------------------------------------------------------- EER
+    def _d(self, u: float) -> float:
+        return self.fa_at(u) / self.n - self.fr_at(u) / self.p
+
+    def eer_bracket(self) -> tuple[float | None, float]:
+        """The distinct scores ``(u_prev, u_star)`` around the FAR = FRR crossing.
+
+        ``u_star`` is the lowest operating point with FAR <= FRR (``+inf`` = reject all);
+        ``u_prev`` the one just below it, or None. FAR - FRR strictly decreases from one
+        operating point to the next, so ``|FAR - FRR|`` is smallest at one of the two.
+        """
+        u_star = np.inf
+        for arr in (self.neg, self.pos):
+            lo, hi = 0, arr.size
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if self._d(arr[mid]) <= 0:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            if lo < arr.size:
+                u_star = min(u_star, float(arr[lo]))
+        prev = self.predecessor(u_star)
+        return (None if np.isnan(prev) else float(prev)), u_star
+
+    def eer_threshold(self) -> tuple[float, OperatingPoint]:
+        """bob.measure's EER: the candidate minimizing |FAR - FRR| (ties: smaller
+        FAR + FRR, then the higher threshold); EER = (FAR + FRR) / 2 there."""
+        u_prev, u_star = self.eer_bracket()
+        best = self.point_at(u_star)
+        if u_prev is not None:
+            other = self.point_at(u_prev)
+            key_b = (abs(best.far - best.frr), best.far + best.frr)
+            key_o = (abs(other.far - other.frr), other.far + other.frr)
+            if key_o < key_b:
+                best = other
+        return (best.far + best.frr) / 2, best
+
+    def eer_interpolated(self) -> float:
+        """Where the piecewise-linear (FAR, FRR) curve through all operating points
+        crosses FAR = FRR."""
+        u_prev, u_star = self.eer_bracket()
+        b = self.point_at(u_star)
+        if u_prev is None:
+            return (b.far + b.frr) / 2
+        a = self.point_at(u_prev)
+        d_a = a.far - a.frr
+        d_b = b.far - b.frr
+        t = d_a / (d_a - d_b)
+        return a.far + t * (b.far - a.far)
+
+    # ---------------------------------------------------------- PAV / ROCCH
+    def pav_blocks(self) -> tuple[np.ndarray, np.ndarray]:
+        """Pool-adjacent-violators on the label sequence in score order.
+
+        Returns ``(P, N)``: genuine and impostor counts of each pooled block, in increasing
+        score order. The run-length encoded sequence (impostor runs between distinct
+        genuine values, and tie groups) is much shorter than the trials.
+        """
+        if self._pav is not None:
+            return self._pav
+        u, fa, fr, pc, nb, nle = self.candidates()
+        m = pc.size
+        between = np.empty(m + 1, dtype=np.int64)
+        if m:
+            between[0] = nb[0]
+            between[1:m] = nb[1:] - nle[:-1]
+            between[m] = self.neg.size - nle[-1]
+        else:
+            between[0] = self.neg.size
+        npos = np.zeros(2 * m + 2, dtype=np.int64)
+        nneg = np.zeros(2 * m + 2, dtype=np.int64)
+        npos[0], nneg[0] = self.rp, self.rn  # failures to acquire: the lowest scores
+        nneg[1:-1:2] = between[:m]
+        nneg[2:-1:2] = nle - nb
+        npos[2:-1:2] = pc
+        nneg[-1] = between[m]
+        w = npos + nneg
+        keep = w > 0
+        npos, nneg, w = npos[keep], nneg[keep], w[keep]
+        res = isotonic_regression(npos / w, weights=w.astype(np.float64), increasing=True)
+        starts = np.asarray(res.blocks[:-1])
+        self._pav = (np.add.reduceat(npos, starts), np.add.reduceat(nneg, starts))
+        return self._pav
+
+    def rocch(self) -> tuple[np.ndarray, np.ndarray]:
+        """Vertices ``(pfa, pmiss)`` of the ROC convex hull, from accept-all to reject-all."""
+        P, N = self.pav_blocks()
+        fr = np.concatenate(([0], np.cumsum(P)))
+        fa = self.n - np.concatenate(([0], np.cumsum(N)))
+        return fa / self.n, fr / self.p
+
+    def eer_rocch(self) -> float:
+        return rocch_eer(*self.rocch())
+
+    def min_cllr(self) -> float:
+        """Cllr after optimal monotone calibration (PAV), in bits."""
+        P, N = self.pav_blocks()
+        P = P.astype(np.float64)
+        N = N.astype(np.float64)
+        odds = self.p / self.n
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pos_cost = np.where(P > 0, P * np.log1p(np.where(P > 0, N * odds / P, 0.0)), 0.0)
+            neg_cost = np.where(N > 0, N * np.log1p(np.where(N > 0, P / (N * odds), 0.0)), 0.0)
+        return float((pos_cost.sum() / self.p + neg_cost.sum() / self.n) / (2 * _LN2))
+
+    # ----------------------------------------------------- other summaries
+    def cllr(self) -> float:
+        """:func:`cllr` of the scores, failures to acquire counted as ``-inf``."""
+        if self.rp:
+            return float("inf")
+        pos_cost = softplus(-self.pos).sum() / self.p
+        neg_cost = softplus(self.neg).sum() / self.n
+        return float((pos_cost + neg_cost) / (2 * _LN2))
+
+    def auc(self) -> float:
+        """Area under the ROC, ties counted half (= Mann-Whitney U / (n p))."""
+        u, fa, fr, pc, nb, nle = self.candidates()
+        wins = float(np.dot(pc, nb)) + 0.5 * float(np.dot(pc, nle - nb))
+        wins += float(self.pos.size) * self.rn + 0.5 * self.rp * self.rn
+        return wins / (float(self.n) * float(self.p))
+
+    def fnmr_at_fmr(self, fmr: float) -> OperatingPoint:
+        """The smallest FRR over thresholds whose FAR <= ``fmr`` (the ROC's own value)."""
+        n_fin = self.neg.size
+        k = _max_count(fmr, self.n)
+        if k >= n_fin:
+            u = self.min_score
+            return self.point_at(u)
+        v = self.neg[n_fin - k - 1]
+        nxt = [a[np.searchsorted(a, v, side="right")] for a in (self.neg, self.pos)
+               if np.searchsorted(a, v, side="right") < a.size]
+        u = min(nxt) if nxt else np.inf
+        return self.point_at(u)
+
+    def fmr_at_fnmr(self, fnmr: float) -> OperatingPoint | None:
+        """The smallest FAR over thresholds whose FRR <= ``fnmr`` (None if impossible)."""
+        k = _max_count(fnmr, self.p)
+        if self.rp > k:
+            return None
+        j = k - self.rp
+        u = np.inf if j >= self.pos.size else float(self.pos[j])
+        return self.point_at(u)
+
+
+def _max_count(rate: float, total: int) -> int:
+    """The largest integer k with k / total <= rate (computed as the rates are)."""
+    k = int(np.floor(rate * total))
+    k = min(max(k, 0), total)
+    while k < total and (k + 1) / total <= rate:
+        k += 1
+    while k > 0 and k / total > rate:
+        k -= 1
+    return k
+
+
+def rocch_eer(pfa: np.ndarray, pmiss: np.ndarray) -> float:
+    """EER of a ROC convex hull given by its vertices (BOSARIS ``rocch2eer``).
+
+    For each hull segment, the intersection of its line with FAR = FRR; horizontal and
+    vertical segments contribute 0; the EER is the largest value.
+    """
+    x1, x2 = pfa[:-1], pfa[1:]
+    y1, y2 = pmiss[:-1], pmiss[1:]
+    dx = x1 - x2
+    dy = y1 - y2
+    det = x1 * y2 - x2 * y1
+    denom = (y2 - y1) + (x1 - x2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        seg = np.where((dx == 0) | (dy == 0) | (denom == 0), 0.0, det / denom)
+    seg = np.where(np.isfinite(seg), seg, 0.0)
+    return float(max(seg.max(initial=0.0), 0.0))
+
+
+def softplus(x: np.ndarray) -> np.ndarray:
+    """``log(1 + exp(x))`` without overflow, in one temporary."""
+    out = np.abs(x)
+    np.negative(out, out=out)
+    np.exp(out, out=out)
+    np.log1p(out, out=out)
+    out += np.maximum(x, 0.0)
+    return out
+
+
+def cllr(negatives: np.ndarray, positives: np.ndarray) -> float:
+    """Log-likelihood-ratio cost (bits), scores read as natural-log likelihood ratios.
+
+    ``-inf`` genuine scores make it infinite; ``-inf`` impostor scores cost nothing.
+    """
+    pos_cost = softplus(-positives).sum() / positives.size
+    neg = negatives[np.isfinite(negatives)]
+    neg_cost = softplus(neg).sum() / negatives.size
+    return float((pos_cost + neg_cost) / (2 * _LN2))
+
+
+def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
+    """Decidability index ``|mu_g - mu_i| / sqrt((var_g + var_i) / 2)`` (population
+    variances), on the finite scores."""
+    neg = negatives[np.isfinite(negatives)]
+    pos = positives[np.isfinite(positives)]
+    if neg.size == 0 or pos.size == 0:
+        return float("nan")
+    spread = np.sqrt((pos.var() + neg.var()) / 2)
+    diff = abs(pos.mean() - neg.mean())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(diff / spread) if spread > 0 else float("inf") if diff > 0 else float("nan")

@@ -1,0 +1,429 @@
+"""The tidy trial schema: canonical column names, the label vocabulary and validation.
+
+Everything that decides what a valid trial table is lives here, as data where it can be
+(the label vocabulary, the orientation and non-finite policies), so that every public
+function validates its input in exactly the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "DEFAULT_COLUMNS",
+    "LABEL_VOCABULARY",
+    "BiosigWarning",
+    "Group",
+    "SchemaError",
+    "Trials",
+    "check_option",
+    "validate_trials",
+]
+
+#: Canonical column names of the tidy trial table.
+DEFAULT_COLUMNS = {
+    "system": "system",
+    "trial": "trial",
+    "label": "label",
+    "score": "score",
+    "split": "split",
+    "subject": "subject",
+}
+
+#: Label vocabulary (case-insensitive, surrounding white space ignored): value -> is genuine.
+LABEL_VOCABULARY: dict[str, bool] = {
+    "genuine": True,
+    "impostor": False,
+    "imposter": False,
+    "target": True,
+    "nontarget": False,
+    "non-target": False,
+    "non_target": False,
+    "client": True,
+    "mated": True,
+    "non-mated": False,
+    "nonmated": False,
+    "non_mated": False,
+    "positive": True,
+    "negative": False,
+    "true": True,
+    "false": False,
+    "1": True,
+    "0": False,
+}
+
+#: Score orientations: the factor that turns a score into "higher means more genuine".
+ORIENTATIONS = {"similarity": 1.0, "distance": -1.0}
+
+#: What to do with NaN / ±inf scores.
+NONFINITE_POLICIES = {
+    "raise": "raise a SchemaError naming the rows",
+    "drop": "remove those trials before computing anything",
+    "reject": (
+        "keep them as failures to acquire: always rejected, so a genuine one is a false "
+        "rejection at every threshold and an impostor one is never a false acceptance "
+        "(ISO/IEC 19795-1: FRR = FTA + FNMR(1 - FTA), FAR = FMR(1 - FTA))"
+    ),
+}
+
+ERROR_NOT_A_FRAME = "expected a pandas DataFrame of trials, got {type}"
+ERROR_EMPTY = "the trial table is empty: there are no trials to evaluate"
+ERROR_MISSING_COLUMNS = "missing column(s) {missing}; the table has columns {found}"
+ERROR_UNKNOWN_LABELS = (
+    "column {column!r} holds label value(s) {values} outside the known vocabulary; "
+    "genuine: {genuine}; impostor: {impostor}. Example rows:\n{rows}"
+)
+ERROR_MISSING_LABELS = "column {column!r} has {n} missing label(s). Example rows:\n{rows}"
+ERROR_SCORE_DTYPE = "column {column!r} must hold numbers, got dtype {dtype}"
+ERROR_NONFINITE = (
+    "column {column!r} has {n} non-finite score(s) (NaN or inf). Pass nonfinite='drop' to "
+    "remove them or nonfinite='reject' to count them as failures to acquire. Example rows:\n{rows}"
+)
+ERROR_ONE_CLASS = (
+    "{where} has {n_genuine} genuine and {n_impostor} impostor trial(s); error rates need "
+    "both classes"
+)
+ERROR_DUPLICATE_TRIALS = (
+    "{where} has {n} duplicate trial id(s) in column {column!r}, e.g. {examples}; each "
+    "(system, trial) must appear once. Example rows:\n{rows}"
+)
+ERROR_OPTION = "{name}={value!r} is not one of {allowed}"
+ERROR_SPLIT_VALUE = "{name}={value!r}: column {column!r} has only the values {found}"
+ERROR_NO_SPLIT = (
+    "{name}={value!r} needs a split column, but column {column!r} is not in the table "
+    "(its columns: {found}); pass split='<column name>'"
+)
+
+
+class SchemaError(ValueError):
+    """A trial table does not follow the tidy schema (missing columns, bad values...)."""
+
+
+class BiosigWarning(UserWarning):
+    """A result is valid but may not mean what the caller expects."""
+
+
+def check_option(value: Any, allowed: Sequence[Any] | dict, name: str) -> Any:
+    """Return ``value`` if it is one of ``allowed``, else raise ``ValueError``."""
+    if value not in allowed:
+        raise ValueError(ERROR_OPTION.format(name=name, value=value, allowed=list(allowed)))
+    return value
+
+
+def _example_rows(data: pd.DataFrame, positions: np.ndarray, limit: int = 5) -> str:
+    return data.iloc[np.asarray(positions[:limit])].to_string()
+
+
+@dataclass(frozen=True, eq=False)
+class Group:
+    """The trials of one system (within one ``by`` group and one split), validated.
+
+    ``scores`` are oriented (higher = more genuine) float64; ``-inf`` marks a trial that is
+    always rejected (a failure to acquire under ``nonfinite='reject'``).
+    """
+
+    key: tuple
+    scores: np.ndarray
+    genuine: np.ndarray
+    trial: np.ndarray
+    rows: np.ndarray | None
+    subject: np.ndarray | None = None
+
+    @property
+    def system(self) -> Hashable:
+        return self.key[-2]
+
+    @property
+    def split(self) -> Hashable:
+        return self.key[-1]
+
+    @property
+    def n_genuine(self) -> int:
+        return int(np.count_nonzero(self.genuine))
+
+    @property
+    def n_impostor(self) -> int:
+        return int(self.genuine.size - np.count_nonzero(self.genuine))
+
+    def classes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return ``(negatives, positives)``: the impostor and genuine scores, unsorted."""
+        return self.scores[~self.genuine], self.scores[self.genuine]
+
+
+@dataclass(frozen=True, eq=False)
+class Trials:
+    """A validated trial table, split into groups keyed by ``(*by, system, split)``."""
+
+    groups: list[Group]
+    by: tuple[str, ...]
+    split_column: str | None
+    orientation: str
+    columns: dict
+
+    @property
+    def key_names(self) -> list[str]:
+        return [*self.by, "system", "split"]
+
+    def key_frame(self, groups: Sequence[Group] | None = None) -> pd.DataFrame:
+        groups = self.groups if groups is None else groups
+        return pd.DataFrame([g.key for g in groups], columns=self.key_names)
+
+    def select_split(self, value: Hashable, *, name: str) -> list[Group]:
+        """The groups whose split equals ``value`` (error naming the available splits)."""
+        if self.split_column is None:
+            raise SchemaError(
+                ERROR_NO_SPLIT.format(
+                    name=name, value=value, column="split", found=self.columns["found"]
+                )
+            )
+        found = list(dict.fromkeys(g.split for g in self.groups))
+        if value not in found:
+            raise SchemaError(
+                ERROR_SPLIT_VALUE.format(
+                    name=name, value=value, column=self.split_column, found=found
+                )
+            )
+        return [g for g in self.groups if g.split == value]
+
+
+def _genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
+    """Map the label column to a boolean 'is genuine' array through the vocabulary."""
+    series = data[column]
+    dtype = series.dtype
+    if dtype == bool:
+        return series.to_numpy()
+    if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
+        values = series.to_numpy()
+        if dtype.kind == "f" and np.isnan(values).any():
+            bad = np.flatnonzero(np.isnan(values))
+            raise SchemaError(
+                ERROR_MISSING_LABELS.format(
+                    column=column, n=bad.size, rows=_example_rows(data, bad)
+                )
+            )
+        if values.min() >= 0 and values.max() <= 1:
+            genuine = values == 1
+            if dtype.kind != "f" or np.all(genuine | (values == 0)):
+                return genuine
+        bad_mask = (values != 0) & (values != 1)
+        bad_values = pd.unique(values[bad_mask])
+        _raise_unknown_labels(data, column, bad_values, np.flatnonzero(bad_mask))
+    codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=True)
+    if (codes < 0).any():
+        bad = np.flatnonzero(codes < 0)
+        raise SchemaError(
+            ERROR_MISSING_LABELS.format(column=column, n=bad.size, rows=_example_rows(data, bad))
+        )
+    mapped = np.array([_lookup_label(u) for u in uniques], dtype=object)
+    unknown = np.array([m is None for m in mapped], dtype=bool)
+    if unknown.any():
+        bad_codes = np.flatnonzero(unknown)
+        _raise_unknown_labels(
+            data, column, [uniques[i] for i in bad_codes], np.flatnonzero(np.isin(codes, bad_codes))
+        )
+    return mapped.astype(bool)[codes]
+
+
+def _lookup_label(value: Any) -> bool | None:
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer | float | np.floating):
+        return {0: False, 1: True}.get(value) if value in (0, 1) else None
+    if isinstance(value, str):
+        return LABEL_VOCABULARY.get(value.strip().lower())
+    return None
+
+
+def _raise_unknown_labels(data, column, values, positions) -> None:
+    genuine = sorted(k for k, v in LABEL_VOCABULARY.items() if v)
+    impostor = sorted(k for k, v in LABEL_VOCABULARY.items() if not v)
+    shown = list(values)[:10]
+    raise SchemaError(
+        ERROR_UNKNOWN_LABELS.format(
+            column=column,
+            values=shown,
+            genuine=genuine,
+            impostor=impostor,
+            rows=_example_rows(data, positions),
+        )
+    )
+
+
+def _scores(data: pd.DataFrame, column: str) -> np.ndarray:
+    series = data[column]
+    if not pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
+        raise SchemaError(ERROR_SCORE_DTYPE.format(column=column, dtype=series.dtype))
+    return series.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _has_duplicates(values: np.ndarray) -> bool:
+    if values.dtype.kind in "iuf" and values.size > 1:
+        d = np.diff(values)
+        if (d > 0).all():
+            return False
+    return pd.Index(values).has_duplicates
+
+
+def validate_trials(
+    data: pd.DataFrame,
+    *,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    subject: str | None = "subject",
+    by: str | Sequence[str] | None = None,
+    orientation: str = "similarity",
+    nonfinite: str = "raise",
+) -> Trials:
+    """Validate a tidy trial table and split it into per-system groups.
+
+    The input is never modified. ``split`` and ``subject`` are used when present; they are
+    required only when the caller names a column other than the default.
+    """
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(ERROR_NOT_A_FRAME.format(type=type(data).__name__))
+    check_option(orientation, ORIENTATIONS, "orientation")
+    check_option(nonfinite, NONFINITE_POLICIES, "nonfinite")
+    by_cols: tuple[str, ...] = () if by is None else ((by,) if isinstance(by, str) else tuple(by))
+    found = list(data.columns)
+    required = [*by_cols, system, trial, label, score]
+    split_col = split if split is not None and (split in data.columns or split != "split") else None
+    subject_col = (
+        subject if subject is not None and (subject in data.columns or subject != "subject") else None
+    )
+    for optional in (split_col, subject_col):
+        if optional is not None:
+            required.append(optional)
+    missing = [c for c in dict.fromkeys(required) if c not in data.columns]
+    if missing:
+        raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=missing, found=found))
+    if len(data) == 0:
+        raise SchemaError(ERROR_EMPTY)
+
+    genuine = _genuine_from_labels(data, label)
+    scores = _scores(data, score)
+    finite = np.isfinite(scores)
+    keep: np.ndarray | None = None
+    if not finite.all():
+        bad = np.flatnonzero(~finite)
+        if nonfinite == "raise":
+            raise SchemaError(
+                ERROR_NONFINITE.format(column=score, n=bad.size, rows=_example_rows(data, bad))
+            )
+        if nonfinite == "drop":
+            keep = finite
+        else:
+            scores = scores.copy()
+            scores[bad] = -np.inf if orientation == "similarity" else np.inf
+    if orientation == "distance":
+        scores = -scores
+
+    key_cols = [*by_cols, system] + ([split_col] if split_col is not None else [])
+    codes_list, uniques_list = [], []
+    for col in key_cols:
+        codes, uniques = pd.factorize(data[col], sort=False, use_na_sentinel=False)
+        codes_list.append(codes)
+        uniques_list.append(uniques)
+    trial_values = data[trial].to_numpy()
+    subject_values = data[subject_col].to_numpy() if subject_col is not None else None
+
+    if len(codes_list) == 1 and len(uniques_list[0]) == 1 and keep is None:
+        slices = [(np.zeros(1, dtype=np.intp), None)]
+        combined = None
+    else:
+        combined = np.zeros(len(data), dtype=np.int64)
+        for codes, uniques in zip(codes_list, uniques_list, strict=True):
+            combined = combined * len(uniques) + codes
+        if keep is not None:
+            combined = np.where(keep, combined, -1)
+        uniq = np.unique(combined)
+        uniq = uniq[uniq >= 0]
+        if uniq.size == 0:
+            raise SchemaError(ERROR_EMPTY)
+        dense = np.searchsorted(uniq, combined)
+        dense_dtype = np.int16 if uniq.size < 2**15 else np.int64
+        dense = np.where(combined < 0, uniq.size, dense).astype(dense_dtype)
+        order = np.argsort(dense, kind="stable")
+        counts = np.bincount(dense, minlength=uniq.size + 1)[: uniq.size]
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        slices = [(uniq[i : i + 1], order[starts[i] : starts[i] + counts[i]]) for i in range(uniq.size)]
+
+    groups: list[Group] = []
+    for code_arr, rows in slices:
+        code = int(code_arr[0])
+        # decode the combined code back into per-column codes
+        parts = []
+        for uniques in reversed(uniques_list):
+            parts.append(code % len(uniques))
+            code //= len(uniques)
+        parts.reverse()
+        key_vals = [_scalar(u[p]) for u, p in zip(uniques_list, parts, strict=True)]
+        if split_col is None:
+            key_vals.append(None)
+        key = tuple(key_vals)
+        if rows is None:
+            g = Group(key, scores, genuine, trial_values, None, subject_values)
+        else:
+            g = Group(
+                key,
+                scores[rows],
+                genuine[rows],
+                trial_values[rows],
+                rows,
+                None if subject_values is None else subject_values[rows],
+            )
+        _check_group(data, g, trial, by_cols, split_col)
+        groups.append(g)
+    # order groups as (by..., system, split) codes: first appearance within each column
+    return Trials(
+        groups=groups,
+        by=by_cols,
+        split_column=split_col,
+        orientation=orientation,
+        columns={"found": found, "trial": trial, "system": system, "label": label},
+    )
+
+
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _where(group: Group, by_cols, split_col) -> str:
+    parts = [f"{name}={value!r}" for name, value in zip(by_cols, group.key, strict=False)]
+    parts.append(f"system {group.system!r}")
+    if split_col is not None:
+        parts.append(f"{split_col}={group.split!r}")
+    return ", ".join(parts)
+
+
+def _check_group(data, group: Group, trial_col, by_cols, split_col) -> None:
+    n_gen = group.n_genuine
+    n_imp = group.n_impostor
+    if n_gen == 0 or n_imp == 0:
+        raise SchemaError(
+            ERROR_ONE_CLASS.format(
+                where=_where(group, by_cols, split_col), n_genuine=n_gen, n_impostor=n_imp
+            )
+        )
+    if _has_duplicates(group.trial):
+        dup = pd.Index(group.trial).duplicated(keep=False)
+        examples = list(pd.unique(group.trial[dup]))[:5]
+        positions = np.flatnonzero(dup)
+        if group.rows is not None:
+            positions = group.rows[positions]
+        raise SchemaError(
+            ERROR_DUPLICATE_TRIALS.format(
+                where=_where(group, by_cols, split_col),
+                n=int(pd.Index(group.trial).duplicated().sum()),
+                column=trial_col,
+                examples=examples,
+                rows=_example_rows(data, positions),
+            )
+        )

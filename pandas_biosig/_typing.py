@@ -1,0 +1,13 @@
+"""Type aliases shared by the public modules (no runtime logic)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Orientation = Literal["similarity", "distance"]
+NonFinite = Literal["raise", "drop", "reject"]
+EERMethod = Literal["rocch", "interpolated", "threshold"]
+Criterion = Literal["eer", "min_hter", "min_weighted", "far", "frr", "min_dcf"]
+Alternative = Literal["two-sided", "less", "greater"]
+
+__all__ = ["Alternative", "Criterion", "EERMethod", "NonFinite", "Orientation"]

@@ -1,0 +1,154 @@
+"""The ``DataFrame.biosig`` accessor: a namespace that mirrors the public functions.
+
+Each method delegates in one line to the function of the same name, with the same
+keyword-only signature (a test compares them). The accessor keeps only the DataFrame
+(``self._obj``): column names are arguments of each call, so nothing is validated or cached
+when the accessor is created.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import metrics
+from ._schema import LABEL_VOCABULARY
+from ._typing import Criterion, EERMethod, NonFinite, Orientation
+
+__all__ = ["BiosigAccessor"]
+
+
+@pd.api.extensions.register_dataframe_accessor("biosig")
+class BiosigAccessor:
+    """Biometric evaluation of a tidy trial table: ``df.biosig.eer()`` and friends.
+
+    Every method is :mod:`pandas_biosig`'s function of the same name applied to this
+    DataFrame; see their documentation for the parameters and results.
+
+    Examples
+    --------
+    >>> trials = pbs.datasets.example_trials()
+    >>> trials.biosig.eer()[["system", "split", "eer"]].shape
+    (8, 3)
+    """
+
+    def __init__(self, pandas_obj: pd.DataFrame):
+        self._obj = pandas_obj
+
+    def __repr__(self) -> str:
+        return _describe(self._obj)
+
+    def eer(
+        self,
+        *,
+        method: EERMethod = "rocch",
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Equal error rate of every system; see :func:`pandas_biosig.eer`."""
+        return metrics.eer(self._obj, **_args(locals()))
+
+    def error_rates(
+        self,
+        *,
+        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+        weight: float = 0.5,
+        target: float | None = None,
+        p_target: float = 0.01,
+        c_miss: float = 1.0,
+        c_fa: float = 1.0,
+        on: Hashable | None = None,
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Error counts and rates at a threshold policy; see :func:`pandas_biosig.error_rates`."""
+        return metrics.error_rates(self._obj, **_args(locals()))
+
+    def dcf(
+        self,
+        *,
+        p_target: float | Sequence[float] = 0.01,
+        c_miss: float | Sequence[float] = 1.0,
+        c_fa: float | Sequence[float] = 1.0,
+        threshold: Criterion | float | Mapping[Hashable, float] | str = "bayes",
+        on: Hashable | None = None,
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Normalized minDCF and actDCF; see :func:`pandas_biosig.dcf`."""
+        return metrics.dcf(self._obj, **_args(locals()))
+
+    def summary(
+        self,
+        *,
+        p_target: float = 0.01,
+        c_miss: float = 1.0,
+        c_fa: float = 1.0,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """The headline numbers of every system; see :func:`pandas_biosig.summary`."""
+        return metrics.summary(self._obj, **_args(locals()))
+
+
+def _args(local_vars: dict) -> dict:
+    """The call's keyword arguments: the method's locals minus ``self``."""
+    return {k: v for k, v in local_vars.items() if k != "self"}
+
+
+def _describe(df: pd.DataFrame) -> str:
+    """What the accessor sees, with the canonical column names (cf-xarray style)."""
+    lines = [f"<pandas_biosig accessor: {len(df)} rows>"]
+    cols = ["system", "trial", "label", "score"]
+    missing = [c for c in cols if c not in df.columns]
+    present = [c for c in (*cols, "split", "subject") if c in df.columns]
+    lines.append(f"  canonical columns found: {', '.join(present) or 'none'}")
+    if missing:
+        lines.append(f"  missing (pass their names as keywords): {', '.join(missing)}")
+        return "\n".join(lines)
+    labels = df["label"].map(
+        lambda v: LABEL_VOCABULARY.get(str(v).strip().lower(), None)
+        if not isinstance(v, bool | np.bool_)
+        else bool(v)
+    )
+    keys = ["system"] + (["split"] if "split" in df.columns else [])
+    for key, sub in df.groupby(keys, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        lab = labels.loc[sub.index]
+        scores = sub["score"]
+        n_ties = int(scores.duplicated().sum())
+        lines.append(
+            "  "
+            + " / ".join(str(k) for k in key)
+            + f": {int((lab == True).sum())} genuine, {int((lab == False).sum())} impostor, "  # noqa: E712
+            + f"scores [{scores.min():.4g}, {scores.max():.4g}], {n_ties} tied"
+        )
+    return "\n".join(lines)

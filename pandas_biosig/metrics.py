@@ -1,0 +1,740 @@
+"""Per-system error-rate frames: tidy trial table in, one row per system out.
+
+Every function here validates the table through :mod:`pandas_biosig._schema`, builds one
+sorted sweep per (``by`` group, system, split) and reads every number off it
+(:mod:`pandas_biosig._kernels.rates`).  Result frames have a plain ``RangeIndex``, the
+``by`` columns first, then ``system`` and ``split`` (``None`` when the table has no split
+column), and a fixed list of columns that never depends on the arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._kernels.rates import OperatingPoint, Sweep, d_prime
+from ._schema import (
+    BiosigWarning,
+    Group,
+    SchemaError,
+    Trials,
+    check_option,
+    validate_trials,
+)
+from ._typing import Criterion, EERMethod, NonFinite, Orientation
+
+__all__ = ["dcf", "eer", "error_rates", "summary", "CRITERIA", "EER_METHODS"]
+
+#: EER definitions (SPEC §2).
+EER_METHODS = {
+    "rocch": "EER of the ROC convex hull (BOSARIS / pyllr)",
+    "interpolated": "crossing of the piecewise-linear (FAR, FRR) curve with FAR = FRR",
+    "threshold": "bob.measure: the candidate threshold minimizing |FAR - FRR|, (FAR+FRR)/2 there",
+}
+
+#: Threshold criteria: name -> what is minimized over the candidate thresholds.
+CRITERIA = {
+    "eer": "|FAR - FRR| (bob.measure's EER threshold)",
+    "min_hter": "(FAR + FRR) / 2",
+    "min_weighted": "weight * FAR + (1 - weight) * FRR",
+    "far": "FRR subject to FAR <= target",
+    "frr": "FAR subject to FRR <= target",
+    "min_dcf": "c_miss * p_target * FRR + c_fa * (1 - p_target) * FAR",
+}
+
+ERROR_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
+ERROR_RATE = "{name}={value!r} must be a number in [0, 1]"
+ERROR_THRESHOLD = (
+    "threshold={value!r} must be a number, a mapping {{system: threshold}} or one of {allowed}"
+)
+ERROR_THRESHOLD_MISSING = "no threshold given for system {system!r} (thresholds given for {given})"
+ERROR_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
+ERROR_ON_MISSING = (
+    "system {system!r} has no trials in split {on!r}{where}, so no threshold can be chosen there"
+)
+ERROR_COSTS = "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive"
+ERROR_BAYES_DISTANCE = (
+    "threshold='bayes' reads scores as log-likelihood ratios, which distances are not; "
+    "pass a number or a criterion"
+)
+WARN_FRR_INFEASIBLE = (
+    "{where}: no threshold reaches FRR <= {target}: failures to acquire alone exceed it"
+)
+
+_COLUMN_DOC = "system, trial, label, score, split"
+
+ERROR_RATE_COLUMNS = [
+    "system",
+    "split",
+    "criterion",
+    "threshold_split",
+    "weight",
+    "target",
+    "threshold",
+    "n_genuine",
+    "n_impostor",
+    "fa",
+    "fr",
+    "far",
+    "frr",
+    "hter",
+    "error_rate",
+]
+EER_COLUMNS = ["system", "split", "n_genuine", "n_impostor", "method", "eer", "threshold", "far", "frr"]
+DCF_COLUMNS = [
+    "system",
+    "split",
+    "p_target",
+    "c_miss",
+    "c_fa",
+    "criterion",
+    "threshold",
+    "far",
+    "frr",
+    "act_dcf",
+    "min_dcf",
+    "min_dcf_threshold",
+]
+SUMMARY_COLUMNS = [
+    "system",
+    "split",
+    "n_genuine",
+    "n_impostor",
+    "eer_rocch",
+    "eer_threshold",
+    "threshold",
+    "auc",
+    "min_hter",
+    "fmr100",
+    "fmr1000",
+    "zero_fmr",
+    "zero_fnmr",
+    "min_dcf",
+    "p_target",
+    "c_miss",
+    "c_fa",
+    "cllr",
+    "min_cllr",
+    "d_prime",
+]
+
+
+# ----------------------------------------------------------------------------- helpers
+def _validate(data, **kwargs) -> Trials:
+    return validate_trials(data, **kwargs)
+
+
+def _sweep(group: Group) -> Sweep:
+    return Sweep.from_scores(group.scores, group.genuine)
+
+
+def _sign(trials: Trials) -> float:
+    return -1.0 if trials.orientation == "distance" else 1.0
+
+
+def _frame(trials: Trials, groups: Sequence[Group], rows: list[dict], columns: list[str]):
+    keys = trials.key_frame(groups) if groups else pd.DataFrame(columns=trials.key_names)
+    if rows and len(rows) != len(groups):  # several rows per group (dcf operating points)
+        raise RuntimeError("internal: rows and groups disagree")
+    body = pd.DataFrame(rows, columns=[c for c in columns if c not in ("system", "split")])
+    out = pd.concat([keys.reset_index(drop=True), body.reset_index(drop=True)], axis=1)
+    return out[[*trials.by, *columns]]
+
+
+def _check_rate(value, name):
+    if not isinstance(value, int | float | np.integer | np.floating) or not 0 <= value <= 1:
+        raise ValueError(ERROR_RATE.format(name=name, value=value))
+    return float(value)
+
+
+def _check_costs(p_target, c_miss, c_fa):
+    if not (0 < p_target < 1) or not (c_miss > 0) or not (c_fa > 0):
+        raise ValueError(ERROR_COSTS)
+
+
+def _where(trials: Trials, group: Group) -> str:
+    parts = [f"{b}={v!r}" for b, v in zip(trials.by, group.key, strict=False)]
+    parts.append(f"system {group.system!r}")
+    if trials.split_column is not None:
+        parts.append(f"split {group.split!r}")
+    return ", ".join(parts)
+
+
+def _criterion_weight(criterion, weight, p_target, c_miss, c_fa) -> float:
+    if criterion == "min_hter":
+        return 0.5
+    if criterion == "min_weighted":
+        return _check_rate(weight, "weight")
+    if criterion == "min_dcf":
+        _check_costs(p_target, c_miss, c_fa)
+        a = c_fa * (1 - p_target)
+        return a / (a + c_miss * p_target)
+    return float("nan")
+
+
+def _choose(sweep: Sweep, criterion: str, weight: float, target, where: str) -> OperatingPoint:
+    """The operating point chosen by ``criterion`` on ``sweep`` (oriented threshold)."""
+    if criterion == "eer":
+        return sweep.eer_threshold()[1]
+    if criterion in ("min_hter", "min_weighted", "min_dcf"):
+        return sweep.min_weighted(weight)
+    if criterion == "far":
+        return sweep.fnmr_at_fmr(target)
+    op = sweep.fmr_at_fnmr(target)
+    if op is None:
+        import warnings
+
+        warnings.warn(WARN_FRR_INFEASIBLE.format(where=where, target=target), BiosigWarning, stacklevel=4)
+        return OperatingPoint(float("nan"), 0, 0, sweep.n, sweep.p)
+    return op
+
+
+def _resolve_thresholds(
+    trials: Trials,
+    *,
+    threshold,
+    weight,
+    target,
+    p_target,
+    c_miss,
+    c_fa,
+    on,
+    apply_to,
+    extra_named: Mapping[str, Any] | None = None,
+):
+    """Yield ``(group, criterion, threshold_split, weight, target, oriented threshold)``
+    for every reported group, following the fixed / per-system / criterion-on-split rules."""
+    sign = _sign(trials)
+    groups = trials.groups
+    if apply_to is not None:
+        wanted = [apply_to] if isinstance(apply_to, str) or not isinstance(apply_to, Sequence) else list(apply_to)
+        groups = [g for v in wanted for g in trials.select_split(v, name="apply_to")]
+        order = {id(g): i for i, g in enumerate(trials.groups)}
+        groups.sort(key=lambda g: order[id(g)])
+    named = dict(extra_named or {})
+    if isinstance(threshold, str) and threshold not in named:
+        check_option(threshold, CRITERIA, "threshold")
+        criterion = threshold
+        w = _criterion_weight(criterion, weight, p_target, c_miss, c_fa)
+        tgt = float("nan")
+        if criterion in ("far", "frr"):
+            if target is None:
+                raise ValueError(ERROR_TARGET.format(criterion=criterion, target=target))
+            tgt = _check_rate(target, "target")
+        if on is None:
+            for g in groups:
+                op = _choose(_sweep(g), criterion, w, tgt, _where(trials, g))
+                yield g, criterion, g.split, w, tgt, op.threshold, op
+            return
+        source = {g.key[:-1]: g for g in trials.select_split(on, name="on")}
+        cache: dict = {}
+        for g in groups:
+            src = source.get(g.key[:-1])
+            if src is None:
+                where = "".join(f", {b}={v!r}" for b, v in zip(trials.by, g.key, strict=False))
+                raise SchemaError(ERROR_ON_MISSING.format(system=g.system, on=on, where=where))
+            if g.key[:-1] not in cache:
+                cache[g.key[:-1]] = _choose(_sweep(src), criterion, w, tgt, _where(trials, src))
+            op = cache[g.key[:-1]]
+            yield g, criterion, on, w, tgt, op.threshold, (op if src is g else None)
+        return
+    if on is not None:
+        raise ValueError(ERROR_ON_FIXED.format(on=on, value=threshold))
+    if isinstance(threshold, str):
+        criterion = threshold
+        for g in groups:
+            yield g, criterion, None, float("nan"), float("nan"), named[threshold](g), None
+        return
+    if isinstance(threshold, Mapping | pd.Series):
+        given = dict(threshold)
+        for g in groups:
+            if g.system not in given:
+                raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=g.system, given=list(given)))
+            yield g, "fixed", None, float("nan"), float("nan"), sign * float(given[g.system]), None
+        return
+    if isinstance(threshold, int | float | np.integer | np.floating) and not isinstance(threshold, bool):
+        for g in groups:
+            yield g, "fixed", None, float("nan"), float("nan"), sign * float(threshold), None
+        return
+    raise ValueError(
+        ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named])
+    )
+
+
+def _rates_row(sweep: Sweep, t: float) -> dict:
+    if np.isnan(t):
+        return dict(fa=np.nan, fr=np.nan, far=np.nan, frr=np.nan, hter=np.nan, error_rate=np.nan)
+    fa, fr = sweep.rates_at_threshold(t)
+    fa, fr = int(fa), int(fr)
+    far, frr = fa / sweep.n, fr / sweep.p
+    return dict(
+        fa=fa,
+        fr=fr,
+        far=far,
+        frr=frr,
+        hter=(far + frr) / 2,
+        error_rate=(fa + fr) / (sweep.n + sweep.p),
+    )
+
+
+# ----------------------------------------------------------------------------- public API
+def eer(
+    data: pd.DataFrame,
+    /,
+    *,
+    method: EERMethod = "rocch",
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""Equal error rate of every system.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table, one row per (system, trial) with columns ``system, trial, label,
+        score`` (names set by the keywords below) and optionally ``split``.
+    method : {"rocch", "interpolated", "threshold"}
+        ``"rocch"``: EER of the ROC convex hull (BOSARIS, pyllr); ``"interpolated"``:
+        where the piecewise-linear (FAR, FRR) curve crosses FAR = FRR; ``"threshold"``:
+        bob.measure's EER, (FAR + FRR) / 2 at the candidate threshold minimizing
+        :math:`|FAR - FRR|`.
+    by : str or list of str, optional
+        Extra grouping columns (protocol, condition...): one row per group and system.
+    system, trial, label, score, split : str
+        Column names. ``split`` is used when the column exists (one row per split).
+    orientation : {"similarity", "distance"}
+        ``"distance"``: lower scores are more genuine; thresholds are reported in the
+        score's own units and a trial is accepted iff ``score <= threshold``.
+    nonfinite : {"raise", "drop", "reject"}
+        What to do with NaN/inf scores: raise, drop the trials, or count them as failures
+        to acquire (always rejected).
+
+    Returns
+    -------
+    DataFrame
+        One row per system (and ``by`` group and split), with columns
+
+        - ``system``, ``split``: the group (``split`` is None without a split column);
+        - ``n_genuine``, ``n_impostor``: trial counts;
+        - ``method``: the EER definition used;
+        - ``eer``: the equal error rate, a fraction in [0, 1];
+        - ``threshold``, ``far``, ``frr``: the achievable operating point nearest to equal
+          error (bob.measure's EER threshold, whatever ``method``), and its rates.
+
+    Raises
+    ------
+    SchemaError
+        Missing columns, unknown labels, non-finite scores, a one-class system,
+        duplicate trials or an empty table.
+
+    See Also
+    --------
+    summary, error_rates
+
+    Notes
+    -----
+    With :math:`FAR(\theta)` and :math:`FRR(\theta)` the rates at threshold
+    :math:`\theta` (accept iff score :math:`\ge \theta`), the ROCCH-EER equals
+    :math:`\max_\pi \min_\theta [\pi FRR(\theta) + (1-\pi) FAR(\theta)]` (Brümmer's
+    Bayes-error view); the threshold EER is :math:`(FAR + FRR)/2` at
+    :math:`\arg\min_\theta |FAR - FRR|`.
+
+    References
+    ----------
+    Brümmer, N., & de Villiers, E. (2011). The BOSARIS toolkit user guide.
+
+    Examples
+    --------
+    >>> trials = pbs.datasets.example_trials()
+    >>> pbs.eer(trials, method="threshold").round(3)[["system", "split", "eer", "threshold"]].head(2)
+      system split    eer  threshold
+    0    cnn   dev  0.062      ...
+    1    cnn  eval  0.060      ...
+    """
+    check_option(method, EER_METHODS, "method")
+    trials = _validate(
+        data, system=system, trial=trial, label=label, score=score, split=split,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    sign = _sign(trials)
+    rows = []
+    for g in trials.groups:
+        sw = _sweep(g)
+        value, op = sw.eer_threshold()
+        if method == "rocch":
+            value = sw.eer_rocch()
+        elif method == "interpolated":
+            value = sw.eer_interpolated()
+        rows.append(
+            dict(
+                n_genuine=sw.p,
+                n_impostor=sw.n,
+                method=method,
+                eer=value,
+                threshold=sign * op.threshold,
+                far=op.far,
+                frr=op.frr,
+            )
+        )
+    return _frame(trials, trials.groups, rows, EER_COLUMNS)
+
+
+def error_rates(
+    data: pd.DataFrame,
+    /,
+    *,
+    threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+    weight: float = 0.5,
+    target: float | None = None,
+    p_target: float = 0.01,
+    c_miss: float = 1.0,
+    c_fa: float = 1.0,
+    on: Hashable | None = None,
+    apply_to: Hashable | Sequence[Hashable] | None = None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""False acceptance and rejection counts and rates at a threshold policy.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table (see :func:`eer`).
+    threshold : criterion name, number or mapping
+        A number (one threshold for all systems), a mapping ``{system: threshold}``, or a
+        criterion that chooses each system's threshold from its scores:
+
+        - ``"eer"``: minimize :math:`|FAR - FRR|` (bob.measure);
+        - ``"min_hter"``: minimize :math:`(FAR + FRR)/2`;
+        - ``"min_weighted"``: minimize :math:`w \cdot FAR + (1-w) \cdot FRR`, ``w = weight``;
+        - ``"far"``: the smallest FRR with :math:`FAR \le` ``target`` (at most, never
+          "nearest");
+        - ``"frr"``: the smallest FAR with :math:`FRR \le` ``target``;
+        - ``"min_dcf"``: minimize the detection cost for ``p_target, c_miss, c_fa``.
+
+        Candidate thresholds and ties follow bob.measure (SPEC §2): midpoints between
+        consecutive distinct scores; among equal criterion values the smaller FAR + FRR,
+        then the higher threshold.
+    weight : float
+        The weight of ``"min_weighted"``.
+    target : float
+        The rate bound of ``"far"`` and ``"frr"``.
+    p_target, c_miss, c_fa : float
+        Prior and costs of ``"min_dcf"``.
+    on : split value, optional
+        Choose the criterion's threshold on this split (e.g. ``"dev"``) and apply it to the
+        other splits: the a-priori protocol of Bengio & Mariéthoz (2004). By default each
+        group's threshold is chosen on its own trials (a-posteriori).
+    apply_to : split value or list, optional
+        Report only these splits (e.g. ``"eval"``).
+    by, system, trial, label, score, split, orientation, nonfinite
+        As in :func:`eer`.
+
+    Returns
+    -------
+    DataFrame
+        One row per reported group with columns
+
+        - ``system``, ``split``: the group the rates are measured on;
+        - ``criterion``: the criterion name, or ``"fixed"`` for given thresholds;
+        - ``threshold_split``: the split the threshold was chosen on;
+        - ``weight``: the weight minimized (``min_hter``: 0.5; ``min_dcf``: the equivalent
+          :math:`c_{fa}(1-p)/(c_{miss} p + c_{fa}(1-p))`), NaN otherwise;
+        - ``target``: the rate bound of ``far``/``frr``, NaN otherwise;
+        - ``threshold``: the threshold applied, in score units;
+        - ``n_genuine``, ``n_impostor``; ``fa``, ``fr``: false acceptances and rejections;
+        - ``far``, ``frr``, ``hter`` = (far + frr)/2, ``error_rate`` = (fa + fr)/(n_genuine +
+          n_impostor) (fractions).
+
+    Raises
+    ------
+    SchemaError
+        Invalid table, or a split named by ``on``/``apply_to`` that does not exist.
+    ValueError
+        An unknown criterion, a missing ``target`` or an out-of-range parameter.
+
+    See Also
+    --------
+    eer, dcf
+
+    References
+    ----------
+    Bengio, S., & Mariéthoz, J. (2004). A statistical significance test for person
+    authentication. Proceedings of Odyssey 2004.
+
+    Examples
+    --------
+    >>> trials = pbs.datasets.example_trials()
+    >>> er = pbs.error_rates(trials, threshold="eer", on="dev", apply_to="eval")
+    >>> er[["system", "split", "threshold_split", "far", "frr", "hter"]].round(3)
+         system split threshold_split    far    frr   hter
+    0       cnn  eval             dev  0.0...
+    """
+    _check_costs(p_target, c_miss, c_fa)
+    trials = _validate(
+        data, system=system, trial=trial, label=label, score=score, split=split,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    sign = _sign(trials)
+    groups, rows = [], []
+    for g, crit, tsplit, w, tgt, t, _ in _resolve_thresholds(
+        trials, threshold=threshold, weight=weight, target=target, p_target=p_target,
+        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
+    ):
+        sw = _sweep(g)
+        row = dict(
+            criterion=crit,
+            threshold_split=tsplit,
+            weight=w,
+            target=tgt,
+            threshold=sign * t,
+            n_genuine=sw.p,
+            n_impostor=sw.n,
+        )
+        row.update(_rates_row(sw, t))
+        groups.append(g)
+        rows.append(row)
+    return _frame(trials, groups, rows, ERROR_RATE_COLUMNS)
+
+
+def dcf(
+    data: pd.DataFrame,
+    /,
+    *,
+    p_target: float | Sequence[float] = 0.01,
+    c_miss: float | Sequence[float] = 1.0,
+    c_fa: float | Sequence[float] = 1.0,
+    threshold: Criterion | float | Mapping[Hashable, float] | str = "bayes",
+    on: Hashable | None = None,
+    apply_to: Hashable | Sequence[Hashable] | None = None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""Normalized detection cost: minimum (minDCF) and actual (actDCF), per operating point.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table (see :func:`eer`).
+    p_target, c_miss, c_fa : float or sequence of float
+        One or several operating points; sequences are broadcast together and give one
+        row per system and operating point.
+    threshold : "bayes", criterion name, number or mapping
+        The threshold of actDCF. ``"bayes"`` (default) reads scores as natural-log
+        likelihood ratios and uses the Bayes decision threshold
+        :math:`\log\frac{c_{fa}(1-p)}{c_{miss}\,p}`; any other value works as in
+        :func:`error_rates` (a criterion is evaluated at each operating point, with
+        ``"min_dcf"`` using that operating point's costs).
+    on, apply_to, by, system, trial, label, score, split, orientation, nonfinite
+        As in :func:`error_rates`.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``system, split, p_target, c_miss, c_fa, criterion, threshold, far, frr,
+        act_dcf, min_dcf, min_dcf_threshold``: the actual DCF at ``threshold`` (with its
+        FAR and FRR), the minimum over all thresholds and the threshold that reaches it.
+        Both costs are normalized by :math:`\min(c_{miss} p, c_{fa} (1-p))`, so 1 is the
+        cost of the best decision that ignores the scores.
+
+    See Also
+    --------
+    error_rates, summary
+
+    Notes
+    -----
+    .. math::
+
+        DCF(\theta) = \frac{c_{miss}\,p\,FRR(\theta) + c_{fa}\,(1-p)\,FAR(\theta)}
+                           {\min(c_{miss}\,p,\; c_{fa}\,(1-p))}
+
+    References
+    ----------
+    NIST (2012). The NIST year 2012 speaker recognition evaluation plan.
+
+    Examples
+    --------
+    >>> trials = pbs.datasets.example_trials()
+    >>> pbs.dcf(trials, p_target=[0.01, 0.1])[["system", "split", "p_target", "min_dcf"]].head(2)
+      system split  p_target   min_dcf
+    0    cnn   dev      0.01  0...
+    1    cnn   dev      0.10  0...
+    """
+    pt, cm, cf = np.broadcast_arrays(
+        np.atleast_1d(np.asarray(p_target, dtype=float)),
+        np.atleast_1d(np.asarray(c_miss, dtype=float)),
+        np.atleast_1d(np.asarray(c_fa, dtype=float)),
+    )
+    for a, b, c in zip(pt, cm, cf, strict=True):
+        _check_costs(a, b, c)
+    trials = _validate(
+        data, system=system, trial=trial, label=label, score=score, split=split,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    if threshold == "bayes" and trials.orientation == "distance":
+        raise ValueError(ERROR_BAYES_DISTANCE)
+    sign = _sign(trials)
+    groups, rows = [], []
+    for a, b, c in zip(pt, cm, cf, strict=True):
+        bayes = {"bayes": lambda g, a=a, b=b, c=c: float(np.log(c * (1 - a) / (b * a)))}
+        norm = min(b * a, c * (1 - a))
+        for g, crit, _, _, _, t, _ in _resolve_thresholds(
+            trials, threshold=threshold, weight=0.5, target=None, p_target=a, c_miss=b,
+            c_fa=c, on=on, apply_to=apply_to, extra_named=bayes,
+        ):
+            sw = _sweep(g)
+            rates = _rates_row(sw, t)
+            min_cost, op = sw.min_dcf(a, b, c)
+            rows.append(
+                dict(
+                    p_target=a,
+                    c_miss=b,
+                    c_fa=c,
+                    criterion=crit,
+                    threshold=sign * t,
+                    far=rates["far"],
+                    frr=rates["frr"],
+                    act_dcf=(b * a * rates["frr"] + c * (1 - a) * rates["far"]) / norm,
+                    min_dcf=min_cost / norm,
+                    min_dcf_threshold=sign * op.threshold,
+                )
+            )
+            groups.append(g)
+    out = _frame(trials, groups, rows, DCF_COLUMNS)
+    # group the operating points of one system together, systems in input order
+    order = {id(g): i for i, g in enumerate(trials.groups)}
+    pos = np.argsort([order[id(g)] for g in groups], kind="stable")
+    return out.iloc[pos].reset_index(drop=True)
+
+
+def summary(
+    data: pd.DataFrame,
+    /,
+    *,
+    p_target: float = 0.01,
+    c_miss: float = 1.0,
+    c_fa: float = 1.0,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""The headline numbers of every system, one row each, from one sorted sweep.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table (see :func:`eer`).
+    p_target, c_miss, c_fa : float
+        Operating point of ``min_dcf`` (default: NIST SRE 2012-2021 primary,
+        :math:`p = 0.01`, unit costs).
+    by, system, trial, label, score, split, orientation, nonfinite
+        As in :func:`eer`.
+
+    Returns
+    -------
+    DataFrame
+        One row per system (and ``by`` group and split); rates are fractions:
+
+        - ``n_genuine``, ``n_impostor``;
+        - ``eer_rocch``: EER of the ROC convex hull;
+        - ``eer_threshold``: bob.measure's EER, at ``threshold``;
+        - ``auc``: area under the ROC, ties counted half (Mann-Whitney);
+        - ``min_hter``: the smallest (FAR + FRR)/2 over thresholds;
+        - ``fmr100``, ``fmr1000``: the smallest FRR (FNMR) with FAR (FMR) at most 1 % and
+          0.1 % — the ROC's own value, not a threshold at an impostor score;
+        - ``zero_fmr``: the smallest FRR with no false acceptance; ``zero_fnmr``: the
+          smallest FAR with no false rejection;
+        - ``min_dcf`` (normalized) with its ``p_target``, ``c_miss``, ``c_fa``;
+        - ``cllr``: the log-likelihood-ratio cost in bits, reading scores as natural-log
+          likelihood ratios (NaN for distances, which are not); ``min_cllr``: the same after the optimal monotone calibration
+          (PAV);
+        - ``d_prime``: :math:`|\mu_g - \mu_i| / \sqrt{(\sigma_g^2 + \sigma_i^2)/2}`
+          (population variances).
+
+    See Also
+    --------
+    eer, error_rates, dcf
+
+    Notes
+    -----
+    .. math::
+
+        C_{llr} = \frac{1}{2\log 2}\Big[\frac{1}{N_g}\sum_{g}\log(1+e^{-s_g})
+                 + \frac{1}{N_i}\sum_{i}\log(1+e^{s_i})\Big]
+
+    References
+    ----------
+    Brümmer, N., & du Preez, J. (2006). Application-independent evaluation of speaker
+    detection. Computer Speech & Language, 20(2-3), 230-275.
+
+    Examples
+    --------
+    >>> trials = pbs.datasets.example_trials()
+    >>> s = pbs.summary(trials)
+    >>> list(s.columns[:6])
+    ['system', 'split', 'n_genuine', 'n_impostor', 'eer_rocch', 'eer_threshold']
+
+    Compare with scikit-learn: ``roc_auc_score(label, score)`` gives the same ``auc``.
+    """
+    _check_costs(p_target, c_miss, c_fa)
+    trials = _validate(
+        data, system=system, trial=trial, label=label, score=score, split=split,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    sign = _sign(trials)
+    norm = min(c_miss * p_target, c_fa * (1 - p_target))
+    rows = []
+    for g in trials.groups:
+        sw = _sweep(g)
+        eer_t, op = sw.eer_threshold()
+        zero_fnmr = sw.fmr_at_fnmr(0.0)
+        best_hter = sw.min_weighted(0.5)
+        rows.append(
+            dict(
+                n_genuine=sw.p,
+                n_impostor=sw.n,
+                eer_rocch=sw.eer_rocch(),
+                eer_threshold=eer_t,
+                threshold=sign * op.threshold,
+                auc=sw.auc(),
+                min_hter=(best_hter.far + best_hter.frr) / 2,
+                fmr100=sw.fnmr_at_fmr(0.01).frr,
+                fmr1000=sw.fnmr_at_fmr(0.001).frr,
+                zero_fmr=sw.fnmr_at_fmr(0.0).frr,
+                zero_fnmr=float("nan") if zero_fnmr is None else zero_fnmr.far,
+                min_dcf=sw.min_dcf(p_target, c_miss, c_fa)[0] / norm,
+                p_target=p_target,
+                c_miss=c_miss,
+                c_fa=c_fa,
+                cllr=sw.cllr() if sign > 0 else float("nan"),
+                min_cllr=sw.min_cllr(),
+                d_prime=d_prime(sw.neg, sw.pos),
+            )
+        )
+    return _frame(trials, trials.groups, rows, SUMMARY_COLUMNS)
