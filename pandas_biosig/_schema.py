@@ -242,7 +242,7 @@ def _lookup_label(value: Any) -> bool | None:
 def _raise_unknown_labels(data, column, values, positions) -> None:
     genuine = sorted(k for k, v in LABEL_VOCABULARY.items() if v)
     impostor = sorted(k for k, v in LABEL_VOCABULARY.items() if not v)
-    shown = list(values)[:10]
+    shown = [_scalar(v) for v in list(values)[:10]]
     raise SchemaError(
         ERROR_UNKNOWN_LABELS.format(
             column=column,
@@ -414,7 +414,7 @@ def _check_group(data, group: Group, trial_col, by_cols, split_col) -> None:
         )
     if _has_duplicates(group.trial):
         dup = pd.Index(group.trial).duplicated(keep=False)
-        examples = list(pd.unique(group.trial[dup]))[:5]
+        examples = [_scalar(v) for v in pd.unique(group.trial[dup])[:5]]
         positions = np.flatnonzero(dup)
         if group.rows is not None:
             positions = group.rows[positions]

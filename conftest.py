@@ -1,0 +1,18 @@
+"""Shared doctest namespace for the package's docstrings and the Markdown docs."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+
+sys.path.insert(0, str(Path(__file__).parent / "tests"))
+
+import pandas_biosig as pbs  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _add_doctest_namespace(doctest_namespace):
+    doctest_namespace.update(np=np, pd=pd, xr=xr, pbs=pbs)

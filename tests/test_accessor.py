@@ -1,0 +1,67 @@
+"""The accessor is a mirror: same signatures, same results, a repr that says what it sees."""
+
+import inspect
+
+import pandas as pd
+import pytest
+
+import pandas_biosig as pbs
+from pandas_biosig.accessor import BiosigAccessor
+
+METHODS = [m for m in vars(BiosigAccessor) if not m.startswith("_")]
+
+
+def test_every_method_has_a_function():
+    assert set(METHODS) >= {"eer", "error_rates", "dcf", "summary"}
+    for name in METHODS:
+        assert callable(getattr(pbs, name)), name
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_signatures_match(name):
+    func = inspect.signature(getattr(pbs, name))
+    meth = inspect.signature(getattr(BiosigAccessor, name))
+    func_params = list(func.parameters.values())[1:]  # minus data
+    meth_params = list(meth.parameters.values())[1:]  # minus self
+    assert [(p.name, p.kind, p.default) for p in meth_params] == [
+        (p.name, p.kind, p.default) for p in func_params
+    ]
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in meth_params)
+
+
+@pytest.mark.parametrize(
+    "name,kwargs",
+    [
+        ("eer", {}),
+        ("eer", dict(method="threshold")),
+        ("error_rates", dict(threshold="eer", on="dev", apply_to="eval")),
+        ("dcf", dict(p_target=[0.01, 0.05])),
+        ("summary", {}),
+    ],
+)
+def test_results_match(example, name, kwargs):
+    pd.testing.assert_frame_equal(
+        getattr(example.biosig, name)(**kwargs), getattr(pbs, name)(example, **kwargs)
+    )
+
+
+def test_accessor_stores_only_the_frame(example):
+    acc = example.biosig
+    assert vars(acc) == {"_obj": example}
+
+
+def test_repr_reports_what_it_sees(example):
+    text = repr(example.biosig)
+    assert "9600 rows" in text
+    assert "cnn / dev: 240 genuine, 960 impostor" in text
+    assert "tied" in text
+
+
+def test_repr_names_missing_columns(example):
+    text = repr(example.rename(columns={"score": "llr"}).biosig)
+    assert "missing (pass their names as keywords): score" in text
+
+
+def test_importing_registers_only_biosig():
+    assert hasattr(pd.DataFrame, "biosig")
+    assert not hasattr(pd.DataFrame, "eer")

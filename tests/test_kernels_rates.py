@@ -1,0 +1,115 @@
+"""Reference tests of the rate engine on raw arrays (hand-counted toy, bob's Iris fixture)."""
+
+import numpy as np
+import pytest
+from reference_data import IRIS, TOY
+
+from pandas_biosig._kernels.rates import Sweep, cllr, d_prime, rocch_eer, softplus
+
+E = TOY.expected
+
+
+@pytest.fixture
+def toy():
+    return Sweep(np.array(TOY.impostor), np.array(TOY.genuine))
+
+
+@pytest.fixture
+def iris():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    return Sweep(X[y == 0, 0], X[y == 1, 0]), X[y == 0, 0], X[y == 1, 0]
+
+
+def test_toy_counts_at_every_distinct_score(toy):
+    u = np.array([0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, np.inf])
+    assert toy.fa_at(u).tolist() == [5, 4, 2, 1, 1, 0, 0, 0]
+    assert toy.fr_at(u).tolist() == [0, 0, 1, 1, 2, 2, 3, 4]
+    thr = toy.threshold_for(u)
+    np.testing.assert_allclose(thr[:-1], [0.1, 0.2, 0.4, 0.55, 0.65, 0.75, 0.85])
+    assert thr[-1] == np.nextafter(0.9, np.inf)
+
+
+def test_toy_eer_three_ways(toy):
+    value, op = toy.eer_threshold()
+    assert value == pytest.approx(E["eer_threshold"])
+    assert op.threshold == pytest.approx(E["eer_threshold_at"])
+    assert (op.fa, op.fr) == (1, 1)
+    assert toy.eer_interpolated() == pytest.approx(E["eer_interpolated"])
+    assert toy.eer_rocch() == pytest.approx(E["eer_rocch"])
+
+
+def test_toy_rocch_vertices(toy):
+    pfa, pmiss = toy.rocch()
+    np.testing.assert_allclose(pfa, [1, 0.8, 0.2, 0, 0])
+    np.testing.assert_allclose(pmiss, [0, 0, 0.25, 0.5, 1])
+
+
+def test_toy_summaries(toy):
+    assert toy.auc() == pytest.approx(E["auc"])
+    op = toy.min_weighted(0.5)
+    assert (op.far + op.frr) / 2 == pytest.approx(E["min_hter"])
+    op = toy.min_weighted(0.25)
+    assert (0.25 * op.far + 0.75 * op.frr, op.threshold) == pytest.approx(E["min_weighted_025"])
+    op = toy.fnmr_at_fmr(0.2)
+    assert (op.frr, op.threshold) == pytest.approx(E["fnmr_at_far_020"])
+    op = toy.fnmr_at_fmr(0.0)
+    assert (op.frr, op.threshold) == pytest.approx(E["zero_fmr"])
+    op = toy.fmr_at_fnmr(0.0)
+    assert (op.far, op.threshold) == pytest.approx(E["zero_fnmr"])
+    assert toy.min_cllr() == pytest.approx(E["min_cllr"], rel=1e-12)
+
+
+def test_toy_min_dcf_is_weighted_error(toy):
+    cost, op = toy.min_dcf(0.5, 1.0, 1.0)
+    assert cost / 0.5 == pytest.approx(2 * E["min_hter"])
+    assert op.threshold == pytest.approx(0.55)
+
+
+def test_iris_matches_bob_and_bosaris(iris):
+    sw, neg, pos = iris
+    value, op = sw.eer_threshold()
+    assert value == pytest.approx(IRIS["eer_threshold"], abs=1e-12)
+    assert op.threshold == IRIS["threshold"]
+    assert sw.eer_rocch() == pytest.approx(IRIS["eer_rocch"], rel=1e-12)
+    assert sw.eer_interpolated() == pytest.approx(IRIS["eer_interpolated"], abs=5e-7)
+    assert sw.auc() == pytest.approx(IRIS["auc"], abs=1e-12)
+    assert sw.fnmr_at_fmr(0.01).frr == pytest.approx(IRIS["fnmr_at_far_001"])
+    assert cllr(neg, pos) == pytest.approx(IRIS["cllr"], abs=5e-6)
+    assert sw.cllr() == pytest.approx(IRIS["cllr"], abs=5e-6)
+
+
+def test_failures_to_acquire_are_always_rejected():
+    # one genuine and one impostor failure (-inf) added to the toy
+    sw = Sweep(np.r_[TOY.impostor, -np.inf], np.r_[TOY.genuine, -np.inf])
+    assert (sw.n, sw.p, sw.rn, sw.rp) == (6, 5, 1, 1)
+    # at the lowest finite threshold every finite impostor is accepted, the failure is not
+    assert sw.fa_at(0.1) == 5
+    assert sw.fr_at(0.1) == 1
+    assert sw.cllr() == np.inf
+    op = sw.fmr_at_fnmr(0.0)  # FRR = 0 is impossible: the failure is always rejected
+    assert op is None
+
+
+def test_rocch_eer_segment_rules():
+    # horizontal and vertical segments contribute nothing; a diagonal vertex counts
+    assert rocch_eer(np.array([1.0, 0.0]), np.array([0.0, 1.0])) == pytest.approx(0.5)
+    assert rocch_eer(np.array([1.0, 0.5, 0.0]), np.array([0.0, 0.0, 1.0])) == pytest.approx(1 / 3)
+    assert rocch_eer(np.array([1.0, 0.0, 0.0]), np.array([0.0, 0.0, 1.0])) == 0.0
+
+
+def test_softplus_is_stable():
+    x = np.array([-800.0, -1.0, 0.0, 1.0, 800.0])
+    np.testing.assert_allclose(softplus(x), np.logaddexp(0, x))
+
+
+def test_d_prime_by_hand():
+    neg, pos = np.array(TOY.impostor), np.array(TOY.genuine)
+    # means 0.38 / 0.65, population variances 0.0416 / 0.0525
+    assert d_prime(neg, pos) == pytest.approx(0.27 / np.sqrt((0.0416 + 0.0525) / 2))
+
+
+def test_sweep_needs_both_classes():
+    with pytest.raises(ValueError, match="both classes"):
+        Sweep(np.array([]), np.array([1.0]))

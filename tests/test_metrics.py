@@ -1,0 +1,219 @@
+"""Reference tests of the per-system frames (tidy table in, one row per system out)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from reference_data import IRIS, TOY, iris_table
+
+import pandas_biosig as pbs
+from pandas_biosig.metrics import (
+    DCF_COLUMNS,
+    EER_COLUMNS,
+    ERROR_RATE_COLUMNS,
+    ERROR_TARGET,
+    SUMMARY_COLUMNS,
+)
+
+E = TOY.expected
+
+
+def two_splits():
+    dev = TOY.table()
+    dev["split"] = "dev"
+    ev = TOY.table()
+    ev["split"] = "eval"
+    ev["trial"] += 100
+    # eval: shift genuine scores so the dev threshold lands elsewhere
+    ev.loc[ev.label == "genuine", "score"] -= 0.2
+    return pd.concat([dev, ev], ignore_index=True)
+
+
+@pytest.mark.parametrize(
+    "method,expected",
+    [("threshold", E["eer_threshold"]), ("interpolated", E["eer_interpolated"]),
+     ("rocch", E["eer_rocch"])],
+)
+def test_eer_toy(trials_tiny, method, expected):
+    out = pbs.eer(trials_tiny, method=method)
+    assert list(out.columns) == EER_COLUMNS
+    assert isinstance(out.index, pd.RangeIndex)
+    row = out.iloc[0]
+    assert row.eer == pytest.approx(expected)
+    assert row.method == method
+    assert row.threshold == pytest.approx(0.55)
+    assert (row.far, row.frr) == pytest.approx((0.2, 0.25))
+    assert (row.n_genuine, row.n_impostor) == (4, 5)
+    assert row.split is None
+
+
+def test_eer_iris():
+    t = iris_table()
+    row = pbs.eer(t, method="threshold").iloc[0]
+    assert row.eer == pytest.approx(IRIS["eer_threshold"])
+    assert row.threshold == IRIS["threshold"]
+    assert pbs.eer(t).iloc[0].eer == pytest.approx(IRIS["eer_rocch"], rel=1e-12)
+
+
+def test_summary_toy_every_column(trials_tiny):
+    s = pbs.summary(trials_tiny, p_target=0.5)
+    assert list(s.columns) == SUMMARY_COLUMNS
+    row = s.iloc[0]
+    neg, pos = np.array(TOY.impostor), np.array(TOY.genuine)
+    expected_cllr = (np.mean(np.log1p(np.exp(-pos))) + np.mean(np.log1p(np.exp(neg)))) / (
+        2 * np.log(2)
+    )
+    assert row.eer_rocch == pytest.approx(E["eer_rocch"])
+    assert row.eer_threshold == pytest.approx(E["eer_threshold"])
+    assert row.threshold == pytest.approx(0.55)
+    assert row.auc == pytest.approx(E["auc"])
+    assert row.min_hter == pytest.approx(E["min_hter"])
+    assert row.fmr100 == pytest.approx(0.5)  # FAR <= 1 % of 5 impostors: none accepted
+    assert row.fmr1000 == pytest.approx(0.5)
+    assert row.zero_fmr == pytest.approx(E["zero_fmr"][0])
+    assert row.zero_fnmr == pytest.approx(E["zero_fnmr"][0])
+    assert row.min_dcf == pytest.approx(0.45)  # p=0.5, unit costs: FAR + FRR at 0.55
+    assert row.cllr == pytest.approx(expected_cllr)
+    assert row.min_cllr == pytest.approx(E["min_cllr"])
+    assert row.d_prime == pytest.approx(0.27 / np.sqrt((0.0416 + 0.0525) / 2))
+    assert (row.p_target, row.c_miss, row.c_fa) == (0.5, 1.0, 1.0)
+
+
+def test_summary_iris():
+    row = pbs.summary(iris_table()).iloc[0]
+    assert row.auc == pytest.approx(IRIS["auc"])
+    assert row.fmr100 == pytest.approx(IRIS["fnmr_at_far_001"])
+    assert row.cllr == pytest.approx(IRIS["cllr"], abs=5e-6)
+
+
+def test_error_rates_fixed_threshold(trials_tiny):
+    er = pbs.error_rates(trials_tiny, threshold=0.55)
+    assert list(er.columns) == ERROR_RATE_COLUMNS
+    row = er.iloc[0]
+    for k, v in E["fixed_055"].items():
+        assert row[k] == pytest.approx(v), k
+    assert row.criterion == "fixed"
+    assert np.isnan(row.weight) and np.isnan(row.target)
+
+
+def test_error_rates_accept_on_equality(trials_tiny):
+    # at threshold 0.6 the genuine 0.6 is accepted (score >= threshold)
+    row = pbs.error_rates(trials_tiny, threshold=0.6).iloc[0]
+    assert (row.fa, row.fr) == (1, 1)
+    row = pbs.error_rates(trials_tiny, threshold=0.3).iloc[0]
+    assert (row.fa, row.fr) == (4, 0)
+
+
+@pytest.mark.parametrize(
+    "kwargs,threshold,far,frr,weight,target",
+    [
+        (dict(threshold="eer"), 0.55, 0.2, 0.25, np.nan, np.nan),
+        (dict(threshold="min_hter"), 0.55, 0.2, 0.25, 0.5, np.nan),
+        (dict(threshold="min_weighted", weight=0.25), 0.2, 0.8, 0.0, 0.25, np.nan),
+        (dict(threshold="far", target=0.2), 0.55, 0.2, 0.25, np.nan, 0.2),
+        (dict(threshold="far", target=0.0), 0.75, 0.0, 0.5, np.nan, 0.0),
+        (dict(threshold="frr", target=0.0), 0.2, 0.8, 0.0, np.nan, 0.0),
+        (dict(threshold="frr", target=0.25), 0.55, 0.2, 0.25, np.nan, 0.25),
+        # p=0.5, c_miss=3: weight = 0.5 / (0.5 + 1.5) = 0.25 -> as min_weighted 0.25
+        (dict(threshold="min_dcf", p_target=0.5, c_miss=3.0), 0.2, 0.8, 0.0, 0.25, np.nan),
+    ],
+)
+def test_error_rates_criteria(trials_tiny, kwargs, threshold, far, frr, weight, target):
+    row = pbs.error_rates(trials_tiny, **kwargs).iloc[0]
+    assert row.threshold == pytest.approx(threshold)
+    assert (row.far, row.frr) == pytest.approx((far, frr))
+    np.testing.assert_allclose([row.weight, row.target], [weight, target], equal_nan=True)
+
+
+def test_error_rates_dev_to_eval():
+    t = two_splits()
+    er = pbs.error_rates(t, threshold="eer", on="dev", apply_to="eval")
+    assert er.shape[0] == 1
+    row = er.iloc[0]
+    assert (row.split, row.threshold_split, row.threshold) == ("eval", "dev", pytest.approx(0.55))
+    # eval genuine scores 0.1, 0.4, 0.6, 0.7: one below 0.55 is 0.1 and 0.4 -> 2 FR
+    assert (row.fa, row.fr) == (1, 2)
+    both = pbs.error_rates(t, threshold="eer", on="dev")
+    assert both.split.tolist() == ["dev", "eval"]
+    assert both.threshold.tolist() == pytest.approx([0.55, 0.55])
+    own = pbs.error_rates(t, threshold="eer")
+    assert own.threshold_split.tolist() == ["dev", "eval"]
+
+
+def test_per_system_thresholds(example):
+    thr = {"cnn": 0.0, "cnn_aug": 0.1, "gmm": 0.2, "lbp": 0.3}
+    er = pbs.error_rates(example, threshold=thr, apply_to="eval")
+    assert er.threshold.tolist() == [0.0, 0.1, 0.2, 0.3]
+    manual = example[(example.split == "eval") & (example.system == "gmm")]
+    fa = ((manual.label == "impostor") & (manual.score >= 0.2)).sum()
+    assert er.set_index("system").loc["gmm", "fa"] == fa
+
+
+def test_distance_orientation_mirrors_similarity(trials_tiny):
+    dist = trials_tiny.assign(score=-trials_tiny.score)
+    a = pbs.error_rates(trials_tiny, threshold="eer").iloc[0]
+    b = pbs.error_rates(dist, threshold="eer", orientation="distance").iloc[0]
+    assert b.threshold == pytest.approx(-a.threshold)
+    assert (b.fa, b.fr) == (a.fa, a.fr)
+    # a fixed distance threshold accepts distance <= threshold
+    row = pbs.error_rates(dist, threshold=-0.6, orientation="distance").iloc[0]
+    assert (row.fa, row.fr) == (1, 1)
+    s = pbs.summary(dist, orientation="distance").iloc[0]
+    assert s.eer_rocch == pytest.approx(E["eer_rocch"])
+    assert np.isnan(s.cllr)
+
+
+def test_nonfinite_policies(trials_tiny):
+    t = pd.concat(
+        [trials_tiny, pd.DataFrame({"system": ["toy", "toy"], "trial": [9, 10],
+                                    "label": ["genuine", "impostor"], "score": [np.nan, np.inf]})],
+        ignore_index=True,
+    )
+    dropped = pbs.error_rates(t, threshold=0.55, nonfinite="drop").iloc[0]
+    assert (dropped.n_genuine, dropped.n_impostor, dropped.fa, dropped.fr) == (4, 5, 1, 1)
+    rej = pbs.error_rates(t, threshold=0.55, nonfinite="reject").iloc[0]
+    # ISO/IEC 19795-1: the failed genuine is a false rejection, the failed impostor is
+    # never accepted
+    assert (rej.n_genuine, rej.n_impostor, rej.fa, rej.fr) == (5, 6, 1, 2)
+    assert (rej.far, rej.frr) == pytest.approx((1 / 6, 2 / 5))
+
+
+def test_by_groups(example):
+    t = example.assign(protocol=np.where(example.trial % 2 == 0, "even", "odd"))
+    out = pbs.eer(t, by="protocol")
+    assert list(out.columns) == ["protocol", *EER_COLUMNS]
+    assert len(out) == 2 * 4 * 2
+    one = pbs.eer(t[(t.protocol == "odd") & (t.system == "gmm") & (t.split == "dev")]).iloc[0]
+    row = out[(out.protocol == "odd") & (out.system == "gmm") & (out.split == "dev")].iloc[0]
+    assert row.eer == one.eer
+
+
+def test_dcf_operating_points(trials_tiny):
+    out = pbs.dcf(trials_tiny, p_target=[0.5, 0.25], threshold=0.55)
+    assert list(out.columns) == DCF_COLUMNS
+    assert out.p_target.tolist() == [0.5, 0.25]
+    # p=0.5: (0.5*0.25 + 0.5*0.2) / 0.5 = 0.45; p=0.25: (0.25*0.25 + 0.75*0.2)/0.25 = 0.85
+    assert out.act_dcf.tolist() == pytest.approx([0.45, 0.85])
+    assert out.min_dcf.iloc[0] == pytest.approx(0.45)
+    # p = 0.25: min over points of 0.25*FRR + 0.75*FAR: 0.75 at reject-all -> /0.25 = 1?
+    u_rates = [(1, 0), (0.8, 0), (0.4, 0.25), (0.2, 0.25), (0.2, 0.5), (0, 0.5), (0, 0.75), (0, 1)]
+    best = min(0.25 * frr + 0.75 * far for far, frr in u_rates) / 0.25
+    assert out.min_dcf.iloc[1] == pytest.approx(best)
+
+
+def test_dcf_bayes_threshold(trials_tiny):
+    row = pbs.dcf(trials_tiny, p_target=0.5).iloc[0]
+    assert row.threshold == 0.0  # log(1 * 0.5 / (1 * 0.5))
+    assert row.criterion == "bayes"
+    assert (row.far, row.frr) == (1.0, 0.0)
+
+
+def test_missing_target_is_an_error(trials_tiny):
+    with pytest.raises(ValueError, match=ERROR_TARGET.split("{")[0]):
+        pbs.error_rates(trials_tiny, threshold="far")
+
+
+def test_input_is_not_mutated(example):
+    before = example.copy(deep=True)
+    pbs.summary(example)
+    pbs.error_rates(example, threshold="eer", on="dev")
+    pd.testing.assert_frame_equal(example, before)

@@ -1,0 +1,170 @@
+"""Every bad input gives a SchemaError / ValueError whose message names what is wrong."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pandas_biosig as pbs
+from pandas_biosig._schema import (
+    ERROR_DUPLICATE_TRIALS,
+    ERROR_EMPTY,
+    ERROR_MISSING_COLUMNS,
+    ERROR_NONFINITE,
+    ERROR_ONE_CLASS,
+    ERROR_OPTION,
+    ERROR_SCORE_DTYPE,
+    ERROR_SPLIT_VALUE,
+    ERROR_UNKNOWN_LABELS,
+    LABEL_VOCABULARY,
+    SchemaError,
+    validate_trials,
+)
+
+
+def prefix(template):
+    """The longest literal fragment of a message template, as a regex."""
+    import re
+
+    return re.escape(max(re.split(r"\{[^}]*\}", template), key=len))
+
+
+def test_missing_columns_lists_missing_and_found(trials_tiny):
+    with pytest.raises(SchemaError, match=r"missing column\(s\) \['score'\]") as exc:
+        pbs.eer(trials_tiny.drop(columns="score"))
+    assert "'system', 'trial', 'label'" in str(exc.value)
+
+
+def test_renamed_columns_work(trials_tiny):
+    t = trials_tiny.rename(columns={"score": "llr", "label": "is_target", "system": "sys"})
+    out = pbs.eer(t, score="llr", label="is_target", system="sys")
+    assert out.system.tolist() == ["toy"]
+
+
+def test_named_split_column_must_exist(trials_tiny):
+    with pytest.raises(SchemaError, match=prefix(ERROR_MISSING_COLUMNS)):
+        pbs.eer(trials_tiny, split="fold")
+
+
+def test_empty_table(trials_tiny):
+    with pytest.raises(SchemaError, match=ERROR_EMPTY):
+        pbs.eer(trials_tiny.iloc[:0])
+
+
+def test_not_a_frame():
+    with pytest.raises(TypeError, match="expected a pandas DataFrame"):
+        pbs.eer(np.zeros((3, 4)))
+
+
+def test_unknown_labels_named_with_example_rows(trials_tiny):
+    t = trials_tiny.copy()
+    t.loc[2, "label"] = "maybe"
+    with pytest.raises(SchemaError, match=prefix(ERROR_UNKNOWN_LABELS)) as exc:
+        pbs.eer(t)
+    msg = str(exc.value)
+    assert "'maybe'" in msg and "label" in msg and "maybe" in msg.split("Example rows:")[1]
+
+
+def test_numeric_labels_outside_0_1(trials_tiny):
+    t = trials_tiny.assign(label=(trials_tiny.label == "genuine").astype(int) * 2 - 1)
+    with pytest.raises(SchemaError, match=r"\[-1\]"):
+        pbs.eer(t)
+
+
+def test_missing_labels(trials_tiny):
+    t = trials_tiny.astype({"label": object})
+    t.loc[0, "label"] = None
+    with pytest.raises(SchemaError, match="missing label"):
+        pbs.eer(t)
+
+
+@pytest.mark.parametrize(
+    "genuine,impostor",
+    [("genuine", "impostor"), ("Target", "NonTarget"), ("client", "impostor"),
+     ("mated", "non-mated"), ("positive", "negative"), (True, False), (1, 0), (1.0, 0.0),
+     ("1", "0"), (" TRUE ", "false"), ("target", "non-target")],
+)
+def test_label_vocabulary(trials_tiny, genuine, impostor):
+    t = trials_tiny.copy()
+    t["label"] = [genuine if v == "genuine" else impostor for v in t.label]
+    assert pbs.eer(t).eer.iloc[0] == pytest.approx(4 / 17)
+
+
+def test_categorical_labels_and_systems(trials_tiny):
+    t = trials_tiny.astype({"label": "category", "system": "category"})
+    assert pbs.eer(t).eer.iloc[0] == pytest.approx(4 / 17)
+
+
+def test_vocabulary_is_data():
+    assert LABEL_VOCABULARY["nontarget"] is False and LABEL_VOCABULARY["mated"] is True
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_nonfinite_scores_raise_by_default(trials_tiny, bad):
+    t = trials_tiny.copy()
+    t.loc[3, "score"] = bad
+    with pytest.raises(SchemaError, match=prefix(ERROR_NONFINITE)) as exc:
+        pbs.eer(t)
+    assert "1 non-finite" in str(exc.value)
+
+
+def test_nonfinite_policy_is_validated(trials_tiny):
+    with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
+        pbs.eer(trials_tiny, nonfinite="ignore")
+
+
+def test_score_must_be_numeric(trials_tiny):
+    with pytest.raises(SchemaError, match=prefix(ERROR_SCORE_DTYPE)):
+        pbs.eer(trials_tiny.assign(score=trials_tiny.score.astype(str)))
+
+
+def test_one_class_system_is_named(trials_tiny):
+    other = trials_tiny[trials_tiny.label == "impostor"].assign(system="onlyimp")
+    with pytest.raises(SchemaError, match=prefix(ERROR_ONE_CLASS)) as exc:
+        pbs.eer(pd.concat([trials_tiny, other]))
+    assert "system 'onlyimp' has 0 genuine and 5 impostor" in str(exc.value)
+
+
+def test_one_class_after_dropping(trials_tiny):
+    t = trials_tiny.copy()
+    t.loc[t.label == "genuine", "score"] = np.nan
+    with pytest.raises(SchemaError, match="0 genuine"):
+        pbs.eer(t, nonfinite="drop")
+
+
+def test_duplicate_trials(trials_tiny):
+    t = pd.concat([trials_tiny, trials_tiny.iloc[[2]]])
+    with pytest.raises(SchemaError, match=prefix(ERROR_DUPLICATE_TRIALS)) as exc:
+        pbs.eer(t)
+    assert "e.g. [2]" in str(exc.value)
+
+
+def test_same_trial_in_two_systems_is_fine(trials_tiny):
+    t = pd.concat([trials_tiny, trials_tiny.assign(system="b")])
+    assert len(pbs.eer(t)) == 2
+
+
+def test_unknown_split_value(trials_tiny):
+    t = trials_tiny.assign(split="dev")
+    with pytest.raises(SchemaError, match=prefix(ERROR_SPLIT_VALUE)) as exc:
+        pbs.error_rates(t, threshold="eer", on="train")
+    assert "['dev']" in str(exc.value)
+
+
+def test_on_without_split_column(trials_tiny):
+    with pytest.raises(SchemaError, match="needs a split column"):
+        pbs.error_rates(trials_tiny, threshold="eer", on="dev")
+
+
+def test_unknown_method_and_orientation(trials_tiny):
+    with pytest.raises(ValueError, match=r"method='roc' is not one of"):
+        pbs.eer(trials_tiny, method="roc")
+    with pytest.raises(ValueError, match=r"orientation='higher' is not one of"):
+        pbs.eer(trials_tiny, orientation="higher")
+    with pytest.raises(ValueError, match=r"threshold='best' is not one of"):
+        pbs.error_rates(trials_tiny, threshold="best")
+
+
+def test_validate_keeps_input_order_of_systems(trials_tiny):
+    t = pd.concat([trials_tiny.assign(system="zeta"), trials_tiny.assign(system="alpha")])
+    tr = validate_trials(t)
+    assert [g.system for g in tr.groups] == ["zeta", "alpha"]
