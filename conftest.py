@@ -10,7 +10,7 @@ import xarray as xr
 
 sys.path.insert(0, str(Path(__file__).parent / "tests"))
 
-import pandas_biosig as pbs  # noqa: E402
+import pandas_biosig as pbs
 
 
 @pytest.fixture(autouse=True)

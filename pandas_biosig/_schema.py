@@ -195,7 +195,7 @@ def _genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
     """Map the label column to a boolean 'is genuine' array through the vocabulary."""
     series = data[column]
     dtype = series.dtype
-    if dtype == bool:
+    if isinstance(dtype, np.dtype) and dtype.kind == "b":
         return series.to_numpy()
     if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
         values = series.to_numpy()
@@ -263,8 +263,7 @@ def _scores(data: pd.DataFrame, column: str) -> np.ndarray:
 
 def _has_duplicates(values: np.ndarray) -> bool:
     if values.dtype.kind in "iuf" and values.size > 1:
-        d = np.diff(values)
-        if (d > 0).all():
+        if np.greater(values[1:], values[:-1]).all():  # strictly increasing: no duplicate
             return False
     return pd.Index(values).has_duplicates
 
@@ -328,7 +327,7 @@ def validate_trials(
     key_cols = [*by_cols, system] + ([split_col] if split_col is not None else [])
     codes_list, uniques_list = [], []
     for col in key_cols:
-        codes, uniques = pd.factorize(data[col], sort=False, use_na_sentinel=False)
+        codes, uniques = _factorize(data[col])
         codes_list.append(codes)
         uniques_list.append(uniques)
     trial_values = data[trial].to_numpy()
@@ -389,6 +388,25 @@ def validate_trials(
         orientation=orientation,
         columns={"found": found, "trial": trial, "system": system, "label": label},
     )
+
+
+def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:
+    """Integer codes and unique values of a key column.
+
+    A categorical column keeps its category order (and costs nothing to factorize);
+    other columns are numbered in order of first appearance.
+    """
+    if isinstance(series.dtype, pd.CategoricalDtype) and not series.isna().any():
+        codes = series.cat.codes.to_numpy()
+        categories = series.cat.categories
+        if len(categories) == 1:
+            return codes, categories
+        used = np.bincount(codes, minlength=len(categories)) > 0
+        if used.all():
+            return codes, categories
+        remap = np.cumsum(used) - 1
+        return remap[codes], categories[used]
+    return pd.factorize(series, sort=False, use_na_sentinel=False)
 
 
 def _scalar(value: Any) -> Any:

@@ -86,8 +86,8 @@ class Sweep:
     def from_scores(cls, scores: np.ndarray, genuine: np.ndarray) -> Sweep:
         """Split ``scores`` by the boolean ``genuine`` mask and sort each class in place
         (the masked copies are the only temporaries)."""
-        neg = scores[~genuine]
-        pos = scores[genuine]
+        neg = np.compress(~genuine, scores)  # faster than boolean indexing
+        pos = np.compress(genuine, scores)
         neg.sort()
         pos.sort()
         return cls(neg, pos, assume_sorted=True)
@@ -169,7 +169,11 @@ class Sweep:
                 pv = np.zeros(0)
                 pc = np.zeros(0, dtype=np.intp)
             nb = np.searchsorted(self.neg, pv, side="left")
-            nle = np.searchsorted(self.neg, pv, side="right")
+            # only genuine values that an impostor score equals need a second search
+            nle = nb.copy()
+            if self.neg.size:
+                hit = self.neg[np.minimum(nb, self.neg.size - 1)] == pv
+                nle[hit] = np.searchsorted(self.neg, pv[hit], side="right")
             u = np.append(pv, np.inf)
             fa = np.append(self.neg.size - nb, 0)
             fr = np.append(self.rp + starts, self.p)
@@ -281,9 +285,16 @@ class Sweep:
         nneg[2:-1:2] = nle - nb
         npos[2:-1:2] = pc
         nneg[-1] = between[m]
+        keep = (npos + nneg) > 0
+        npos, nneg = npos[keep], nneg[keep]
+        # merge runs of blocks that are all-genuine or all-impostor: PAV never separates
+        # them, and the sequence shrinks to the number of label alternations
+        kind = np.where(nneg == 0, 1, np.where(npos == 0, 0, -1))
+        same = (kind[1:] == kind[:-1]) & (kind[1:] >= 0)
+        starts = np.flatnonzero(np.concatenate(([True], ~same)))
+        npos = np.add.reduceat(npos, starts)
+        nneg = np.add.reduceat(nneg, starts)
         w = npos + nneg
-        keep = w > 0
-        npos, nneg, w = npos[keep], nneg[keep], w[keep]
         res = isotonic_regression(npos / w, weights=w.astype(np.float64), increasing=True)
         starts = np.asarray(res.blocks[:-1])
         self._pav = (np.add.reduceat(npos, starts), np.add.reduceat(nneg, starts))
@@ -406,7 +417,13 @@ def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
     pos = positives[np.isfinite(positives)]
     if neg.size == 0 or pos.size == 0:
         return float("nan")
-    spread = np.sqrt((pos.var() + neg.var()) / 2)
-    diff = abs(pos.mean() - neg.mean())
+    moments = []
+    for x in (pos, neg):
+        m = x.mean()
+        d = x - m
+        moments.append((m, np.dot(d, d) / x.size))  # two-pass population variance
+    (mu_g, var_g), (mu_i, var_i) = moments
+    spread = np.sqrt((var_g + var_i) / 2)
+    diff = abs(mu_g - mu_i)
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(diff / spread) if spread > 0 else float("inf") if diff > 0 else float("nan")
