@@ -117,3 +117,50 @@ def test_row_shuffles_change_nothing(neg, pos, rnd):
 def test_auc_is_mann_whitney(neg, pos):
     wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
     assert abs(Sweep(neg, pos).auc() - wins / (neg.size * pos.size)) < 1e-12
+
+
+def _all_metrics(sw):
+    return (
+        sw.eer_rocch(),
+        sw.eer_interpolated(),
+        sw.eer_threshold()[0],
+        sw.auc(),
+        sw.min_cllr(),
+        sw.cllr(),
+        sw.min_dcf(0.1, 1.0, 1.0)[0],
+        sw.fnmr_at_fmr(0.1).frr,
+        sw.fmr_at_fnmr(0.2).far,
+        sw.min_weighted(0.3).far,
+        tuple(sw.rates_at_threshold([-1.0, 0.0, 0.5])[0]),
+    )
+
+
+@SETTINGS
+@given(
+    scores,
+    scores,
+    st.lists(st.integers(0, 3), min_size=80, max_size=80),
+)
+def test_weighted_sweep_equals_repeated_scores(neg, pos, mult):
+    """A replicate given as multiplicities over the sorted scores equals the sweep of the
+    repeated scores: resampling never needs a re-sort."""
+    base = Sweep(neg, pos)
+    wn = np.array(mult[: neg.size])
+    wp = np.array(mult[40 : 40 + pos.size])
+    if wn.sum() == 0 or wp.sum() == 0:
+        return
+    weighted = base.reweighted(wn, wp)
+    repeated = Sweep(np.repeat(np.sort(neg), wn), np.repeat(np.sort(pos), wp))
+    got, want = _all_metrics(weighted), _all_metrics(repeated)
+    np.testing.assert_allclose(np.array(got[:-1], float), np.array(want[:-1], float), rtol=1e-12)
+    assert got[-1] == want[-1]
+
+
+@SETTINGS
+@given(scores, scores)
+def test_unit_weights_give_the_point_estimate(neg, pos):
+    base = Sweep(neg, pos)
+    ones = base.reweighted(np.ones(neg.size, int), np.ones(pos.size, int))
+    got, want = _all_metrics(ones), _all_metrics(base)
+    assert got[:5] + got[6:] == want[:5] + want[6:]  # counts: bit for bit
+    assert abs(got[5] - want[5]) <= 1e-12 * abs(want[5])  # Cllr: a dot product vs a sum

@@ -79,8 +79,58 @@ class Sweep:
         self.p = pos.size
         if self.n == 0 or self.p == 0:
             raise ValueError("both classes need at least one score")
+        self._cn: np.ndarray | None = None  # cumulative weights of self.neg (len + 1)
+        self._cp: np.ndarray | None = None
+        self._positions: tuple | None = None
         self._cand: tuple | None = None
         self._pav: tuple | None = None
+        self._soft: tuple | None = None
+
+    def reweighted(self, neg_weights: np.ndarray, pos_weights: np.ndarray) -> Sweep:
+        """The same sorted scores with integer multiplicities (a bootstrap replicate).
+
+        ``neg_weights`` / ``pos_weights`` give one non-negative integer per score of the
+        class in sorted order, the failures to acquire first (as the constructor received
+        them). Nothing is re-sorted: the new sweep shares the sorted arrays and every
+        position-only structure with this one, and every metric reads weighted counts.
+        """
+        new = object.__new__(Sweep)
+        new.neg, new.pos = self.neg, self.pos
+        wn = np.asarray(neg_weights)
+        wp = np.asarray(pos_weights)
+        new.rn = int(wn[: self.rn].sum())
+        new.rp = int(wp[: self.rp].sum())
+        new._cn = np.concatenate(([0], np.cumsum(wn[self.rn :], dtype=np.int64)))
+        new._cp = np.concatenate(([0], np.cumsum(wp[self.rp :], dtype=np.int64)))
+        new.n = new.rn + int(new._cn[-1])
+        new.p = new.rp + int(new._cp[-1])
+        if new.n == 0 or new.p == 0:
+            raise ValueError("both classes need at least one score")
+        new._positions = self.positions()
+        new._cand = new._pav = None
+        new._soft = self._softplus() if self._soft is not None else None
+        return new
+
+    def prepare_resampling(self) -> Sweep:
+        """Compute once what every replicate shares (positions, per-score Cllr terms)."""
+        self.positions()
+        self._softplus()
+        return self
+
+    def _wneg(self, idx):
+        """Weight of the first ``idx`` finite impostor scores (vectorized)."""
+        return idx if self._cn is None else self._cn[idx]
+
+    def _wpos(self, idx):
+        return idx if self._cp is None else self._cp[idx]
+
+    @property
+    def n_finite_neg(self) -> int:
+        return self.neg.size if self._cn is None else int(self._cn[-1])
+
+    @property
+    def n_finite_pos(self) -> int:
+        return self.pos.size if self._cp is None else int(self._cp[-1])
 
     @classmethod
     def from_scores(cls, scores: np.ndarray, genuine: np.ndarray) -> Sweep:
@@ -95,11 +145,11 @@ class Sweep:
     # ------------------------------------------------------------------ counts
     def fa_at(self, u):
         """False acceptances when accepting the scores ``>= u`` (vectorized)."""
-        return self.neg.size - np.searchsorted(self.neg, u, side="left")
+        return self.n_finite_neg - self._wneg(np.searchsorted(self.neg, u, side="left"))
 
     def fr_at(self, u):
         """False rejections when accepting the scores ``>= u`` (vectorized)."""
-        return self.rp + np.searchsorted(self.pos, u, side="left")
+        return self.rp + self._wpos(np.searchsorted(self.pos, u, side="left"))
 
     def point_at(self, u: float) -> OperatingPoint:
         """The operating point at distinct score ``u`` (``+inf``: reject all)."""
@@ -150,33 +200,45 @@ class Sweep:
         return out if out.ndim else float(out)
 
     # -------------------------------------------------------------- candidates
-    def candidates(self):
-        """Distinct genuine scores plus reject-all: every operating point at which a
-        criterion that increases with FRR and decreases with FAR can be minimal.
-
-        Returns ``(u, fa, fr, pc, nb, nle)``: the candidate scores (``+inf`` last), their
-        counts, the number of genuine scores at each distinct value, and the numbers of
-        impostor scores below and up to each distinct genuine value.
-        """
-        if self._cand is None:
+    def positions(self):
+        """Weight-free structure of the candidates: ``(pv, starts, ends, nb, nle)``, the
+        distinct genuine scores, where each run of them starts and ends in ``self.pos``,
+        and the numbers of impostor scores below and up to each."""
+        if self._positions is None:
             pos = self.pos
             if pos.size:
                 starts = np.flatnonzero(np.concatenate(([True], pos[1:] != pos[:-1])))
                 pv = pos[starts]
-                pc = np.diff(np.append(starts, pos.size))
             else:
                 starts = np.zeros(0, dtype=np.intp)
                 pv = np.zeros(0)
-                pc = np.zeros(0, dtype=np.intp)
+            ends = np.append(starts[1:], pos.size)
             nb = np.searchsorted(self.neg, pv, side="left")
             # only genuine values that an impostor score equals need a second search
             nle = nb.copy()
             if self.neg.size:
                 hit = self.neg[np.minimum(nb, self.neg.size - 1)] == pv
                 nle[hit] = np.searchsorted(self.neg, pv[hit], side="right")
+            self._positions = (pv, starts, ends, nb, nle)
+        return self._positions
+
+    def candidates(self):
+        """Distinct genuine scores plus reject-all: every operating point at which a
+        criterion that increases with FRR and decreases with FAR can be minimal.
+
+        Returns ``(u, fa, fr, pc, nb, nle)``: the candidate scores (``+inf`` last), their
+        counts, the (weighted) number of genuine scores at each distinct value, and the
+        (weighted) numbers of impostor scores below and up to each distinct genuine value.
+        """
+        if self._cand is None:
+            pv, starts, ends, nb_i, nle_i = self.positions()
+            fr_start = self._wpos(starts)
+            pc = self._wpos(ends) - fr_start
+            nb = self._wneg(nb_i)
+            nle = self._wneg(nle_i)
             u = np.append(pv, np.inf)
-            fa = np.append(self.neg.size - nb, 0)
-            fr = np.append(self.rp + starts, self.p)
+            fa = np.append(self.n_finite_neg - nb, 0)
+            fr = np.append(self.rp + fr_start, self.p)
             self._cand = (u, fa, fr, pc, nb, nle)
         return self._cand
 
@@ -275,9 +337,9 @@ class Sweep:
         if m:
             between[0] = nb[0]
             between[1:m] = nb[1:] - nle[:-1]
-            between[m] = self.neg.size - nle[-1]
+            between[m] = self.n_finite_neg - nle[-1]
         else:
-            between[0] = self.neg.size
+            between[0] = self.n_finite_neg
         npos = np.zeros(2 * m + 2, dtype=np.int64)
         nneg = np.zeros(2 * m + 2, dtype=np.int64)
         npos[0], nneg[0] = self.rp, self.rn  # failures to acquire: the lowest scores
@@ -322,40 +384,57 @@ class Sweep:
         return float((pos_cost.sum() / self.p + neg_cost.sum() / self.n) / (2 * _LN2))
 
     # ----------------------------------------------------- other summaries
+    def _softplus(self):
+        if self._soft is None:
+            self._soft = (softplus(-self.pos), softplus(self.neg))
+        return self._soft
+
     def cllr(self) -> float:
         """:func:`cllr` of the scores, failures to acquire counted as ``-inf``."""
         if self.rp:
             return float("inf")
-        pos_cost = softplus(-self.pos).sum() / self.p
-        neg_cost = softplus(self.neg).sum() / self.n
-        return float((pos_cost + neg_cost) / (2 * _LN2))
+        if self._cn is None:  # one pass, nothing kept
+            total = softplus(-self.pos).sum() / self.p + softplus(self.neg).sum() / self.n
+        else:
+            sp_pos, sp_neg = self._softplus()
+            wp = np.diff(self._cp)
+            wn = np.diff(self._cn)
+            total = np.dot(wp, sp_pos) / self.p + np.dot(wn, sp_neg) / self.n
+        return float(total / (2 * _LN2))
 
     def auc(self) -> float:
         """Area under the ROC, ties counted half (= Mann-Whitney U / (n p))."""
         u, fa, fr, pc, nb, nle = self.candidates()
         wins = float(np.dot(pc, nb)) + 0.5 * float(np.dot(pc, nle - nb))
-        wins += float(self.pos.size) * self.rn + 0.5 * self.rp * self.rn
+        wins += float(self.n_finite_pos) * self.rn + 0.5 * self.rp * self.rn
         return wins / (float(self.n) * float(self.p))
 
     def fnmr_at_fmr(self, fmr: float) -> OperatingPoint:
         """The smallest FRR over thresholds whose FAR <= ``fmr`` (the ROC's own value)."""
-        n_fin = self.neg.size
         k = _max_count(fmr, self.n)
-        if k >= n_fin:
-            u = self.min_score
-            return self.point_at(u)
-        v = self.neg[n_fin - k - 1]
-        nxt = [a[np.searchsorted(a, v, side="right")] for a in (self.neg, self.pos)
-               if np.searchsorted(a, v, side="right") < a.size]
-        u = min(nxt) if nxt else np.inf
-        return self.point_at(u)
+        w_fin = self.n_finite_neg
+        if k >= w_fin:
+            return self.point_at(self.min_score)
+        # the highest impostor score that must be rejected: the first index j whose
+        # cumulative weight reaches w_fin - k holds it at j - 1
+        j = int(np.searchsorted(self._cn, w_fin - k, side="left")) if self._cn is not None else (
+            self.neg.size - k
+        )
+        v = self.neg[j - 1]
+        nxt = [a[i] for a in (self.neg, self.pos)
+               if (i := np.searchsorted(a, v, side="right")) < a.size]
+        return self.point_at(min(nxt) if nxt else np.inf)
 
     def fmr_at_fnmr(self, fnmr: float) -> OperatingPoint | None:
         """The smallest FAR over thresholds whose FRR <= ``fnmr`` (None if impossible)."""
         k = _max_count(fnmr, self.p)
         if self.rp > k:
             return None
-        j = k - self.rp
+        budget = k - self.rp
+        if self._cp is None:
+            j = budget
+        else:
+            j = int(np.searchsorted(self._cp, budget, side="right")) - 1
         u = np.inf if j >= self.pos.size else float(self.pos[j])
         return self.point_at(u)
 
