@@ -5,10 +5,11 @@ Importing the package registers the ``DataFrame.biosig`` accessor.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import datasets
+from . import datasets, stats
 from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
 from .metrics import dcf, eer, error_rates, summary
+from .resampling import bootstrap, paired_bootstrap
 
 try:
     __version__ = version("pandas-biosig")
@@ -21,9 +22,12 @@ __all__ = [
     "BiosigWarning",
     "SchemaError",
     "__version__",
+    "bootstrap",
     "datasets",
+    "stats",
     "dcf",
     "eer",
+    "paired_bootstrap",
     "error_rates",
     "summary",
 ]

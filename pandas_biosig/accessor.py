@@ -13,7 +13,7 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from . import metrics
+from . import metrics, resampling
 from ._schema import LABEL_VOCABULARY
 from ._typing import Criterion, EERMethod, NonFinite, Orientation
 
@@ -117,6 +117,68 @@ class BiosigAccessor:
     ) -> pd.DataFrame:
         """The headline numbers of every system; see :func:`pandas_biosig.summary`."""
         return metrics.summary(self._obj, **_args(locals()))
+
+    def bootstrap(
+        self,
+        *,
+        metric: str = "eer",
+        n_resamples: int = 1000,
+        confidence_level: float = 0.95,
+        ci_method: str = "percentile",
+        resample: str = "label",
+        seed: int | np.random.Generator | None = None,
+        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+        target: float | None = None,
+        p_target: float = 0.01,
+        c_miss: float = 1.0,
+        c_fa: float = 1.0,
+        on: Hashable | None = None,
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        progress: bool | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Bootstrap interval of a metric per system; see :func:`pandas_biosig.bootstrap`."""
+        return resampling.bootstrap(self._obj, **_args(locals()))
+
+    def paired_bootstrap(
+        self,
+        system_a: Hashable,
+        system_b: Hashable,
+        *,
+        metric: str = "eer",
+        n_resamples: int = 1000,
+        alternative: str = "two-sided",
+        resample: str = "label",
+        seed: int | np.random.Generator | None = None,
+        common_trials: bool = False,
+        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+        target: float | None = None,
+        p_target: float = 0.01,
+        c_miss: float = 1.0,
+        c_fa: float = 1.0,
+        on: Hashable | None = None,
+        apply_to: Hashable | None = None,
+        progress: bool | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> resampling.BootstrapTestResult:
+        """Paired bootstrap test of a metric difference; see
+        :func:`pandas_biosig.paired_bootstrap`."""
+        return resampling.paired_bootstrap(self._obj, **_args(locals()))
 
 
 def _args(local_vars: dict) -> dict:

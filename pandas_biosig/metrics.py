@@ -357,8 +357,10 @@ def eer(
     >>> trials = pbs.datasets.example_trials()
     >>> pbs.eer(trials, method="threshold").round(3)[["system", "split", "eer", "threshold"]].head(2)
       system split    eer  threshold
-    0    cnn   dev  0.062      ...
-    1    cnn  eval  0.060      ...
+    0    cnn   dev  0.042     -0.211
+    1    cnn  eval  0.054      0.144
+    >>> pbs.eer(trials).eer.round(4).tolist()[:2]  # ROCCH, the default
+    [0.0402, 0.0494]
     """
     check_option(method, EER_METHODS, "method")
     trials = _validate(

@@ -26,7 +26,10 @@ def test_signatures_match(name):
     assert [(p.name, p.kind, p.default) for p in meth_params] == [
         (p.name, p.kind, p.default) for p in func_params
     ]
-    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in meth_params)
+    # everything after the leading positional arguments (system pairs) is keyword-only
+    kinds = [p.kind for p in meth_params]
+    n_pos = sum(k is inspect.Parameter.POSITIONAL_OR_KEYWORD for k in kinds)
+    assert all(k is inspect.Parameter.KEYWORD_ONLY for k in kinds[n_pos:])
 
 
 @pytest.mark.parametrize(
@@ -37,6 +40,7 @@ def test_signatures_match(name):
         ("error_rates", dict(threshold="eer", on="dev", apply_to="eval")),
         ("dcf", dict(p_target=[0.01, 0.05])),
         ("summary", {}),
+        ("bootstrap", dict(metric="auc", n_resamples=20, seed=1)),
     ],
 )
 def test_results_match(example, name, kwargs):
@@ -65,3 +69,10 @@ def test_repr_names_missing_columns(example):
 def test_importing_registers_only_biosig():
     assert hasattr(pd.DataFrame, "biosig")
     assert not hasattr(pd.DataFrame, "eer")
+
+
+def test_paired_bootstrap_matches(example):
+    kw = dict(metric="eer_threshold", apply_to="eval", n_resamples=20, seed=2)
+    a = example.biosig.paired_bootstrap("cnn", "gmm", **kw)
+    b = pbs.paired_bootstrap(example, "cnn", "gmm", **kw)
+    assert a.to_dict() == b.to_dict()

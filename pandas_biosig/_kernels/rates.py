@@ -417,9 +417,7 @@ class Sweep:
             return self.point_at(self.min_score)
         # the highest impostor score that must be rejected: the first index j whose
         # cumulative weight reaches w_fin - k holds it at j - 1
-        j = int(np.searchsorted(self._cn, w_fin - k, side="left")) if self._cn is not None else (
-            self.neg.size - k
-        )
+        j = self.neg.size - k if self._cn is None else _search(self._cn, w_fin - k, "left")
         v = self.neg[j - 1]
         nxt = [a[i] for a in (self.neg, self.pos)
                if (i := np.searchsorted(a, v, side="right")) < a.size]
@@ -434,9 +432,16 @@ class Sweep:
         if self._cp is None:
             j = budget
         else:
-            j = int(np.searchsorted(self._cp, budget, side="right")) - 1
+            j = _search(self._cp, budget, "right") - 1
         u = np.inf if j >= self.pos.size else float(self.pos[j])
         return self.point_at(u)
+
+
+def _search(cumulative, value, side: str) -> int:
+    """``np.searchsorted`` on a cumulative-weight array or a lazily drawn one."""
+    if isinstance(cumulative, np.ndarray):
+        return int(np.searchsorted(cumulative, value, side=side))
+    return int(cumulative.searchsorted(value, side=side))
 
 
 def _max_count(rate: float, total: int) -> int:

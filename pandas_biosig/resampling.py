@@ -1,0 +1,618 @@
+"""Bootstrap intervals and paired bootstrap tests, without re-sorting per replicate.
+
+Every replicate reuses the one sort of each system (see :mod:`pandas_biosig._kernels.resample`):
+either as integer multiplicities over the sorted scores, or, for the metrics that read a
+few thresholds only, as prefix counts drawn lazily. Both are exact: they have the same
+distribution as drawing trials with replacement and sorting them again.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._kernels.rates import Sweep
+from ._kernels.resample import (
+    cluster_counts,
+    lazy_replicate,
+    percentile_interval,
+    stratified_counts,
+)
+from ._schema import Group, SchemaError, Trials, check_option
+from ._typing import Criterion, NonFinite, Orientation
+from .metrics import _check_costs, _check_rate, _frame, _resolve_thresholds, _validate
+from .results import ConfidenceInterval, TestResult
+
+__all__ = [
+    "BOOTSTRAP_COLUMNS",
+    "BOOTSTRAP_METRICS",
+    "BootstrapTestResult",
+    "bootstrap",
+    "paired_bootstrap",
+]
+
+#: Metrics the bootstrap can resample: name -> (description, reads a fixed threshold).
+BOOTSTRAP_METRICS = {
+    "eer": "EER of the ROC convex hull",
+    "eer_threshold": "bob.measure's threshold EER",
+    "eer_interpolated": "EER of the piecewise-linear ROC",
+    "auc": "area under the ROC (ties half)",
+    "min_hter": "smallest (FAR + FRR)/2 over thresholds",
+    "min_dcf": "normalized minDCF at (p_target, c_miss, c_fa)",
+    "fnmr_at_fmr": "smallest FRR with FAR <= target",
+    "fmr_at_fnmr": "smallest FAR with FRR <= target",
+    "cllr": "log-likelihood-ratio cost (bits)",
+    "min_cllr": "Cllr after PAV calibration (bits)",
+    "far": "FAR at the threshold policy (threshold held fixed)",
+    "frr": "FRR at the threshold policy (threshold held fixed)",
+    "hter": "HTER at the threshold policy (threshold held fixed)",
+}
+_LOCAL = {"eer_threshold", "eer_interpolated", "fnmr_at_fmr", "fmr_at_fnmr", "far", "frr", "hter"}
+_FIXED = {"far", "frr", "hter"}
+
+#: How trials are drawn with replacement.
+RESAMPLE = {
+    "label": "trials within each class, so the genuine and impostor counts stay fixed",
+    "trial": "trials regardless of class",
+    "subject": "whole subjects (all their trials together), for trials that share a person",
+}
+CI_METHODS = {"percentile": "quantiles of the replicates", "basic": "2*estimate - quantiles"}
+
+BOOTSTRAP_COLUMNS = [
+    "system",
+    "split",
+    "metric",
+    "estimate",
+    "se",
+    "ci_low",
+    "ci_high",
+    "confidence_level",
+    "ci_method",
+    "resample",
+    "n_resamples",
+    "threshold",
+]
+
+ERROR_SUBJECT = (
+    "resample='subject' needs a subject column; column {column!r} is not in the table "
+    "(its columns: {found})"
+)
+ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
+ERROR_LEVEL = "confidence_level must lie strictly between 0 and 1, got {value!r}"
+ERROR_PAIR = "system {system!r} is not in the table (systems: {found})"
+ERROR_LABELS_DIFFER = (
+    "trial {trial!r} is genuine for one system and impostor for another; paired "
+    "resampling needs the same labels on the same trials"
+)
+ERROR_ALIGN = (
+    "systems {a!r} and {b!r} do not share the same trials{where}: {n_a} trials only in "
+    "{a!r} and {n_b} only in {b!r} (e.g. {examples}); pass common_trials=True to keep the "
+    "trials they share"
+)
+
+
+def _uniform_counts_for_tests(rng, size):
+    """Label-stratified multiplicities of one class (exposed for the distribution tests)."""
+    return np.bincount(rng.integers(0, size, size), minlength=size)
+
+
+def _rng(seed) -> np.random.Generator:
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def _progress(enabled: bool | None, total: int, label: str) -> Callable[[int], None]:
+    """A minimal progress line on stderr (on by default only on an interactive terminal)."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return lambda i: None
+    step = max(total // 50, 1)
+
+    def tick(i: int) -> None:
+        if i % step == 0 or i == total:
+            sys.stderr.write(f"\r{label}: {i}/{total}")
+            if i == total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    return tick
+
+
+def _metric_function(metric: str, *, target, p_target, c_miss, c_fa) -> Callable:
+    """``f(sweep, threshold) -> float`` for a metric name."""
+    norm = min(c_miss * p_target, c_fa * (1 - p_target))
+    table: dict[str, Callable] = {
+        "eer": lambda sw, t: sw.eer_rocch(),
+        "eer_threshold": lambda sw, t: sw.eer_threshold()[0],
+        "eer_interpolated": lambda sw, t: sw.eer_interpolated(),
+        "auc": lambda sw, t: sw.auc(),
+        "min_hter": lambda sw, t: _hter(sw.min_weighted(0.5)),
+        "min_dcf": lambda sw, t: sw.min_dcf(p_target, c_miss, c_fa)[0] / norm,
+        "fnmr_at_fmr": lambda sw, t: sw.fnmr_at_fmr(target).frr,
+        "fmr_at_fnmr": lambda sw, t: _far_or_nan(sw.fmr_at_fnmr(target)),
+        "cllr": lambda sw, t: sw.cllr(),
+        "min_cllr": lambda sw, t: sw.min_cllr(),
+        "far": lambda sw, t: float(sw.fa_at(t)) / sw.n,
+        "frr": lambda sw, t: float(sw.fr_at(t)) / sw.p,
+        "hter": lambda sw, t: (float(sw.fa_at(t)) / sw.n + float(sw.fr_at(t)) / sw.p) / 2,
+    }
+    return table[metric]
+
+
+def _hter(op) -> float:
+    return (op.far + op.frr) / 2
+
+
+def _far_or_nan(op) -> float:
+    return float("nan") if op is None else op.far
+
+
+def _class_permutations(group: Group) -> tuple[np.ndarray, np.ndarray]:
+    """Trial positions of the group in each class's sorted order (computed once)."""
+    neg_idx = np.flatnonzero(~group.genuine)
+    pos_idx = np.flatnonzero(group.genuine)
+    neg_order = neg_idx[np.argsort(group.scores[neg_idx], kind="stable")]
+    pos_order = pos_idx[np.argsort(group.scores[pos_idx], kind="stable")]
+    return neg_order, pos_order
+
+
+class _Replicates:
+    """Draws replicate sweeps of one group under a resampling scheme."""
+
+    def __init__(self, group: Group, sweep: Sweep, resample: str, lazy: bool):
+        self.group, self.sweep, self.resample = group, sweep, resample
+        self.lazy = lazy and resample == "label"
+        if not self.lazy:
+            sweep.prepare_resampling()
+        if resample == "subject":
+            self.perm = _class_permutations(group)
+            codes, uniques = pd.factorize(group.subject)
+            self.clusters, self.n_clusters = codes, len(uniques)
+
+    def draw(self, rng: np.random.Generator) -> Sweep:
+        sw = self.sweep
+        if self.lazy:
+            return lazy_replicate(sw, rng)
+        if self.resample == "label":
+            wn = np.bincount(rng.integers(0, sw.n, sw.n), minlength=sw.n)
+            wp = np.bincount(rng.integers(0, sw.p, sw.p), minlength=sw.p)
+            return sw.reweighted(wn, wp)
+        if self.resample == "trial":
+            total = sw.n + sw.p
+            n_neg = int(rng.binomial(total, sw.n / total))
+            wn = np.bincount(rng.integers(0, sw.n, n_neg), minlength=sw.n)
+            wp = np.bincount(rng.integers(0, sw.p, total - n_neg), minlength=sw.p)
+            return sw.reweighted(wn, wp)
+        w = cluster_counts(rng, self.clusters, self.n_clusters)
+        neg_order, pos_order = self.perm
+        return sw.reweighted(w[neg_order], w[pos_order])
+
+
+def _check_common(n_resamples, confidence_level, resample, ci_method):
+    if not isinstance(n_resamples, int | np.integer) or isinstance(n_resamples, bool) or n_resamples < 1:
+        raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
+    if not (isinstance(confidence_level, int | float) and 0 < confidence_level < 1):
+        raise ValueError(ERROR_LEVEL.format(value=confidence_level))
+    check_option(resample, RESAMPLE, "resample")
+    check_option(ci_method, CI_METHODS, "ci_method")
+
+
+def _interval(values, estimate, confidence_level, ci_method):
+    low, high = percentile_interval(values, confidence_level)
+    if ci_method == "basic":
+        low, high = 2 * estimate - high, 2 * estimate - low
+    return float(low), float(high)
+
+
+def bootstrap(
+    data: pd.DataFrame,
+    /,
+    *,
+    metric: str = "eer",
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    ci_method: str = "percentile",
+    resample: str = "label",
+    seed: int | np.random.Generator | None = None,
+    threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+    target: float | None = None,
+    p_target: float = 0.01,
+    c_miss: float = 1.0,
+    c_fa: float = 1.0,
+    on: Hashable | None = None,
+    apply_to: Hashable | Sequence[Hashable] | None = None,
+    progress: bool | None = None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    subject: str | None = "subject",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""Bootstrap confidence interval of a metric, for every system.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table (see :func:`pandas_biosig.eer`).
+    metric : str
+        One of :data:`BOOTSTRAP_METRICS`: ``"eer"`` (ROCCH), ``"eer_threshold"``,
+        ``"eer_interpolated"``, ``"auc"``, ``"min_hter"``, ``"min_dcf"``,
+        ``"fnmr_at_fmr"`` / ``"fmr_at_fnmr"`` (with ``target``), ``"cllr"``,
+        ``"min_cllr"``, or ``"far"``, ``"frr"``, ``"hter"`` at a threshold policy.
+    n_resamples : int
+        Number of bootstrap replicates.
+    confidence_level : float
+        Two-sided level of the interval.
+    ci_method : {"percentile", "basic"}
+        Percentile interval (Efron) or basic (reverse percentile) interval.
+    resample : {"label", "trial", "subject"}
+        ``"label"`` (default) draws trials with replacement within each class, so the
+        numbers of genuine and impostor trials stay fixed; ``"trial"`` ignores the class;
+        ``"subject"`` draws whole subjects (needs a ``subject`` column), because trials of
+        one person are not independent.
+    seed : int or numpy.random.Generator, optional
+        Seed of the replicates; the same seed gives the same numbers bit for bit.
+    threshold, target, p_target, c_miss, c_fa, on, apply_to
+        The threshold policy of ``"far"``, ``"frr"``, ``"hter"`` (as in
+        :func:`pandas_biosig.error_rates`; the threshold is chosen once, on the original
+        trials, and held fixed), ``target`` for ``"fnmr_at_fmr"``/``"fmr_at_fnmr"``, and
+        the costs of ``"min_dcf"``.
+    progress : bool, optional
+        Print progress on stderr; by default only when stderr is a terminal.
+    by, system, trial, label, score, split, subject, orientation, nonfinite
+        As in :func:`pandas_biosig.eer`.
+
+    Returns
+    -------
+    DataFrame
+        One row per system (and ``by`` group and split) with columns ``system, split,
+        metric, estimate`` (the metric on the original trials), ``se`` (standard deviation
+        of the replicates), ``ci_low, ci_high, confidence_level, ci_method, resample,
+        n_resamples`` and ``threshold`` (the fixed threshold of ``far``/``frr``/``hter``,
+        NaN otherwise).
+
+    Notes
+    -----
+    No replicate is sorted again. With ``resample="label"``, the metrics that look at a
+    few thresholds only (``eer_threshold``, ``eer_interpolated``, ``fnmr_at_fmr``,
+    ``fmr_at_fnmr``, ``far``, ``frr``, ``hter``) draw the number of resampled scores below
+    each threshold they visit, binomially and on demand (O(log n) per replicate); the other
+    metrics give each sorted score its multiplicity (O(n) per replicate). Both have exactly
+    the distribution of resampling the trials and sorting them again.
+
+    References
+    ----------
+    Bengio, S., Mariéthoz, J., & Keller, M. (2005). The expected performance curve.
+    ICML Workshop on ROC Analysis in Machine Learning.
+
+    Efron, B., & Tibshirani, R. J. (1993). An introduction to the bootstrap. Chapman & Hall.
+
+    Examples
+    --------
+    >>> trials = pbs.datasets.example_trials()
+    >>> ci = pbs.bootstrap(trials, metric="eer_threshold", n_resamples=200, seed=0)
+    >>> ci[["system", "split", "estimate", "ci_low", "ci_high"]].round(3).head(2)
+      system split  estimate  ci_low  ci_high
+    0    cnn   dev     0.042   0.0...
+    1    cnn  eval     0.054   0.0...
+    """
+    _check_common(n_resamples, confidence_level, resample, ci_method)
+    check_option(metric, BOOTSTRAP_METRICS, "metric")
+    if metric in ("fnmr_at_fmr", "fmr_at_fnmr"):
+        if target is None:
+            raise ValueError(f"metric={metric!r} needs target= (a rate in [0, 1])")
+        target = _check_rate(target, "target")
+    if metric == "min_dcf":
+        _check_costs(p_target, c_miss, c_fa)
+    trials = _validate(
+        data, system=system, trial=trial, label=label, score=score, split=split,
+        subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    if resample == "subject" and trials.groups[0].subject is None:
+        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
+    sign = -1.0 if orientation == "distance" else 1.0
+    f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
+    if metric in _FIXED:
+        plan = [
+            (g, t)
+            for g, _, _, _, _, t, _ in _resolve_thresholds(
+                trials, threshold=threshold, weight=0.5, target=target, p_target=p_target,
+                c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
+            )
+        ]
+    else:
+        plan = [(g, float("nan")) for g in trials.groups]
+    rng = _rng(seed)
+    tick = _progress(progress, n_resamples * len(plan), "bootstrap")
+    groups, rows = [], []
+    done = 0
+    for g, t in plan:
+        sw = Sweep.from_scores(g.scores, g.genuine)
+        estimate = f(sw, t)
+        reps = _Replicates(g, sw, resample, lazy=metric in _LOCAL)
+        values = np.empty(n_resamples)
+        for i in range(n_resamples):
+            values[i] = f(reps.draw(rng), t)
+            done += 1
+            tick(done)
+        low, high = _interval(values, estimate, confidence_level, ci_method)
+        groups.append(g)
+        rows.append(
+            dict(
+                metric=metric,
+                estimate=estimate,
+                se=float(np.nanstd(values, ddof=1)) if n_resamples > 1 else float("nan"),
+                ci_low=low,
+                ci_high=high,
+                confidence_level=confidence_level,
+                ci_method=ci_method,
+                resample=resample,
+                n_resamples=n_resamples,
+                threshold=sign * t,
+            )
+        )
+    return _frame(trials, groups, rows, BOOTSTRAP_COLUMNS)
+
+
+# --------------------------------------------------------------------- paired resampling
+@dataclass(frozen=True)
+class BootstrapTestResult(TestResult):
+    """A paired bootstrap test: :class:`TestResult` whose interval is the bootstrap one.
+
+    ``confidence_interval(confidence_level=...)`` gives the percentile interval of the
+    replicated differences (not a normal approximation).
+    """
+
+    _replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+
+    def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
+        if not 0 < confidence_level < 1:
+            raise ValueError(ERROR_LEVEL.format(value=confidence_level))
+        low, high = percentile_interval(self._replicates, confidence_level)
+        return ConfidenceInterval(float(low), float(high))
+
+
+class PairedResampler:
+    """Shared trial multiplicities for several systems scored on the same trials.
+
+    Parameters
+    ----------
+    groups : list of Group
+        Groups of one (``by``, split) family, already aligned: the same trials in the same
+        order, with the same labels.
+    resample : {"label", "trial", "subject"}
+    """
+
+    def __init__(self, groups: Sequence[Group], resample: str):
+        self.groups = list(groups)
+        self.resample = resample
+        self.sweeps = [Sweep.from_scores(g.scores, g.genuine).prepare_resampling() for g in groups]
+        self.perms = [_class_permutations(g) for g in groups]
+        genuine = groups[0].genuine
+        if resample == "label":
+            self.strata, self.n_strata = genuine.astype(np.int64), 2
+        elif resample == "trial":
+            self.strata, self.n_strata = np.zeros(genuine.size, dtype=np.int64), 1
+        else:
+            codes, uniques = pd.factorize(groups[0].subject)
+            self.clusters, self.n_clusters = codes, len(uniques)
+
+    def weights(self, rng: np.random.Generator) -> np.ndarray:
+        """Multiplicities of the trials for one replicate."""
+        if self.resample == "subject":
+            return cluster_counts(rng, self.clusters, self.n_clusters)
+        return stratified_counts(rng, self.strata, self.n_strata)
+
+    def sweeps_for(self, w: np.ndarray) -> list[Sweep]:
+        return [
+            sw.reweighted(w[neg], w[pos])
+            for sw, (neg, pos) in zip(self.sweeps, self.perms, strict=True)
+        ]
+
+
+def align_pair(a: Group, b: Group, *, common_trials: bool, where: str = "") -> tuple[Group, Group]:
+    """The two groups restricted to (and ordered by) their shared trials."""
+    ia = pd.Index(a.trial)
+    ib = pd.Index(b.trial)
+    if ia.equals(ib):
+        _check_labels(a, b, np.arange(len(ia)), np.arange(len(ib)))
+        return a, b
+    common = ia.intersection(ib, sort=False)
+    only_a = ia.difference(ib, sort=False)
+    only_b = ib.difference(ia, sort=False)
+    if (len(only_a) or len(only_b)) and not common_trials:
+        examples = list(only_a[:3]) + list(only_b[:3])
+        raise SchemaError(
+            ERROR_ALIGN.format(
+                a=a.system, b=b.system, where=where, n_a=len(only_a), n_b=len(only_b),
+                examples=[v.item() if isinstance(v, np.generic) else v for v in examples],
+            )
+        )
+    pa = ia.get_indexer(common)
+    pb = ib.get_indexer(common)
+    _check_labels(a, b, pa, pb)
+    return _take(a, pa), _take(b, pb)
+
+
+def _check_labels(a: Group, b: Group, pa, pb) -> None:
+    diff = a.genuine[pa] != b.genuine[pb]
+    if diff.any():
+        raise SchemaError(ERROR_LABELS_DIFFER.format(trial=a.trial[pa][np.argmax(diff)]))
+
+
+def _take(g: Group, idx: np.ndarray) -> Group:
+    return Group(
+        g.key,
+        g.scores[idx],
+        g.genuine[idx],
+        g.trial[idx],
+        None if g.rows is None else g.rows[idx],
+        None if g.subject is None else g.subject[idx],
+    )
+
+
+def bootstrap_difference(
+    a: Group,
+    b: Group,
+    f: Callable,
+    thresholds: tuple[float, float],
+    *,
+    n_resamples: int,
+    resample: str,
+    rng: np.random.Generator,
+    alternative: str = "two-sided",
+    tick: Callable[[int], None] | None = None,
+) -> BootstrapTestResult:
+    """Paired bootstrap test of ``f(A) - f(B)`` on aligned groups."""
+    res = PairedResampler([a, b], resample)
+    est = f(res.sweeps[0], thresholds[0]) - f(res.sweeps[1], thresholds[1])
+    deltas = np.empty(n_resamples)
+    for i in range(n_resamples):
+        sa, sb = res.sweeps_for(res.weights(rng))
+        deltas[i] = f(sa, thresholds[0]) - f(sb, thresholds[1])
+        if tick is not None:
+            tick(i + 1)
+    return _bootstrap_result(est, deltas, alternative, n=a.genuine.size)
+
+
+def _bootstrap_result(est, deltas, alternative, n) -> BootstrapTestResult:
+    finite = deltas[np.isfinite(deltas)]
+    m = finite.size
+    below = (np.count_nonzero(finite <= 0) + 1) / (m + 1)
+    above = (np.count_nonzero(finite >= 0) + 1) / (m + 1)
+    if alternative == "two-sided":
+        p = min(1.0, 2 * min(below, above))
+    elif alternative == "greater":  # H1: A - B > 0
+        p = below
+    else:
+        p = above
+    se = float(np.std(finite, ddof=1)) if m > 1 else float("nan")
+    z = est / se if se and se > 0 else float("nan")
+    return BootstrapTestResult(
+        statistic=float(z),
+        pvalue=float(p),
+        log10_pvalue=math.log10(p),
+        estimate=float(est),
+        alternative=alternative,
+        method="paired bootstrap of the metric difference",
+        n=int(n),
+        _se=se,
+        _replicates=finite,
+    )
+
+
+def paired_bootstrap(
+    data: pd.DataFrame,
+    /,
+    system_a: Hashable,
+    system_b: Hashable,
+    *,
+    metric: str = "eer",
+    n_resamples: int = 1000,
+    alternative: str = "two-sided",
+    resample: str = "label",
+    seed: int | np.random.Generator | None = None,
+    common_trials: bool = False,
+    threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+    target: float | None = None,
+    p_target: float = 0.01,
+    c_miss: float = 1.0,
+    c_fa: float = 1.0,
+    on: Hashable | None = None,
+    apply_to: Hashable | None = None,
+    progress: bool | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    subject: str | None = "subject",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> BootstrapTestResult:
+    r"""Paired bootstrap test of the difference of a metric between two systems.
+
+    The same trials (aligned on ``trial``) are drawn for both systems in every replicate,
+    so the correlation between the systems is kept.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table with both systems; with a split column, pass ``apply_to`` (the
+        split to test on).
+    system_a, system_b : hashable
+        The two systems; ``estimate`` is metric(A) - metric(B).
+    metric, n_resamples, resample, seed, threshold, target, p_target, c_miss, c_fa, on
+        As in :func:`bootstrap`.
+    alternative : {"two-sided", "less", "greater"}
+        ``"less"``: metric(A) < metric(B) under H1.
+    common_trials : bool
+        Keep only the trials both systems scored instead of raising when they differ.
+    apply_to : split value, optional
+        The split to test on.
+
+    Returns
+    -------
+    BootstrapTestResult
+        ``estimate`` (A - B), ``statistic`` (estimate / bootstrap standard error),
+        ``pvalue`` (:math:`2\min(P^*(\Delta \le 0), P^*(\Delta \ge 0))` with the +1
+        correction), ``log10_pvalue``, and ``confidence_interval()`` the percentile interval
+        of the differences.
+
+    Examples
+    --------
+    >>> trials = pbs.datasets.example_trials()
+    >>> res = pbs.paired_bootstrap(trials, "cnn", "lbp", metric="eer_threshold",
+    ...                            apply_to="eval", n_resamples=200, seed=1)
+    >>> res.estimate < 0, res.pvalue < 0.05
+    (True, True)
+    """
+    check_option(metric, BOOTSTRAP_METRICS, "metric")
+    check_option(alternative, ("two-sided", "less", "greater"), "alternative")
+    _check_common(n_resamples, 0.95, resample, "percentile")
+    trials = _validate(
+        data, system=system, trial=trial, label=label, score=score, split=split,
+        subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
+    )
+    if resample == "subject" and trials.groups[0].subject is None:
+        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
+    f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
+    ga, ta = _pick(trials, system_a, threshold, target, p_target, c_miss, c_fa, on, apply_to, metric)
+    gb, tb = _pick(trials, system_b, threshold, target, p_target, c_miss, c_fa, on, apply_to, metric)
+    ga, gb = align_pair(ga, gb, common_trials=common_trials)
+    tick = _progress(progress, n_resamples, "paired bootstrap")
+    return bootstrap_difference(
+        ga, gb, f, (ta, tb), n_resamples=n_resamples, resample=resample, rng=_rng(seed),
+        alternative=alternative, tick=tick,
+    )
+
+
+def _pick(trials: Trials, name, threshold, target, p_target, c_miss, c_fa, on, apply_to, metric):
+    found = list(dict.fromkeys(g.system for g in trials.groups))
+    if name not in found:
+        raise SchemaError(ERROR_PAIR.format(system=name, found=found))
+    if metric in _FIXED:
+        for g, _, _, _, _, t, _ in _resolve_thresholds(
+            trials, threshold=threshold, weight=0.5, target=target, p_target=p_target,
+            c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
+        ):
+            if g.system == name:
+                return g, t
+    groups = [g for g in trials.groups if g.system == name]
+    if apply_to is not None:
+        groups = [g for g in trials.select_split(apply_to, name="apply_to") if g.system == name]
+    if len(groups) != 1:
+        raise SchemaError(
+            f"system {name!r} has {len(groups)} groups (splits); pass apply_to=<split> to "
+            "choose the one to test on"
+        )
+    return groups[0], float("nan")

@@ -1,0 +1,192 @@
+"""The resampling engine: exact in distribution, reproducible, and sane on edge cases."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import pandas_biosig as pbs
+from pandas_biosig._kernels.rates import Sweep
+from pandas_biosig._kernels.resample import (
+    LazyPrefix,
+    cluster_counts,
+    lazy_replicate,
+    stratified_counts,
+)
+from pandas_biosig.resampling import (
+    BOOTSTRAP_COLUMNS,
+    ERROR_ALIGN,
+    ERROR_N_RESAMPLES,
+    ERROR_SUBJECT,
+    _uniform_counts_for_tests,
+)
+
+
+def small_sweep(seed=0, n=300):
+    rng = np.random.default_rng(seed)
+    g = rng.random(n) < 0.3
+    s = np.round(rng.normal(np.where(g, 1.5, 0.0), 1.0), 1)  # ties
+    return Sweep.from_scores(s, g)
+
+
+def resorted(sw, rng):
+    """The textbook bootstrap replicate: draw scores with replacement and sort again."""
+    neg = np.r_[np.full(sw.rn, -np.inf), sw.neg]
+    pos = np.r_[np.full(sw.rp, -np.inf), sw.pos]
+    return Sweep(neg[rng.integers(0, neg.size, neg.size)], pos[rng.integers(0, pos.size, pos.size)])
+
+
+def test_lazy_prefix_counts_are_binomial():
+    # the number of draws below position k of a multinomial(N, uniform) is Bin(N, k/N)
+    rng = np.random.default_rng(0)
+    counts = np.array([LazyPrefix(rng, 50)[20] for _ in range(4000)])
+    expected = stats.binom(50, 0.4)
+    assert abs(counts.mean() - expected.mean()) < 4 * expected.std() / np.sqrt(4000)
+    assert abs(counts.var() - expected.var()) < 0.1 * expected.var()
+
+
+def test_lazy_prefix_is_consistent():
+    rng = np.random.default_rng(1)
+    lp = LazyPrefix(rng, 100, offset=10)
+    a = [lp[k] for k in (50, 20, 70, 20, 50)]
+    assert a[1] == a[3] and a[0] == a[4]
+    assert a[1] <= a[0] <= a[2] <= lp[-1]
+    assert lp.searchsorted(lp[40], "left") <= 40
+
+
+@pytest.mark.parametrize("metric", ["eer_threshold", "eer_interpolated", "fnmr_at_fmr"])
+def test_lazy_replicates_have_the_resorted_distribution(metric):
+    sw = small_sweep()
+    f = {
+        "eer_threshold": lambda s: s.eer_threshold()[0],
+        "eer_interpolated": lambda s: s.eer_interpolated(),
+        "fnmr_at_fmr": lambda s: s.fnmr_at_fmr(0.1).frr,
+    }[metric]
+    rng = np.random.default_rng(2)
+    lazy = [f(lazy_replicate(sw, rng)) for _ in range(3000)]
+    textbook = [f(resorted(sw, rng)) for _ in range(3000)]
+    assert stats.ks_2samp(lazy, textbook).pvalue > 0.001
+
+
+@pytest.mark.parametrize("metric", ["eer_rocch", "auc", "min_cllr"])
+def test_weighted_replicates_have_the_resorted_distribution(metric):
+    sw = small_sweep(3).prepare_resampling()
+    rng = np.random.default_rng(4)
+    f = lambda s: getattr(s, metric)()  # noqa: E731
+    weighted = [
+        f(sw.reweighted(_uniform_counts_for_tests(rng, sw.n), _uniform_counts_for_tests(rng, sw.p)))
+        for _ in range(2000)
+    ]
+    textbook = [f(resorted(sw, rng)) for _ in range(2000)]
+    assert stats.ks_2samp(weighted, textbook).pvalue > 0.001
+
+
+def test_stratified_and_cluster_counts():
+    rng = np.random.default_rng(0)
+    strata = np.array([0, 0, 0, 1, 1, 0, 1])
+    w = stratified_counts(rng, strata, 2)
+    assert w[strata == 0].sum() == 4 and w[strata == 1].sum() == 3
+    clusters = np.array([0, 0, 1, 1, 1, 2])
+    w = cluster_counts(rng, clusters, 3)
+    assert w[0] == w[1] and w[2] == w[3] == w[4]
+    assert (w[[0, 2, 5]]).sum() == 3
+
+
+def test_bootstrap_frame_and_reproducibility(example):
+    a = pbs.bootstrap(example, metric="eer", n_resamples=50, seed=7)
+    b = pbs.bootstrap(example, metric="eer", n_resamples=50, seed=7)
+    assert list(a.columns) == BOOTSTRAP_COLUMNS
+    pd.testing.assert_frame_equal(a, b)
+    c = pbs.bootstrap(example, metric="eer", n_resamples=50, seed=8)
+    assert not a.ci_low.equals(c.ci_low)
+    assert (a.ci_low <= a.estimate).all() and (a.estimate <= a.ci_high).all()
+    pe = pbs.eer(example)
+    np.testing.assert_allclose(a.estimate, pe.eer)
+
+
+@pytest.mark.parametrize("metric", ["hter", "far", "frr"])
+def test_fixed_threshold_metrics_use_the_policy(example, metric):
+    out = pbs.bootstrap(example, metric=metric, n_resamples=30, seed=0, threshold="eer",
+                        on="dev", apply_to="eval")
+    er = pbs.error_rates(example, threshold="eer", on="dev", apply_to="eval")
+    np.testing.assert_allclose(out.estimate, er[metric])
+    np.testing.assert_allclose(out.threshold, er.threshold)
+
+
+def test_subject_resampling_needs_subjects(trials_tiny):
+    with pytest.raises(pbs.SchemaError, match="resample='subject' needs a subject column"):
+        pbs.bootstrap(trials_tiny, resample="subject", n_resamples=5)
+    assert "subject" in ERROR_SUBJECT
+
+
+def test_subject_resampling_is_wider_with_subject_effects():
+    # genuine scores share a strong per-subject effect ("goats" and "sheep"): trials of
+    # one subject are not independent, and resampling subjects shows it
+    rng = np.random.default_rng(0)
+    n_sub, per = 40, 10
+    subject = np.repeat(np.arange(n_sub), per)
+    gen = 2.0 + 1.5 * rng.standard_normal(n_sub)[subject] + 0.5 * rng.standard_normal(subject.size)
+    imp = rng.standard_normal(4 * subject.size)
+    t = pd.DataFrame(
+        {
+            "system": "s",
+            "trial": np.arange(5 * subject.size),
+            "label": [1] * subject.size + [0] * imp.size,
+            "score": np.r_[gen, imp],
+            "subject": np.r_[subject, np.tile(subject, 4)],
+        }
+    )
+    lab = pbs.bootstrap(t, metric="eer", n_resamples=400, seed=0).se.iloc[0]
+    sub = pbs.bootstrap(t, metric="eer", n_resamples=400, seed=0, resample="subject").se.iloc[0]
+    assert sub > 1.5 * lab
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True])
+def test_bad_n_resamples(trials_tiny, bad):
+    with pytest.raises(ValueError, match=ERROR_N_RESAMPLES.split("{")[0]):
+        pbs.bootstrap(trials_tiny, n_resamples=bad)
+
+
+def test_bad_options(trials_tiny):
+    with pytest.raises(ValueError, match="metric='accuracy' is not one of"):
+        pbs.bootstrap(trials_tiny, metric="accuracy")
+    with pytest.raises(ValueError, match="resample='rows' is not one of"):
+        pbs.bootstrap(trials_tiny, resample="rows")
+    with pytest.raises(ValueError, match="needs target="):
+        pbs.bootstrap(trials_tiny, metric="fnmr_at_fmr")
+    with pytest.raises(ValueError, match="confidence_level"):
+        pbs.bootstrap(trials_tiny, confidence_level=95)
+
+
+def test_identical_systems_never_differ(example):
+    twin = example[example.system == "gmm"].assign(system="gmm_copy")
+    t = pd.concat([example, twin])
+    res = pbs.paired_bootstrap(t, "gmm", "gmm_copy", apply_to="eval", n_resamples=100, seed=0)
+    assert res.estimate == 0 and res.pvalue == 1.0
+    assert res.confidence_interval() == (0.0, 0.0)
+
+
+def test_paired_bootstrap_swaps_sign(example):
+    kw = dict(metric="eer_threshold", apply_to="eval", n_resamples=100, seed=3)
+    ab = pbs.paired_bootstrap(example, "cnn", "gmm", **kw)
+    ba = pbs.paired_bootstrap(example, "gmm", "cnn", **kw)
+    assert ab.estimate == -ba.estimate
+    assert ab.pvalue == ba.pvalue
+    low, high = ab.confidence_interval()
+    assert low <= ab.estimate <= high
+
+
+def test_paired_bootstrap_needs_aligned_trials(example):
+    t = example.drop(index=example.index[(example.system == "lbp") & (example.trial < 5)])
+    with pytest.raises(pbs.SchemaError, match=ERROR_ALIGN.split("{")[0][:10]) as exc:
+        pbs.paired_bootstrap(t, "cnn", "lbp", apply_to="dev", n_resamples=10)
+    assert "5 trials only in 'cnn'" in str(exc.value)
+    res = pbs.paired_bootstrap(t, "cnn", "lbp", apply_to="dev", n_resamples=10, common_trials=True)
+    assert res.n == 1200 - 5
+
+
+def test_paired_bootstrap_labels_must_agree(example):
+    t = example.copy()
+    t.loc[(t.system == "lbp") & (t.trial == 0), "label"] = "impostor"
+    with pytest.raises(pbs.SchemaError, match="genuine for one system and impostor"):
+        pbs.paired_bootstrap(t, "cnn", "lbp", apply_to="dev", n_resamples=10)
