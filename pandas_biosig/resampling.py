@@ -471,8 +471,22 @@ def bootstrap_difference(
     rng: np.random.Generator,
     alternative: str = "two-sided",
     tick: Callable[[int], None] | None = None,
+    metric: str | None = None,
 ) -> BootstrapTestResult:
-    """Paired bootstrap test of ``f(A) - f(B)`` on aligned groups."""
+    """Paired bootstrap test of ``f(A) - f(B)`` on aligned groups.
+
+    For ``metric`` in ``far``, ``frr``, ``hter`` (fixed thresholds) every trial falls in
+    one of eight cells (class x A accepts x B accepts), and a replicate is a multinomial
+    draw of the cell counts: O(1) per replicate (O(subjects) for subject resampling).
+    """
+    if metric in _FIXED:
+        est = f(Sweep.from_scores(a.scores, a.genuine), thresholds[0]) - f(
+            Sweep.from_scores(b.scores, b.genuine), thresholds[1]
+        )
+        deltas = _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng)
+        if tick is not None:
+            tick(n_resamples)
+        return _bootstrap_result(est, deltas, alternative, n=a.genuine.size)
     res = PairedResampler([a, b], resample)
     est = f(res.sweeps[0], thresholds[0]) - f(res.sweeps[1], thresholds[1])
     deltas = np.empty(n_resamples)
@@ -482,6 +496,41 @@ def bootstrap_difference(
         if tick is not None:
             tick(i + 1)
     return _bootstrap_result(est, deltas, alternative, n=a.genuine.size)
+
+
+def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng):
+    """Replicated metric(A) - metric(B) at fixed thresholds, from the 8-cell table."""
+    acc_a = a.scores >= thresholds[0]
+    acc_b = b.scores >= thresholds[1]
+    cell = a.genuine.astype(np.int64) * 4 + acc_a * 2 + acc_b
+    if resample == "subject":
+        codes, uniques = pd.factorize(a.subject)
+        table = np.zeros((len(uniques), 8))
+        np.add.at(table, (codes, cell), 1)
+        mult = rng.multinomial(len(uniques), np.full(len(uniques), 1 / len(uniques)), size=n_resamples)
+        counts = mult @ table
+    else:
+        n_cell = np.bincount(cell, minlength=8).astype(np.float64)
+        if resample == "label":
+            counts = np.zeros((n_resamples, 8))
+            for lo in (0, 4):
+                total = n_cell[lo : lo + 4].sum()
+                counts[:, lo : lo + 4] = rng.multinomial(int(total), n_cell[lo : lo + 4] / total,
+                                                         size=n_resamples)
+        else:
+            counts = rng.multinomial(int(n_cell.sum()), n_cell / n_cell.sum(), size=n_resamples)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ni = counts[:, :4].sum(axis=1)
+        nc = counts[:, 4:].sum(axis=1)
+        far_a = (counts[:, 2] + counts[:, 3]) / ni
+        far_b = (counts[:, 1] + counts[:, 3]) / ni
+        frr_a = (counts[:, 4] + counts[:, 5]) / nc
+        frr_b = (counts[:, 4] + counts[:, 6]) / nc
+    if metric == "far":
+        return far_a - far_b
+    if metric == "frr":
+        return frr_a - frr_b
+    return (far_a + frr_a) / 2 - (far_b + frr_b) / 2
 
 
 def _bootstrap_result(est, deltas, alternative, n) -> BootstrapTestResult:
@@ -592,7 +641,7 @@ def paired_bootstrap(
     tick = _progress(progress, n_resamples, "paired bootstrap")
     return bootstrap_difference(
         ga, gb, f, (ta, tb), n_resamples=n_resamples, resample=resample, rng=_rng(seed),
-        alternative=alternative, tick=tick,
+        alternative=alternative, tick=tick, metric=metric,
     )
 
 

@@ -190,3 +190,31 @@ def test_paired_bootstrap_labels_must_agree(example):
     t.loc[(t.system == "lbp") & (t.trial == 0), "label"] = "impostor"
     with pytest.raises(pbs.SchemaError, match="genuine for one system and impostor"):
         pbs.paired_bootstrap(t, "cnn", "lbp", apply_to="dev", n_resamples=10)
+
+
+@pytest.mark.parametrize("resample", ["label", "trial", "subject"])
+def test_fixed_threshold_cells_match_the_generic_path(example, resample):
+    """The 8-cell multinomial shortcut has the distribution of resampling trials."""
+    from pandas_biosig._schema import validate_trials
+    from pandas_biosig.resampling import (
+        _fixed_threshold_deltas,
+        _metric_function,
+        align_pair,
+        bootstrap_difference,
+    )
+
+    tr = validate_trials(example)
+    ga = next(g for g in tr.groups if g.system == "cnn" and g.split == "eval")
+    gb = next(g for g in tr.groups if g.system == "gmm" and g.split == "eval")
+    ga, gb = align_pair(ga, gb, common_trials=False)
+    f = _metric_function("hter", target=None, p_target=0.01, c_miss=1, c_fa=1)
+    fast = _fixed_threshold_deltas(ga, gb, "hter", (0.0, 0.1), 3000, resample,
+                                   np.random.default_rng(0))
+    slow = bootstrap_difference(ga, gb, f, (0.0, 0.1), n_resamples=1500, resample=resample,
+                                rng=np.random.default_rng(1))._replicates
+    assert stats.ks_2samp(fast, slow).pvalue > 0.001
+    quick = bootstrap_difference(ga, gb, f, (0.0, 0.1), n_resamples=100, resample=resample,
+                                 rng=np.random.default_rng(1), metric="hter")
+    assert quick.estimate == pytest.approx(
+        f(Sweep.from_scores(ga.scores, ga.genuine), 0.0) - f(Sweep.from_scores(gb.scores, gb.genuine), 0.1)
+    )
