@@ -1,0 +1,42 @@
+"""The validity harness: known truth, and the headline claims of docs/validity.md."""
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+from pandas_biosig.validity import Setting, rejection_rates, simulate_trials, true_eer
+
+import pandas_biosig as pbs
+
+
+def test_simulated_truth_matches_the_model():
+    s = Setting(n_genuine=20000, n_impostor=20000, mu_a=2.0, rho=0.5, subject_sd=0.5,
+                n_subjects=2000)
+    t = simulate_trials(s, seed=1)
+    assert t.groupby("system").size().tolist() == [40000, 40000]
+    er = pbs.error_rates(t, threshold=1.0)  # the true EER threshold mu/2
+    np.testing.assert_allclose(er.far, norm.sf(1.0), atol=0.01)
+    np.testing.assert_allclose(er.frr, norm.cdf(-1.0), atol=0.01)
+    a = t[t.system == "A"].score.to_numpy()
+    b = t[t.system == "B"].score.to_numpy()
+    imp = ~t[t.system == "A"].label.to_numpy()
+    assert np.corrcoef(a[imp], b[imp])[0, 1] == pytest.approx(0.5, abs=0.03)
+    assert true_eer(2.0) == pytest.approx(norm.cdf(-1.0))
+
+
+def test_equal_hter_with_shifted_threshold():
+    s = Setting(100, 100, shift_b=0.7)
+    hter_a, hter_b = s.true_hter()
+    assert hter_a == pytest.approx(hter_b)
+    assert s.thresholds == pytest.approx((0.3, 1.7))
+
+
+def test_headline_claims_quick():
+    """NAIVE is over-confident when NC << NI; the HTER test holds its level under
+    independence (400 replications: Monte-Carlo s.e. about 0.011)."""
+    r = rejection_rates(Setting(200, 5000), n_replications=400, n_boot=99, seed=0)
+    r = r.set_index("test")
+    assert r.loc["naive", "rejection_rate"] > 0.2
+    for test in ("hter_independent", "hter_dependent"):
+        rate, se = r.loc[test, ["rejection_rate", "mc_se"]]
+        assert abs(rate - 0.05) < 3 * max(se, 0.011), test
