@@ -4,9 +4,8 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from pandas_biosig.validity import Setting, rejection_rates, simulate_trials, true_eer
-
 import pandas_biosig as pbs
+from pandas_biosig.validity import Setting, rejection_rates, simulate_trials, true_eer
 
 
 def test_simulated_truth_matches_the_model():
