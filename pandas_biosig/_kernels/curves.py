@@ -1,0 +1,297 @@
+"""Curve kernels on one system's sorted scores (numpy only).
+
+Conventions are those of :mod:`pandas_biosig._kernels.rates`: scores are oriented (higher
+means more genuine), a trial is accepted iff ``score >= threshold``, ``-inf`` marks a
+failure to acquire (rejected at every threshold). Every function takes a
+:class:`~pandas_biosig._kernels.rates.Sweep` (which holds the two classes sorted) or plain
+count arrays, and returns numpy arrays.
+
+- :func:`roc_points`: the exact step ROC, one operating point per distinct score plus
+  reject-all, from accept-all (lowest threshold) to reject-all, tied scores grouped.
+- :func:`at_most`: the point of that ROC that a grid of FAR values reads ("at most" rule).
+- :func:`ppndf`: the standard normal deviate of the DET axes.
+- :func:`select_thresholds` / :func:`epc_values`: the two halves of an Expected Performance
+  Curve (thresholds chosen per weight on one sweep, rates read on another).
+- :func:`bayes_error`: minimum and actual Bayes error rate over prior log odds.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy.special import expit, ndtri
+
+from .rates import Sweep
+
+__all__ = [
+    "EPC_CRITERIA",
+    "RocPoints",
+    "at_most",
+    "bayes_error",
+    "epc_values",
+    "ppndf",
+    "roc_points",
+    "select_thresholds",
+]
+
+#: EPC criteria (Bengio, Mariéthoz & Keller 2005, eqs. 10-13): name -> what the threshold
+#: minimizes on the development split, for a weight ``a`` in [0, 1].
+EPC_CRITERIA = {
+    "weighted": "a * FAR + (1 - a) * FRR (eq. 10)",
+    "precision_recall": "-(a * precision + (1 - a) * recall) (eq. 11)",
+    "far": "|a - FAR| (eq. 12)",
+    "frr": "|a - FRR| (eq. 13)",
+}
+
+_EPS = float(np.finfo(np.float64).eps)
+_CHUNK = 1 << 22  # elements per (weights x candidates) block
+
+
+class RocPoints(NamedTuple):
+    """The exact ROC of one sweep, ordered from accept-all to reject-all.
+
+    ``u`` is the distinct score that defines each point (accept the scores ``>= u``;
+    ``+inf`` for reject-all), ``threshold`` bob.measure's candidate threshold that realises
+    it (:meth:`Sweep.threshold_for`), ``fa`` / ``fr`` the (weighted) false acceptances and
+    rejections, ``n`` / ``p`` the impostor and genuine totals.
+    """
+
+    u: np.ndarray
+    threshold: np.ndarray
+    fa: np.ndarray
+    fr: np.ndarray
+    n: int
+    p: int
+
+    @property
+    def far(self) -> np.ndarray:
+        return self.fa / self.n
+
+    @property
+    def frr(self) -> np.ndarray:
+        return self.fr / self.p
+
+    @property
+    def tpr(self) -> np.ndarray:
+        """``(p - fr) / p``: computed from counts, so it equals scikit-learn's ``tpr`` to
+        the last bit (``1 - frr`` may differ by one rounding)."""
+        return (self.p - self.fr) / self.p
+
+
+def roc_points(sweep: Sweep) -> RocPoints:
+    """Every operating point of ``sweep``: one per distinct finite score, then reject-all.
+
+    The two sorted classes are merged with a stable argsort, which runs in linear time on
+    two sorted runs (timsort), so the cost beyond the sweep's own sort is O(n). Scores that
+    tie (within or across classes) form one point. FAR is non-increasing and FRR
+    non-decreasing along the points; ``fr - fa`` strictly increases.
+    """
+    neg, pos = sweep.neg, sweep.pos
+    values = np.concatenate([neg, pos])
+    if values.size:
+        order = np.argsort(values, kind="stable")
+        merged = values[order]
+        new = np.empty(merged.size, dtype=bool)
+        new[0] = True
+        np.not_equal(merged[1:], merged[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        u = merged[starts]
+        # genuine scores strictly below each distinct value: a cumulative count of the
+        # merged labels, read at the first element of each run of ties
+        is_pos = order >= neg.size
+        cpos = np.empty(merged.size + 1, dtype=np.int64)
+        cpos[0] = 0
+        np.cumsum(is_pos, out=cpos[1:])
+        pos_below = cpos[starts]
+        neg_below = starts - pos_below
+        fa = sweep.n_finite_neg - sweep._wneg(neg_below)
+        fr = sweep.rp + sweep._wpos(pos_below)
+    else:  # every score is a failure to acquire: only reject-all
+        u = np.zeros(0)
+        fa = fr = np.zeros(0, dtype=np.int64)
+    u = np.append(u, np.inf)
+    fa = np.append(fa, 0).astype(np.int64)
+    fr = np.append(fr, sweep.p).astype(np.int64)
+    return RocPoints(u, _thresholds(u, sweep), fa, fr, sweep.n, sweep.p)
+
+
+def _thresholds(u: np.ndarray, sweep: Sweep) -> np.ndarray:
+    """:meth:`Sweep.threshold_for` of *all* distinct scores ``u`` (sorted, ``+inf`` last),
+    where the predecessor of each score is simply the previous one (no search): the lowest
+    score itself, then midpoints, then the next float above the highest score."""
+    out = np.empty_like(u)
+    finite = u[:-1]
+    if finite.size:
+        out[0] = finite[0]
+        lower, upper = finite[:-1], finite[1:]
+        with np.errstate(over="ignore", invalid="ignore"):
+            mid = out[1:-1]
+            np.add(lower, upper, out=mid)
+            mid *= 0.5
+        bad = ~np.isfinite(mid)
+        if bad.any():  # the sum overflowed
+            mid[bad] = lower[bad] / 2 + upper[bad] / 2
+        # a midpoint that rounds onto the lower score would accept it: use the upper one
+        low = mid <= lower
+        if low.any():
+            mid[low] = upper[low]
+    top = sweep.max_score
+    out[-1] = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
+    return out
+
+
+def at_most(points: RocPoints, far_grid: np.ndarray) -> np.ndarray:
+    """Index of the point each grid value reads: the lowest-threshold point whose FAR is at
+    most the grid value, i.e. the smallest FRR with FAR <= x (the ROC's own value)."""
+    far = points.far  # non-increasing along the points
+    count = np.searchsorted(far[::-1], np.asarray(far_grid, dtype=np.float64), side="right")
+    return far.size - np.maximum(count, 1)
+
+
+def ppndf(x):
+    """Standard normal deviate :math:`\\Phi^{-1}(x)` of the DET axes, with ``x`` clipped to
+    ``[eps, 1 - eps]`` (as bob.measure does), so 0 and 1 map to about -/+8.1; NaN stays
+    NaN."""
+    x = np.asarray(x, dtype=np.float64)
+    out = ndtri(np.clip(x, _EPS, 1.0 - _EPS))
+    return out if out.ndim else float(out)
+
+
+# --------------------------------------------------------------------------------- EPC
+def _pick(crit: np.ndarray, total: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Row-wise SPEC §2 tie rule: the smallest ``crit``, then the smallest ``total``, then
+    the largest ``index`` (the highest threshold). All arrays are (weights, candidates)."""
+    cmin = crit.min(axis=1, keepdims=True)
+    tot = np.where(crit == cmin, total, np.inf)
+    tmin = tot.min(axis=1, keepdims=True)
+    idx = np.where(tot == tmin, index, -1)
+    return idx.max(axis=1)
+
+
+def _nearest_level(rate, total, alpha) -> np.ndarray:
+    """For each ``alpha``, the level minimizing ``|alpha - rate|`` (then the SPEC §2 ties).
+
+    ``rate`` is strictly increasing or strictly decreasing (one value per level, in
+    threshold order), so ``|alpha - rate|`` is V-shaped and its minimum lies next to the
+    insertion point of ``alpha``: a window of five levels around it holds every tie.
+    """
+    m = rate.size
+    increasing = m < 2 or rate[-1] > rate[0]
+    asc = rate if increasing else rate[::-1]
+    j = np.searchsorted(asc, alpha)
+    win = np.clip(j[:, None] + np.arange(-2, 3), 0, m - 1)
+    if not increasing:
+        win = m - 1 - win
+    crit = np.abs(alpha[:, None] - rate[win])
+    return _pick(crit, total[win], win)
+
+
+def select_thresholds(sweep: Sweep, weights, criterion: str) -> np.ndarray:
+    """The oriented threshold that ``criterion`` chooses on ``sweep`` for each weight.
+
+    Candidates are bob.measure's thresholds (one per operating point); ties on the
+    criterion go to the smaller FAR + FRR, then to the higher threshold (SPEC §2).
+
+    - ``"weighted"``: :meth:`Sweep.min_weighted` per weight (eq. 10);
+    - ``"precision_recall"``: minimize ``-(a * precision + (1 - a) * recall)`` (eq. 11),
+      precision 0 where nothing is accepted;
+    - ``"far"``: minimize ``|a - FAR|`` (eq. 12), over every operating point;
+    - ``"frr"``: minimize ``|a - FRR|`` (eq. 13).
+
+    Only the operating points that can win are searched: for ``"frr"`` and
+    ``"precision_recall"`` the last point of each FRR level (the sweep's candidates, which
+    have the smallest FAR of their level), for ``"far"`` the first point of each FAR level.
+    """
+    if criterion not in EPC_CRITERIA:
+        raise ValueError(f"criterion={criterion!r} is not one of {list(EPC_CRITERIA)}")
+    alpha = np.atleast_1d(np.asarray(weights, dtype=np.float64))
+    if criterion == "weighted":
+        return np.array([sweep.min_weighted(float(a)).threshold for a in alpha])
+    if criterion == "far":
+        pts = roc_points(sweep)
+        first = np.flatnonzero(np.concatenate(([True], pts.fa[1:] != pts.fa[:-1])))
+        far = pts.fa[first] / pts.n
+        total = far + pts.fr[first] / pts.p
+        return pts.threshold[first[_nearest_level(far, total, alpha)]]
+    u, fa, fr, *_ = sweep.candidates()
+    far = fa / sweep.n
+    frr = fr / sweep.p
+    total = far + frr
+    if criterion == "frr":
+        return sweep.threshold_for(u[_nearest_level(frr, total, alpha)])
+    tp = sweep.p - fr
+    accepted = tp + fa
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(accepted > 0, tp / np.maximum(accepted, 1), 0.0)
+    recall = tp / sweep.p
+    index = np.arange(u.size)
+    rows = max(1, _CHUNK // max(u.size, 1))
+    chosen = np.empty(alpha.size, dtype=np.intp)
+    for lo in range(0, alpha.size, rows):
+        a = alpha[lo : lo + rows, None]
+        crit = -(a * precision + (1.0 - a) * recall)
+        chosen[lo : lo + rows] = _pick(crit, np.broadcast_to(total, crit.shape), index)
+    return sweep.threshold_for(u[chosen])
+
+
+def epc_values(fa, fr, n: int, p: int, weights, criterion: str):
+    """Rates at the chosen thresholds: ``(far, frr, hter, value)`` from counts.
+
+    ``value`` is the criterion's own quantity: ``a * FAR + (1 - a) * FRR`` for
+    ``"weighted"``, F1 = 2 TP / (2 TP + FA + FR) for ``"precision_recall"``, FAR for
+    ``"far"``, FRR for ``"frr"``. ``fa``, ``fr`` broadcast against ``weights`` (a bootstrap
+    can pass a (replicates, weights) block).
+    """
+    fa = np.asarray(fa, dtype=np.float64)
+    fr = np.asarray(fr, dtype=np.float64)
+    alpha = np.asarray(weights, dtype=np.float64)
+    far = fa / n
+    frr = fr / p
+    hter = (far + frr) / 2
+    if criterion == "weighted":
+        value = alpha * far + (1.0 - alpha) * frr
+    elif criterion == "precision_recall":
+        tp = p - fr
+        value = 2 * tp / (2 * tp + fa + fr)
+    elif criterion == "far":
+        value = far
+    elif criterion == "frr":
+        value = frr
+    else:
+        raise ValueError(f"criterion={criterion!r} is not one of {list(EPC_CRITERIA)}")
+    return far, frr, hter, value
+
+
+# ------------------------------------------------------------------------ Bayes error
+def bayes_error(sweep: Sweep, prior_log_odds, *, actual: bool = True):
+    """Bayes error rates over prior log odds :math:`\\lambda = \\log(\\pi / (1 - \\pi))`.
+
+    Returns ``(min_ber, act_ber, default_ber)``:
+
+    - ``min_ber``: :math:`\\min_\\theta \\pi FRR(\\theta) + (1 - \\pi) FAR(\\theta)` over
+      every operating point (the sweep's candidates hold every minimum);
+    - ``act_ber``: the same sum at the Bayes threshold :math:`\\theta = -\\lambda`, scores
+      read as natural-log likelihood ratios (NaN when ``actual`` is False);
+    - ``default_ber``: :math:`\\min(\\pi, 1 - \\pi)`, deciding without the scores.
+
+    :math:`\\pi` and :math:`1 - \\pi` are computed as ``expit(lambda)`` and
+    ``expit(-lambda)``, so neither loses precision at large :math:`|\\lambda|`.
+    """
+    plo = np.atleast_1d(np.asarray(prior_log_odds, dtype=np.float64))
+    pi = expit(plo)
+    pi_bar = expit(-plo)
+    u, fa, fr, *_ = sweep.candidates()
+    far = fa / sweep.n
+    frr = fr / sweep.p
+    min_ber = np.empty(plo.size)
+    rows = max(1, _CHUNK // max(u.size, 1))
+    for lo in range(0, plo.size, rows):
+        block = pi[lo : lo + rows, None] * frr + pi_bar[lo : lo + rows, None] * far
+        min_ber[lo : lo + rows] = block.min(axis=1)
+    if actual:
+        a_fa, a_fr = sweep.rates_at_threshold(-plo)
+        act_ber = pi * (a_fr / sweep.p) + pi_bar * (a_fa / sweep.n)
+    else:
+        act_ber = np.full(plo.size, np.nan)
+    return min_ber, act_ber, np.minimum(pi, pi_bar)

@@ -1,0 +1,870 @@
+r"""Curves as :class:`xarray.Dataset`\ s: ROC, DET, ROC convex hull, EPC, Bayes error rate.
+
+Every function validates the tidy trial table through :mod:`pandas_biosig._schema`, builds
+one sorted sweep per (``by`` group, system, split) and reads the curve off it with the
+numpy kernels of :mod:`pandas_biosig._kernels.curves`. The result is one Dataset whose
+dims are the ``by`` columns, ``system``, ``split`` (when the table has a split column) and
+the curve's own dim (``point``, ``cost`` or ``prior_log_odds``). Curves whose length
+differs between systems are padded at the end with NaN; summaries (``eer``, ``auc``...)
+live in the same Dataset without the curve dim. Every variable carries ``long_name`` and
+``units`` attrs (``"1"`` for fractions), and the Dataset the attrs ``kind``,
+``orientation`` and ``pandas_biosig_version``, so it round-trips through netCDF.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+from scipy.special import expit
+
+from ._kernels import curves as _k
+from ._kernels.curves import EPC_CRITERIA
+from ._schema import Group, SchemaError, Trials, check_option
+from ._typing import NonFinite, Orientation
+from .metrics import ERROR_ON_MISSING, _sign, _sweep, _validate
+
+__all__ = ["bayes_error", "det", "det_grid", "epc", "ppndf", "roc", "rocch", "EPC_CRITERIA"]
+
+EPCCriterion = Literal["weighted", "precision_recall", "far", "frr"]
+
+ERROR_GRID_SHAPE = "{name} must be a non-empty one-dimensional array of numbers, got {value!r}"
+ERROR_GRID_RANGE = "{name} must lie in [0, 1]; got {bad} (NaN counts as outside)"
+ERROR_PRIOR_LOG_ODDS = "prior_log_odds must not contain NaN; got NaN at position(s) {positions}"
+ERROR_DET_GRID = "det_grid needs n >= 2 and 0 < low < high <= 1; got n={n!r}, low={low!r}, high={high!r}"
+ERROR_EPC_NO_SPLIT = (
+    "epc chooses each threshold on one split and reports it on another, so it needs a split "
+    "column with the values on={on!r} and apply_to={apply_to!r}; column {column!r} is not in "
+    "the table (its columns: {found}). Add that column, or pass split='<column name>'"
+)
+ERROR_SPLIT_SCALAR = "{name} must be one split value, got {value!r}"
+
+#: The default EPC weight grid: 0, 0.01, ..., 1 (includes 0.5, the HTER criterion).
+DEFAULT_WEIGHTS = np.linspace(0.0, 1.0, 101)
+#: The default prior log-odds grid of :func:`bayes_error`: -7, -6.9, ..., 7.
+DEFAULT_PRIOR_LOG_ODDS = np.linspace(-7.0, 7.0, 141)
+
+_FRACTION = "1"
+
+
+# ----------------------------------------------------------------------------- helpers
+def _version() -> str:
+    from . import __version__  # lazily: this module is imported by the package itself
+
+    return str(__version__)
+
+
+def _grid(values, name: str) -> np.ndarray:
+    """A validated 1-D float grid of rates in [0, 1]."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values)) from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values))
+    bad = ~((arr >= 0) & (arr <= 1))
+    if bad.any():
+        raise ValueError(ERROR_GRID_RANGE.format(name=name, bad=arr[bad][:5].tolist()))
+    return arr
+
+
+def _prior_grid(values) -> np.ndarray:
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(ERROR_GRID_SHAPE.format(name="prior_log_odds", value=values)) from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(ERROR_GRID_SHAPE.format(name="prior_log_odds", value=values))
+    if np.isnan(arr).any():
+        raise ValueError(
+            ERROR_PRIOR_LOG_ODDS.format(positions=np.flatnonzero(np.isnan(arr))[:5].tolist())
+        )
+    return arr
+
+
+def _labels(values: list) -> np.ndarray:
+    """Coordinate labels: numbers stay numbers, anything else becomes str (netCDF-safe)."""
+    arr = np.asarray(values)
+    if arr.dtype.kind in "biuf":
+        return arr
+    return np.array([str(v) for v in values], dtype=object)
+
+
+class _Layout:
+    """The dims and coordinates of the groups: ``by`` columns, system, split."""
+
+    def __init__(self, trials: Trials, groups: Sequence[Group], *, with_split: bool):
+        self.names = [*trials.by, "system"] + (["split"] if with_split else [])
+        positions = list(range(len(trials.by) + 1)) + ([len(trials.by) + 1] if with_split else [])
+        self.values = [list(dict.fromkeys(g.key[i] for g in groups)) for i in positions]
+        lookup = [{v: j for j, v in enumerate(vals)} for vals in self.values]
+        self.index = [
+            tuple(lk[g.key[i]] for lk, i in zip(lookup, positions, strict=True)) for g in groups
+        ]
+        self.shape = tuple(len(v) for v in self.values)
+
+    def coords(self) -> dict:
+        return {name: _labels(vals) for name, vals in zip(self.names, self.values, strict=True)}
+
+    def summary(self, values, *, dtype=np.float64, fill=np.nan) -> np.ndarray:
+        out = np.full(self.shape, fill, dtype=dtype)
+        for idx, v in zip(self.index, values, strict=True):
+            out[idx] = v
+        return out
+
+    def curve(self, arrays: Sequence[np.ndarray], length: int | None = None) -> np.ndarray:
+        length = max((a.size for a in arrays), default=0) if length is None else length
+        out = np.full((*self.shape, length), np.nan)
+        for idx, a in zip(self.index, arrays, strict=True):
+            out[idx][: a.size] = a
+        return out
+
+
+def _var(dims, data, long_name: str, units: str, **attrs) -> xr.Variable:
+    return xr.Variable(dims, data, attrs={"long_name": long_name, "units": units, **attrs})
+
+
+def _threshold_attrs(trials: Trials, score: str, *, on=None) -> dict:
+    rule = "score <= threshold" if trials.orientation == "distance" else "score >= threshold"
+    where = "" if on is None else f" chosen on split {on!r}"
+    return {"units": score, "long_name": f"threshold{where} (accept iff {rule})"}
+
+
+def _dataset(variables: dict, coords: dict, *, kind: str, trials: Trials, **attrs) -> xr.Dataset:
+    ds = xr.Dataset(variables, coords=coords)
+    ds.attrs.update(
+        kind=kind,
+        orientation=trials.orientation,
+        pandas_biosig_version=_version(),
+        **attrs,
+    )
+    return ds
+
+
+def _common(data, *, by, system, trial, label, score, split, orientation, nonfinite) -> Trials:
+    return _validate(
+        data, system=system, trial=trial, label=label, score=score, split=split,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+
+
+def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: str) -> xr.Dataset:
+    groups = trials.groups
+    layout = _Layout(trials, groups, with_split=trials.split_column is not None)
+    dims = (*layout.names, "point")
+    sign = _sign(trials)
+    thr, far, frr, tpr, eer, auc, n_gen, n_imp = ([] for _ in range(8))
+    for g in groups:
+        sw = _sweep(g)
+        pts = _k.roc_points(sw)
+        if grid is None:
+            thr.append(sign * pts.threshold)
+            far.append(pts.far)
+            frr.append(pts.frr)
+            tpr.append(pts.tpr)
+        else:
+            i = _k.at_most(pts, grid)
+            thr.append(sign * pts.threshold[i])
+            frr.append(pts.frr[i])
+            tpr.append(pts.tpr[i])
+        eer.append(sw.eer_rocch())
+        auc.append(sw.auc())
+        n_gen.append(sw.p)
+        n_imp.append(sw.n)
+    variables = {
+        "threshold": _var(dims, layout.curve(thr), **_threshold_attrs(trials, score)),
+        "frr": _var(dims, layout.curve(frr), "false rejection rate (FRR, FNMR)", _FRACTION),
+        "tpr": _var(dims, layout.curve(tpr), "true positive rate (1 - FRR)", _FRACTION),
+        "eer": _var(layout.names, layout.summary(eer), "equal error rate (ROC convex hull)", _FRACTION),
+        "auc": _var(
+            layout.names, layout.summary(auc), "area under the ROC (ties count half)", _FRACTION
+        ),
+        "n_genuine": _var(
+            layout.names, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials", _FRACTION
+        ),
+        "n_impostor": _var(
+            layout.names, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", _FRACTION
+        ),
+    }
+    coords = layout.coords()
+    far_attrs = ("false acceptance rate (FAR, FMR)", _FRACTION)
+    length = variables["frr"].sizes["point"]
+    if grid is None:
+        variables = {
+            "threshold": variables.pop("threshold"),
+            "far": _var(dims, layout.curve(far), *far_attrs),
+            **variables,
+        }
+        points = "exact: one per distinct score, then reject-all"
+    else:
+        coords["far"] = _var(
+            ("point",), grid, *far_attrs, description="frr is the smallest FRR with FAR <= far"
+        )
+        points = "far_grid: the smallest FRR with FAR at most each grid value"
+    coords["point"] = _var(("point",), np.arange(length), "operating point, accept-all first", _FRACTION)
+    return _dataset(variables, coords, kind=kind, trials=trials, points=points)
+
+
+# ----------------------------------------------------------------------------- public API
+def roc(
+    data: pd.DataFrame,
+    /,
+    *,
+    far_grid=None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> xr.Dataset:
+    r"""Receiver operating characteristic of every system, as one Dataset.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table, one row per (system, trial) with columns ``system, trial, label,
+        score`` and optionally ``split``.
+    far_grid : array of float in [0, 1], optional
+        Resample every curve onto these FAR values, so that systems share a ``far``
+        coordinate. The "at most" rule: at each grid value :math:`x` the curve reads the
+        smallest FRR whose FAR is at most :math:`x` (the ROC's own value, as FMR100 is
+        read), with the threshold that reaches it. By default every exact point is kept.
+    by : str or list of str, optional
+        Extra grouping columns (protocol, condition...): each becomes a dim.
+    system, trial, label, score, split : str
+        Column names. When the table has a ``split`` column each split is its own curve
+        and ``split`` is a dim.
+    orientation : {"similarity", "distance"}
+        ``"distance"``: lower scores are more genuine; thresholds are reported in the
+        score's own units and a trial is accepted iff ``score <= threshold``.
+    nonfinite : {"raise", "drop", "reject"}
+        What to do with NaN/inf scores: raise, drop the trials, or count them as failures
+        to acquire (rejected at every threshold).
+
+    Returns
+    -------
+    Dataset
+        Dims: the ``by`` columns, ``system``, ``split`` (if the table has a split column)
+        and ``point``. Variables over (..., ``point``):
+
+        - ``threshold``: the threshold of each operating point, in score units
+          (bob.measure's candidates: the lowest score, midpoints between consecutive
+          distinct scores, the next float above the highest score);
+        - ``far`` (exact curve; with ``far_grid`` it is a coordinate over ``point``
+          instead), ``frr``, ``tpr`` = 1 - FRR (fractions).
+
+        Exact points: one per distinct score (tied scores form one point) plus
+        reject-all, ordered from accept-all to reject-all, i.e. by increasing threshold
+        (decreasing for distances); FAR never increases and FRR never decreases along
+        ``point``. Systems with fewer points are padded at the end with NaN.
+
+        Variables over (..., ``system``, ``split``): ``eer`` (ROC convex hull EER),
+        ``auc`` (area under the ROC, ties counted half = Mann-Whitney U / (NI NC)),
+        ``n_genuine``, ``n_impostor`` (0 for a combination absent from the table).
+
+        Attrs: ``kind="roc"``, ``orientation``, ``points``, ``pandas_biosig_version``.
+
+    Raises
+    ------
+    SchemaError
+        Missing columns, unknown labels, non-finite scores, a one-class system...
+    ValueError
+        ``far_grid`` not a 1-D array of numbers in [0, 1].
+
+    See Also
+    --------
+    det, rocch, pandas_biosig.eer
+
+    Notes
+    -----
+    At threshold :math:`\theta`, :math:`FAR(\theta) = \#\{\text{impostor } s \ge \theta\}
+    / N_I` and :math:`FRR(\theta) = \#\{\text{genuine } s < \theta\} / N_G`. The exact
+    curve is computed by merging the two sorted classes in linear time.
+
+    Examples
+    --------
+    >>> import pandas_biosig as pbs
+    >>> from pandas_biosig.curves import roc
+    >>> trials = pbs.datasets.example_trials()
+    >>> ds = roc(trials)
+    >>> dict(ds.sizes)
+    {'system': 4, 'split': 2, 'point': 1098}
+    >>> ds.eer.sel(split="eval").round(4).values.tolist()
+    [0.0494, 0.0458, 0.0939, 0.1615]
+    >>> roc(trials, far_grid=[0.001, 0.01, 0.1]).frr.sel(split="eval", system="cnn").values
+    array([0.52083333, 0.20416667, 0.0125    ])
+
+    Compare with scikit-learn: ``roc_curve(y, s, drop_intermediate=False)`` gives the same
+    points in reverse order (its first point, threshold ``inf``, is our reject-all).
+    """
+    grid = None if far_grid is None else _grid(far_grid, "far_grid")
+    trials = _common(
+        data, by=by, system=system, trial=trial, label=label, score=score, split=split,
+        orientation=orientation, nonfinite=nonfinite,
+    )
+    return _roc_dataset(trials, grid, kind="roc", score=score)
+
+
+def det(
+    data: pd.DataFrame,
+    /,
+    *,
+    far_grid=None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> xr.Dataset:
+    r"""Detection error tradeoff curve of every system: the ROC, for the DET axes.
+
+    The content is that of :func:`roc` (``kind="det"``); a DET plot draws
+    ``pbs.ppndf(ds.frr)`` against ``pbs.ppndf(ds.far)`` (:func:`ppndf`, the standard
+    normal deviate, clipped so that rates of 0 and 1 stay finite).
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table (see :func:`roc`).
+    far_grid : array of float in [0, 1], optional
+        Resample onto these FAR values ("at most" rule, see :func:`roc`); :func:`det_grid`
+        gives a log-spaced grid for DET plots. By default every exact point is kept.
+    by, system, trial, label, score, split, orientation, nonfinite
+        As in :func:`roc`.
+
+    Returns
+    -------
+    Dataset
+        As :func:`roc`, with ``kind="det"``.
+
+    See Also
+    --------
+    roc, ppndf, det_grid
+
+    Examples
+    --------
+    >>> import pandas_biosig as pbs
+    >>> from pandas_biosig.curves import det, det_grid, ppndf
+    >>> trials = pbs.datasets.example_trials()
+    >>> ds = det(trials, far_grid=det_grid(5, low=1e-3))
+    >>> ds.far.values
+    array([0.001     , 0.00562341, 0.03162278, 0.17782794, 1.        ])
+    >>> y = ppndf(ds.frr.sel(system="cnn", split="eval"))  # a DataArray, coords kept
+    >>> y.round(2).values
+    array([ 0.05, -0.64, -1.24, -2.39, -8.13])
+
+    Compare with scikit-learn: ``det_curve(y, s)`` gives the same (FAR, FRR) at each of
+    its thresholds.
+    """
+    grid = None if far_grid is None else _grid(far_grid, "far_grid")
+    trials = _common(
+        data, by=by, system=system, trial=trial, label=label, score=score, split=split,
+        orientation=orientation, nonfinite=nonfinite,
+    )
+    return _roc_dataset(trials, grid, kind="det", score=score)
+
+
+def det_grid(n: int = 100, *, low: float = 1e-4, high: float = 1.0) -> np.ndarray:
+    """A log-spaced FAR grid for DET plots: ``n`` values from ``low`` to ``high``.
+
+    Parameters
+    ----------
+    n : int
+        Number of grid values (at least 2).
+    low, high : float
+        The smallest and largest FAR, ``0 < low < high <= 1``.
+
+    Returns
+    -------
+    ndarray
+        ``np.geomspace(low, high, n)``.
+
+    Examples
+    --------
+    >>> from pandas_biosig.curves import det_grid
+    >>> det_grid(3, low=0.01)
+    array([0.01, 0.1 , 1.  ])
+    """
+    if not (isinstance(n, int | np.integer) and n >= 2 and 0 < low < high <= 1):
+        raise ValueError(ERROR_DET_GRID.format(n=n, low=low, high=high))
+    return np.geomspace(low, high, int(n))
+
+
+def ppndf(x):
+    r"""Standard normal deviate :math:`\Phi^{-1}(x)`: the axis transform of DET plots.
+
+    Parameters
+    ----------
+    x : array_like or DataArray
+        Rates in [0, 1]. Values are clipped to :math:`[\epsilon, 1 - \epsilon]` (machine
+        epsilon, as bob.measure does), so 0 and 1 map to about -8.13 and +8.13 instead of
+        infinities; NaN (the padding of ragged curves) stays NaN.
+
+    Returns
+    -------
+    ndarray, float or DataArray
+        The same shape (a DataArray keeps its dims and coords).
+
+    Examples
+    --------
+    >>> from pandas_biosig.curves import ppndf
+    >>> ppndf([0.5, 0.975, 0.0]).round(3)
+    array([ 0.   ,  1.96 , -8.125])
+
+    Compare with scipy: ``scipy.stats.norm.ppf`` (without the clipping).
+    """
+    if isinstance(x, xr.DataArray):
+        return xr.apply_ufunc(_k.ppndf, x, keep_attrs=False)
+    return _k.ppndf(x)
+
+
+def rocch(
+    data: pd.DataFrame,
+    /,
+    *,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> xr.Dataset:
+    r"""Vertices of the ROC convex hull of every system.
+
+    The hull is computed by pool-adjacent-violators on the labels in score order (the
+    BOSARIS / pyllr construction); its vertices are operating points of the ROC.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table (see :func:`roc`).
+    by, system, trial, label, score, split, orientation, nonfinite
+        As in :func:`roc`.
+
+    Returns
+    -------
+    Dataset
+        Dims as :func:`roc`. Variables over (..., ``point``), from accept-all (FAR 1,
+        FRR 0) to reject-all (FAR 0, FRR 1), padded at the end with NaN:
+
+        - ``far``, ``frr``: the hull vertices (fractions);
+        - ``threshold``: the threshold that reaches each vertex, in score units (NaN for
+          the accept-all vertex when failures to acquire make it unreachable).
+
+        Over (..., ``system``, ``split``): ``eer`` (the hull's EER), ``n_genuine``,
+        ``n_impostor``. Attrs ``kind="rocch"``, ``orientation``, ``pandas_biosig_version``.
+
+    See Also
+    --------
+    roc, bayes_error
+
+    References
+    ----------
+    Fawcett, T., & Niculescu-Mizil, A. (2007). PAV and the ROC convex hull. Machine
+    Learning, 68(1), 97-106.
+
+    Examples
+    --------
+    >>> import pandas_biosig as pbs
+    >>> from pandas_biosig.curves import rocch
+    >>> hull = rocch(pbs.datasets.example_trials())
+    >>> hull.far.sel(system="cnn", split="dev").dropna("point").values[[0, -1]]
+    array([1., 0.])
+    >>> float(hull.eer.sel(system="cnn", split="dev").round(4))
+    0.0402
+    """
+    trials = _common(
+        data, by=by, system=system, trial=trial, label=label, score=score, split=split,
+        orientation=orientation, nonfinite=nonfinite,
+    )
+    groups = trials.groups
+    layout = _Layout(trials, groups, with_split=trials.split_column is not None)
+    dims = (*layout.names, "point")
+    sign = _sign(trials)
+    thr, far, frr, eer, n_gen, n_imp = ([] for _ in range(6))
+    for g in groups:
+        sw = _sweep(g)
+        pfa, pmiss = sw.rocch()
+        P, N = sw.pav_blocks()
+        # the vertex after rejecting the first k blocks, located on the exact ROC, whose
+        # fr - fa strictly increases along the points
+        fr_v = np.concatenate(([0], np.cumsum(P)))
+        fa_v = sw.n - np.concatenate(([0], np.cumsum(N)))
+        pts = _k.roc_points(sw)
+        key = pts.fr - pts.fa
+        j = np.minimum(np.searchsorted(key, fr_v - fa_v), key.size - 1)
+        hit = (pts.fr[j] == fr_v) & (pts.fa[j] == fa_v)
+        thr.append(np.where(hit, sign * pts.threshold[j], np.nan))
+        far.append(pfa)
+        frr.append(pmiss)
+        eer.append(sw.eer_rocch())
+        n_gen.append(sw.p)
+        n_imp.append(sw.n)
+    length = max(a.size for a in far)
+    variables = {
+        "threshold": _var(dims, layout.curve(thr, length), **_threshold_attrs(trials, score)),
+        "far": _var(dims, layout.curve(far, length), "false acceptance rate (FAR, FMR)", _FRACTION),
+        "frr": _var(dims, layout.curve(frr, length), "false rejection rate (FRR, FNMR)", _FRACTION),
+        "eer": _var(layout.names, layout.summary(eer), "equal error rate (ROC convex hull)", _FRACTION),
+        "n_genuine": _var(
+            layout.names, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials", _FRACTION
+        ),
+        "n_impostor": _var(
+            layout.names, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", _FRACTION
+        ),
+    }
+    coords = layout.coords()
+    coords["point"] = _var(("point",), np.arange(length), "hull vertex, accept-all first", _FRACTION)
+    return _dataset(variables, coords, kind="rocch", trials=trials)
+
+
+def _split_value(value, name):
+    if isinstance(value, list | tuple | np.ndarray | pd.Index | pd.Series | set):
+        raise ValueError(ERROR_SPLIT_SCALAR.format(name=name, value=value))
+    return value
+
+
+def _epc_thresholds(
+    trials: Trials, *, criterion: str, weights: np.ndarray, on: Hashable
+) -> tuple[list[tuple], np.ndarray]:
+    """The thresholds an EPC chooses on split ``on``: one row per (``by`` group, system).
+
+    Returns ``(keys, thresholds)``: ``keys[i]`` is ``(*by values, system)`` and
+    ``thresholds[i, k]`` the *oriented* threshold (higher score = more genuine; multiply by
+    ``_sign(trials)`` for score units) chosen for ``weights[k]``. This is the step that a
+    bootstrap keeps fixed while it resamples the split the thresholds are applied to.
+    """
+    source = trials.select_split(on, name="on")
+    keys = [g.key[:-1] for g in source]
+    out = np.empty((len(source), weights.size))
+    for i, g in enumerate(source):
+        out[i] = _k.select_thresholds(_sweep(g), weights, criterion)
+    return keys, out
+
+
+def epc(
+    data: pd.DataFrame,
+    /,
+    *,
+    criterion: EPCCriterion = "weighted",
+    weights=None,
+    on: Hashable = "dev",
+    apply_to: Hashable = "eval",
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> xr.Dataset:
+    r"""Expected Performance Curve: thresholds chosen on one split, rates on another.
+
+    For each weight :math:`\alpha` of the grid, the threshold
+    :math:`\theta^*(\alpha) = \arg\min_\theta C(\theta; \alpha)` is chosen on split ``on``
+    and the rates it gives are reported on split ``apply_to`` (Bengio, Mariéthoz & Keller
+    2005, Algorithm 1).
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table with a split column (see :func:`roc`).
+    criterion : {"weighted", "precision_recall", "far", "frr"}
+        :math:`C(\theta; \alpha)` on the ``on`` split:
+
+        - ``"weighted"`` (eq. 10): :math:`\alpha FAR + (1-\alpha) FRR` (0.5: min HTER);
+        - ``"precision_recall"`` (eq. 11): :math:`-(\alpha P + (1-\alpha) R)` with
+          precision :math:`P = TP/(TP+FA)` (0 where nothing is accepted) and recall
+          :math:`R = 1 - FRR`;
+        - ``"far"`` (eq. 12): :math:`|\alpha - FAR|`, the FAR *nearest* to the target
+          (not "at most");
+        - ``"frr"`` (eq. 13): :math:`|\alpha - FRR|`.
+
+        Candidate thresholds and ties follow bob.measure (SPEC §2): midpoints between
+        consecutive distinct scores; among equal criterion values the smaller FAR + FRR,
+        then the higher threshold.
+    weights : array of float in [0, 1], optional
+        The :math:`\alpha` grid; default ``np.linspace(0, 1, 101)`` (steps of 0.01,
+        includes 0.5).
+    on : split value
+        The split the thresholds are chosen on (the development set).
+    apply_to : split value
+        The split the rates are reported on (the test set). ``on == apply_to`` gives the
+        optimistic a-posteriori curve.
+    by, system, trial, label, score, split, orientation, nonfinite
+        As in :func:`roc`.
+
+    Returns
+    -------
+    Dataset
+        Dims: the ``by`` columns, ``system`` and ``cost`` (coordinate = the weights).
+        Variables over (..., ``system``, ``cost``):
+
+        - ``threshold``: :math:`\theta^*(\alpha)` chosen on ``on``, in score units;
+        - ``far``, ``frr``, ``hter`` = (FAR + FRR)/2: on ``apply_to`` at that threshold;
+        - ``value``: the criterion's own quantity on ``apply_to``:
+          :math:`\alpha FAR + (1-\alpha) FRR` (``"weighted"``), F1 =
+          :math:`2TP/(2TP + FA + FR)` (``"precision_recall"``), FAR (``"far"``), FRR
+          (``"frr"``).
+
+        Over (..., ``system``):
+
+        - ``area``: the mean of ``value`` over the ``cost`` grid (eqs. 15-16: the area
+          under the EPC, a plain mean, which is the integral for a uniform grid over
+          [0, 1]);
+        - ``area_hter``: the mean of ``hter`` over the grid (:math:`E[V]` of eqs. 15-16
+          with :math:`V` = HTER, the paper's summary for person authentication);
+        - ``eer``: the ROC convex hull EER of the ``apply_to`` split (the a-posteriori
+          number the EPC is an honest version of);
+        - ``n_genuine``, ``n_impostor``: trials of the ``apply_to`` split.
+
+        Scalar coords ``split`` (= ``apply_to``) and ``threshold_split`` (= ``on``).
+        Attrs: ``kind="epc"``, ``criterion``, ``on``, ``apply_to``, ``orientation``,
+        ``pandas_biosig_version``.
+
+    Raises
+    ------
+    SchemaError
+        The table has no split column, ``on``/``apply_to`` is not one of its values, or a
+        system has no trials in ``on``.
+    ValueError
+        An unknown ``criterion``, or ``weights`` outside [0, 1].
+
+    See Also
+    --------
+    roc, pandas_biosig.error_rates
+
+    Notes
+    -----
+    With the thresholds chosen on the test split itself and tie-free scores, the average
+    of the target-FAR and target-FRR curves' ``area_hter`` relates to the area
+    :math:`A = 1 - AUC` under the (FAR, FRR) curve (eq. 18):
+    :math:`\frac12\{E_{V1}[V] + E_{V2}[V]\} = \frac12(A + \frac12)`, up to the
+    :math:`O(1/N)` end effects of a finite sample.
+
+    References
+    ----------
+    Bengio, S., Mariéthoz, J., & Keller, M. (2005). The expected performance curve.
+    ICML Workshop on ROC Analysis in Machine Learning.
+
+    Examples
+    --------
+    >>> import pandas_biosig as pbs
+    >>> from pandas_biosig.curves import epc
+    >>> trials = pbs.datasets.example_trials()
+    >>> ds = epc(trials)
+    >>> dict(ds.sizes)
+    {'system': 4, 'cost': 101}
+    >>> ds.hter.sel(cost=0.5).round(4).values.tolist()
+    [0.051, 0.0453, 0.1052, 0.1625]
+    >>> ds.area_hter.round(4).values.tolist()
+    [0.0673, 0.0733, 0.1363, 0.2368]
+
+    At weight 0.5 the HTER is that of ``pbs.error_rates(trials, threshold="min_hter",
+    on="dev", apply_to="eval")``. Compare with bob.measure:
+    ``epc(dev_neg, dev_pos, eval_neg, eval_pos, 101)`` gives the same ``hter`` for the
+    ``"weighted"`` criterion (except where bob.measure returns the reject-all threshold at
+    a weight of exactly 0 or 1 although another candidate ties with a smaller FRR; SPEC §2).
+    """
+    check_option(criterion, EPC_CRITERIA, "criterion")
+    alpha = DEFAULT_WEIGHTS.copy() if weights is None else _grid(weights, "weights")
+    on = _split_value(on, "on")
+    apply_to = _split_value(apply_to, "apply_to")
+    trials = _common(
+        data, by=by, system=system, trial=trial, label=label, score=score, split=split,
+        orientation=orientation, nonfinite=nonfinite,
+    )
+    if trials.split_column is None:
+        raise SchemaError(
+            ERROR_EPC_NO_SPLIT.format(
+                on=on, apply_to=apply_to, column=split, found=trials.columns["found"]
+            )
+        )
+    targets = trials.select_split(apply_to, name="apply_to")
+    keys, dev_thr = _epc_thresholds(trials, criterion=criterion, weights=alpha, on=on)
+    row = {k: i for i, k in enumerate(keys)}
+    sign = _sign(trials)
+    layout = _Layout(trials, targets, with_split=False)
+    thr, far, frr, hter, value, area, area_hter, eer, n_gen, n_imp = ([] for _ in range(10))
+    for g in targets:
+        if g.key[:-1] not in row:
+            where = "".join(f", {b}={v!r}" for b, v in zip(trials.by, g.key, strict=False))
+            raise SchemaError(ERROR_ON_MISSING.format(system=g.system, on=on, where=where))
+        t = dev_thr[row[g.key[:-1]]]
+        sw = _sweep(g)
+        fa, fr = sw.rates_at_threshold(t)
+        r_far, r_frr, r_hter, r_value = _k.epc_values(fa, fr, sw.n, sw.p, alpha, criterion)
+        thr.append(sign * t)
+        far.append(r_far)
+        frr.append(r_frr)
+        hter.append(r_hter)
+        value.append(r_value)
+        area.append(r_value.mean())
+        area_hter.append(r_hter.mean())
+        eer.append(sw.eer_rocch())
+        n_gen.append(sw.p)
+        n_imp.append(sw.n)
+    dims = (*layout.names, "cost")
+    value_names = {
+        "weighted": "weighted error rate a*FAR + (1-a)*FRR",
+        "precision_recall": "F1 score",
+        "far": "false acceptance rate (FAR)",
+        "frr": "false rejection rate (FRR)",
+    }
+    summ = layout.names
+    variables = {
+        "threshold": _var(dims, layout.curve(thr), **_threshold_attrs(trials, score, on=on)),
+        "far": _var(dims, layout.curve(far), "false acceptance rate (FAR, FMR)", _FRACTION),
+        "frr": _var(dims, layout.curve(frr), "false rejection rate (FRR, FNMR)", _FRACTION),
+        "hter": _var(dims, layout.curve(hter), "half total error rate (FAR + FRR)/2", _FRACTION),
+        "value": _var(dims, layout.curve(value), value_names[criterion], _FRACTION),
+        "area": _var(summ, layout.summary(area), "mean of value over the cost grid", _FRACTION),
+        "area_hter": _var(summ, layout.summary(area_hter), "mean of hter over the cost grid", _FRACTION),
+        "eer": _var(
+            summ, layout.summary(eer), f"equal error rate of split {apply_to!r} (ROC convex hull)",
+            _FRACTION,
+        ),
+        "n_genuine": _var(summ, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials", _FRACTION),
+        "n_impostor": _var(summ, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", _FRACTION),
+    }
+    coords = layout.coords()
+    coords["cost"] = _var(("cost",), alpha, f"weight a of the {criterion!r} criterion", _FRACTION)
+    coords["split"] = _var((), _labels([apply_to])[0], "split the rates are measured on", "")
+    coords["threshold_split"] = _var((), _labels([on])[0], "split the thresholds are chosen on", "")
+    return _dataset(
+        variables, coords, kind="epc", trials=trials, criterion=criterion,
+        on=str(on), apply_to=str(apply_to),
+    )
+
+
+def bayes_error(
+    data: pd.DataFrame,
+    /,
+    *,
+    prior_log_odds=None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> xr.Dataset:
+    r"""Bayes error-rate curve: the error of the best and of the calibrated decisions
+    as the prior varies.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table (see :func:`roc`).
+    prior_log_odds : array of float, optional
+        The grid :math:`\lambda = \log(\pi / (1 - \pi))`, :math:`\pi` the prior of a
+        genuine trial; default ``np.linspace(-7, 7, 141)``. Infinite values are allowed
+        (:math:`\pi` = 0 or 1); NaN is not.
+    by, system, trial, label, score, split, orientation, nonfinite
+        As in :func:`roc`.
+
+    Returns
+    -------
+    Dataset
+        Dims: the ``by`` columns, ``system``, ``split`` (if present) and
+        ``prior_log_odds`` (with the coordinate ``prior`` = :math:`\pi` along it).
+        Variables over (..., ``prior_log_odds``):
+
+        - ``min_ber``: :math:`\min_\theta [\pi FRR(\theta) + (1-\pi) FAR(\theta)]`, the
+          Bayes error rate after the best threshold choice;
+        - ``act_ber``: the same sum at the Bayes threshold :math:`\theta = -\lambda`,
+          reading the scores as natural-log likelihood ratios (NaN for
+          ``orientation="distance"``: distances are not log-likelihood ratios);
+        - ``default_ber``: :math:`\min(\pi, 1-\pi)`, the error of deciding without the
+          scores (the same for every system).
+
+        Over (..., ``system``, ``split``): ``eer`` (ROC convex hull), ``n_genuine``,
+        ``n_impostor``. Attrs ``kind="bayes_error"``, ``orientation``,
+        ``pandas_biosig_version``.
+
+    See Also
+    --------
+    roc, rocch, pandas_biosig.dcf
+
+    Notes
+    -----
+    ``min_ber`` is concave in :math:`\pi` and its maximum is the ROCCH-EER (the EER is
+    the worst-case Bayes error; seed 002): :math:`\max_\pi \mathrm{BER}(\pi) = EER`,
+    reached at the prior log odds :math:`\log\frac{\Delta FAR}{-\Delta FRR}` of the hull
+    segment that crosses FAR = FRR.
+
+    References
+    ----------
+    Brümmer, N., & du Preez, J. (2006). Application-independent evaluation of speaker
+    detection. Computer Speech & Language, 20(2-3), 230-275.
+
+    Examples
+    --------
+    >>> import pandas_biosig as pbs
+    >>> from pandas_biosig.curves import bayes_error
+    >>> ds = bayes_error(pbs.datasets.example_trials())
+    >>> dict(ds.sizes)
+    {'system': 4, 'split': 2, 'prior_log_odds': 141}
+    >>> ev = ds.sel(system="cnn", split="eval")
+    >>> bool(abs(float(ev.min_ber.max()) - float(ev.eer)) < 5e-3)
+    True
+    >>> float(ev.act_ber.sel(prior_log_odds=0).round(4))  # HTER at threshold 0
+    0.0479
+    """
+    plo = DEFAULT_PRIOR_LOG_ODDS.copy() if prior_log_odds is None else _prior_grid(prior_log_odds)
+    trials = _common(
+        data, by=by, system=system, trial=trial, label=label, score=score, split=split,
+        orientation=orientation, nonfinite=nonfinite,
+    )
+    groups = trials.groups
+    layout = _Layout(trials, groups, with_split=trials.split_column is not None)
+    actual = trials.orientation != "distance"
+    mins, acts, defaults, eer, n_gen, n_imp = ([] for _ in range(6))
+    for g in groups:
+        sw = _sweep(g)
+        m, a, d = _k.bayes_error(sw, plo, actual=actual)
+        mins.append(m)
+        acts.append(a)
+        defaults.append(d)
+        eer.append(sw.eer_rocch())
+        n_gen.append(sw.p)
+        n_imp.append(sw.n)
+    dims = (*layout.names, "prior_log_odds")
+    summ = layout.names
+    act_attrs = {} if actual else {"note": "NaN: distances are not log-likelihood ratios"}
+    variables = {
+        "min_ber": _var(dims, layout.curve(mins), "minimum Bayes error rate", _FRACTION),
+        "act_ber": _var(
+            dims, layout.curve(acts), "Bayes error rate at the threshold -prior_log_odds",
+            _FRACTION, **act_attrs,
+        ),
+        "default_ber": _var(
+            dims, layout.curve(defaults), "Bayes error rate without the scores, min(prior, 1 - prior)",
+            _FRACTION,
+        ),
+        "eer": _var(summ, layout.summary(eer), "equal error rate (ROC convex hull)", _FRACTION),
+        "n_genuine": _var(summ, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials", _FRACTION),
+        "n_impostor": _var(summ, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", _FRACTION),
+    }
+    coords = layout.coords()
+    coords["prior_log_odds"] = _var(
+        ("prior_log_odds",), plo, "prior log odds log(prior / (1 - prior))", _FRACTION
+    )
+    coords["prior"] = _var(
+        ("prior_log_odds",), expit(plo), "prior probability of a genuine trial", _FRACTION
+    )
+    return _dataset(variables, coords, kind="bayes_error", trials=trials)

@@ -1,0 +1,456 @@
+"""LaTeX and Markdown export: golden files, options, errors and the optional dependencies.
+
+Golden files live in ``tests/golden/``: the exact text that :func:`to_latex` and
+:func:`to_markdown` give for (a) ``pbs.summary(pbs.datasets.example_trials())``, (b) a
+hand-made table with the columns of ``compare`` and (c) a summary marked with such a
+comparison. After an intended change of the output, regenerate them and review the diff:
+
+    UPDATE_GOLDEN=1 python -m pytest tests/test_export.py -p no:cacheprovider
+    git diff tests/golden/
+
+Tests that render need jinja2 (LaTeX) or tabulate (Markdown), the ``pandas-biosig[export]``
+extra; without them they are skipped (``requires_jinja2``, ``requires_tabulate``). If
+``pdflatex`` is on the PATH, one test compiles the LaTeX tables in a minimal document.
+"""
+
+import difflib
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pandas_biosig as pbs
+from pandas_biosig.export import (
+    ERROR_BEST,
+    ERROR_COLUMNS,
+    ERROR_COMPARISON,
+    ERROR_FLAG,
+    ERROR_MARK_COLUMN,
+    ERROR_MARK_DIRECTION,
+    ERROR_MARK_PAIR,
+    ERROR_MARK_SPLIT,
+    ERROR_MARK_SYSTEMS,
+    ERROR_MARKS,
+    ERROR_MISSING_EXTRA,
+    ERROR_NOT_A_FRAME,
+    ERROR_PERCENT,
+    ERROR_PRECISION,
+    to_latex,
+    to_markdown,
+)
+
+has_jinja2 = importlib.util.find_spec("jinja2") is not None
+has_tabulate = importlib.util.find_spec("tabulate") is not None
+requires_jinja2 = pytest.mark.skipif(not has_jinja2, reason="needs jinja2 (pandas-biosig[export])")
+requires_tabulate = pytest.mark.skipif(
+    not has_tabulate, reason="needs tabulate (pandas-biosig[export])"
+)
+requires_export = [requires_jinja2, requires_tabulate]
+
+GOLDEN = Path(__file__).parent / "golden"
+RENDERERS = {"tex": to_latex, "md": to_markdown}
+COMPARE_COLUMNS = [
+    "system_a", "system_b", "split", "metric", "test", "n", "estimate", "statistic", "pvalue",
+    "log10_pvalue", "adjust", "pvalue_adj", "alpha", "reject", "confidence_level", "ci_low",
+    "ci_high",
+]
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+        return
+    if not path.exists():
+        pytest.fail(f"{path} is missing; create it with UPDATE_GOLDEN=1 (see the module docstring)")
+    expected = path.read_text()
+    diff = "".join(
+        difflib.unified_diff(
+            expected.splitlines(keepends=True), text.splitlines(keepends=True), str(path), "now"
+        )
+    )
+    assert text == expected, f"output differs from the golden file (UPDATE_GOLDEN=1 to accept):\n{diff}"
+
+
+def comparison_table() -> pd.DataFrame:
+    """A compare-like table about the example's systems: EER, bootstrap, Holm, both splits.
+
+    In dev the best system (cnn_aug) is not significantly better than cnn and gmm; in eval
+    than cnn only.
+    """
+    rows = [
+        # a, b, split, estimate, statistic, pvalue, pvalue_adj, reject
+        ("cnn", "cnn_aug", "dev", 0.0025, 0.61, 0.54, 0.81, False),
+        ("cnn", "gmm", "dev", -0.0607, -2.41, 0.016, 0.064, False),
+        ("cnn", "lbp", "dev", -0.1117, -8.1, 2e-16, 1e-15, True),
+        ("cnn_aug", "gmm", "dev", -0.0632, -2.2, 0.027, 0.081, False),
+        ("cnn_aug", "lbp", "dev", -0.1142, -8.4, 4e-17, 2.4e-16, True),
+        ("gmm", "lbp", "dev", -0.051, -3.9, 1e-4, 3e-4, True),
+        ("cnn", "cnn_aug", "eval", 0.0036, 0.9, 0.37, 0.37, False),
+        ("cnn", "gmm", "eval", -0.0444, -4.1, 4e-5, 1.6e-4, True),
+        ("cnn", "lbp", "eval", -0.112, -9.0, 1e-19, 6e-19, True),
+        ("cnn_aug", "gmm", "eval", -0.048, -4.4, 1e-5, 5e-5, True),
+        ("cnn_aug", "lbp", "eval", -0.1156, -9.3, 1e-20, 6e-20, True),
+        ("gmm", "lbp", "eval", -0.000004, -0.01, 0.99, 0.99, False),
+    ]
+    frame = pd.DataFrame(
+        rows,
+        columns=["system_a", "system_b", "split", "estimate", "statistic", "pvalue", "pvalue_adj", "reject"],
+    )
+    frame["metric"] = "eer"
+    frame["test"] = "bootstrap"
+    frame["n"] = 1200
+    frame["log10_pvalue"] = np.log10(frame.pvalue)
+    frame["adjust"] = "holm"
+    frame["alpha"] = 0.05
+    frame["confidence_level"] = 0.95
+    frame["ci_low"] = frame.estimate - 0.012
+    frame["ci_high"] = frame.estimate + 0.012
+    return frame[COMPARE_COLUMNS]
+
+
+@pytest.fixture(scope="module")
+def summary():
+    return pbs.summary(pbs.datasets.example_trials())
+
+
+MARKED_COLUMNS = ["system", "split", "eer_rocch", "min_dcf", "cllr", "auc"]
+
+
+def render(kind, frame, **options):
+    return RENDERERS[kind](frame, **options)
+
+
+kinds = pytest.mark.parametrize(
+    "kind", [pytest.param("tex", marks=requires_jinja2), pytest.param("md", marks=requires_tabulate)]
+)
+
+
+# ----------------------------------------------------------------------------- golden files
+@kinds
+def test_golden_summary(kind, summary):
+    check_golden(f"summary.{kind}", render(kind, summary))
+
+
+@kinds
+def test_golden_compare(kind):
+    check_golden(f"compare.{kind}", render(kind, comparison_table(), label="tab:compare"))
+
+
+@kinds
+def test_golden_summary_marked(kind, summary):
+    text = render(
+        kind, summary, columns=MARKED_COLUMNS, precision={"auc": 4}, comparison=comparison_table(),
+        label="tab:summary",
+    )
+    check_golden(f"summary_marked.{kind}", text)
+
+
+# ----------------------------------------------------------------------------- content
+@pytest.mark.parametrize("kind", ["tex", "md"])
+def test_input_frames_are_untouched(kind, summary):
+    pytest.importorskip("jinja2" if kind == "tex" else "tabulate")
+    table, comparison = summary.copy(deep=True), comparison_table()
+    before, before_cmp = table.copy(deep=True), comparison.copy(deep=True)
+    render(kind, table, comparison=comparison, columns=MARKED_COLUMNS)
+    render(kind, comparison)
+    pd.testing.assert_frame_equal(table, before)
+    pd.testing.assert_frame_equal(comparison, before_cmp)
+    assert table.attrs == {} and comparison.attrs == {}
+
+
+@requires_tabulate
+def test_markdown_numbers_are_the_rounded_values(summary):
+    text = to_markdown(summary, columns=["system", "split", "eer_rocch", "cllr"], best=None)
+    rows = [line.strip("|").split("|") for line in text.splitlines()[2:] if line.startswith("|")]
+    eer = [float(r[2]) for r in rows]
+    cllr = [float(r[3]) for r in rows]
+    np.testing.assert_allclose(eer, np.round(100 * summary.eer_rocch, 2))
+    np.testing.assert_allclose(cllr, np.round(summary.cllr, 2))
+
+
+@requires_tabulate
+def test_best_directions_by_column_name(summary):
+    eval_rows = summary[summary.split == "eval"]
+    text = to_markdown(eval_rows, columns=["system", "eer_rocch", "auc", "d_prime", "threshold"], precision=4)
+    lines = {line.split("|")[1].strip(): line for line in text.splitlines()[2:6]}
+    assert "**4.58" in lines["cnn_aug"]  # lowest EER
+    assert "**0.9902**" in lines["cnn_aug"]  # highest AUC
+    assert "**3.1845**" in lines["cnn_aug"]  # highest d'
+    assert not any("**" in line.split("|")[-2] for line in lines.values())  # threshold: unranked
+
+
+@requires_tabulate
+def test_best_ties_at_display_precision_are_all_bold(summary):
+    eval_rows = summary[summary.split == "eval"]
+    text = to_markdown(eval_rows, columns=["system", "auc"])  # 0.9897 and 0.9902 both show 0.99
+    assert text.count("**0.99**") == 2
+
+
+@requires_tabulate
+def test_best_options(summary):
+    cols = ["system", "split", "eer_rocch", "auc"]
+    assert "**" not in to_markdown(summary, columns=cols, best=None)
+    forced = to_markdown(summary, columns=cols, best="max", precision={"auc": 4})
+    assert "**16.15**" in forced and "**0.9902**" in forced  # the highest EER, forced
+    only = to_markdown(summary, columns=cols, best={"auc": "min"}, precision={"auc": 4})
+    assert "**0.9072**" in only and "**4.58**" not in only
+    assert "**" not in to_markdown(comparison_table())  # a pairwise table has no best system
+
+
+@requires_tabulate
+def test_percent_and_precision(summary):
+    cols = ["system", "split", "eer_rocch", "min_dcf"]
+    assert "EER (ROCCH) (%)" in to_markdown(summary, columns=cols)
+    fractions = to_markdown(summary, columns=cols, percent=False, precision=3)
+    assert "(%)" not in fractions.splitlines()[0]
+    assert "0.040" in fractions and "Rates in %" not in fractions
+    chosen = to_markdown(summary, columns=cols, percent=["min_dcf"], precision={"min_dcf": 1})
+    assert "minDCF (%)" in chosen and "25.8" in chosen
+
+
+@requires_tabulate
+def test_intervals_merge_or_not():
+    merged = to_markdown(comparison_table(), columns=["system_a", "system_b", "estimate", "ci_low", "ci_high"])
+    assert "0.25 [-0.95, 1.45]" in merged and "CI low" not in merged
+    separate = to_markdown(comparison_table(), intervals=False, columns=["system_a", "estimate", "ci_low"])
+    assert "CI low" in separate and "[" not in separate
+
+
+@requires_tabulate
+def test_pvalues_negative_zero_and_missing():
+    text = to_markdown(comparison_table())
+    assert "< 0.001" in text and "0.540" in text
+    assert "-0.00" not in text  # -0.0004 % rounds to 0.00, not -0.00
+    frame = pd.DataFrame({"system": ["a", "b"], "eer": [0.1, np.nan]})
+    assert "\u2013" in to_markdown(frame)
+
+
+@requires_jinja2
+def test_latex_escapes_text_and_symbols():
+    frame = pd.DataFrame({"system": ["a_b&c", "50%"], "eer": [0.1, 0.2], "pvalue": [0.5, 1e-9]})
+    text = to_latex(frame)
+    assert r"a\_b\&c" in text and r"50\%" in text
+    assert r"$<$ 0.001" in text
+    assert r"\toprule" in text and r"\midrule" in text and r"\bottomrule" in text
+
+
+@requires_jinja2
+def test_latex_caption_and_label():
+    frame = pd.DataFrame({"system": ["a", "b"], "eer": [0.1, 0.2]})
+    bare = to_latex(frame, caption="")
+    assert bare.startswith(r"\begin{tabular}") and r"\caption" not in bare
+    labelled = to_latex(frame, caption="", label="tab:x")
+    assert r"\begin{table}" in labelled and r"\label{tab:x}" in labelled
+    assert r"\caption{My $x$}" in to_latex(frame, caption="My $x$")  # used as given
+
+
+@requires_tabulate
+def test_markdown_caption_and_label():
+    frame = pd.DataFrame({"system": ["a", "b"], "eer": [0.1, 0.2]})
+    assert to_markdown(frame, caption="", label="tbl:x").endswith("Table: {#tbl:x}\n")
+    assert to_markdown(frame, caption="Mine.").endswith("\n\nTable: Mine.\n")
+    assert "Table:" not in to_markdown(frame, caption="")
+
+
+@requires_tabulate
+def test_generated_caption_names_test_correction_and_level(summary):
+    marked = to_markdown(summary, columns=MARKED_COLUMNS, comparison=comparison_table())
+    caption = marked.splitlines()[-1]
+    assert "paired bootstrap test" in caption
+    assert "Holm correction" in caption
+    assert "\u03b1 = 0.05" in caption
+    assert caption.count("\u2020") == 1
+    pairwise = to_markdown(comparison_table()).splitlines()[-1]
+    assert "Pairwise comparisons: paired bootstrap test" in pairwise and "Holm" in pairwise
+    assert "95% confidence interval" in pairwise
+    none = comparison_table().assign(adjust="none")
+    assert "no correction" in to_markdown(none).splitlines()[-1]
+
+
+@requires_tabulate
+def test_marks_follow_the_adjusted_decisions(summary):
+    text = to_markdown(summary, columns=["system", "split", "eer_rocch"], comparison=comparison_table())
+    cells = {
+        tuple(part.strip() for part in line.split("|")[1:3]): line.split("|")[3].strip()
+        for line in text.splitlines()[2:10]
+    }
+    assert cells[("cnn_aug", "dev")] == "**3.76**"
+    assert cells[("cnn", "dev")].endswith("\u2020") and cells[("gmm", "dev")].endswith("\u2020")
+    assert not cells[("lbp", "dev")].endswith("\u2020")
+    assert cells[("cnn", "eval")].endswith("\u2020")
+    assert not cells[("gmm", "eval")].endswith("\u2020")
+    assert "\u2020" not in to_markdown(
+        summary, columns=["system", "split", "eer_rocch"], comparison=comparison_table(), marks=False
+    )
+
+
+@requires_tabulate
+def test_marks_on_a_metric_table():
+    boot = pd.DataFrame(
+        {
+            "system": ["cnn", "cnn_aug", "gmm", "lbp"],
+            "split": "eval",
+            "metric": "eer",
+            "estimate": [0.0494, 0.0458, 0.0939, 0.1615],
+            "ci_low": [0.035, 0.033, 0.075, 0.14],
+            "ci_high": [0.062, 0.057, 0.11, 0.18],
+            "confidence_level": 0.95,
+        }
+    )
+    text = to_markdown(boot, comparison=comparison_table())
+    assert "4.94\u2020 [3.50, 6.20]" in text and "**4.58 [3.30, 5.70]**" in text
+    assert "Metric: EER" in text
+
+
+@requires_tabulate
+def test_marks_with_a_real_comparison():
+    significance = pytest.importorskip("pandas_biosig.significance")
+    trials = pbs.datasets.example_trials()
+    comparison = significance.compare(trials, test="mcnemar")
+    rates = pbs.error_rates(trials)
+    text = to_markdown(rates, columns=["system", "split", "far", "frr", "error_rate"], comparison=comparison)
+    assert "McNemar test on error rate" in text
+    best = rates.loc[rates.groupby("split").error_rate.idxmin()]
+    for system, split in zip(best.system, best.split, strict=True):
+        rows = comparison[(comparison.split == split) & ((comparison.system_a == system) | (comparison.system_b == system))]
+        tied = {a if b == system else b for a, b in zip(rows.system_a[~rows.reject], rows.system_b[~rows.reject], strict=True)}
+        for line in text.splitlines()[2:]:
+            parts = [p.strip() for p in line.split("|")[1:-1]]
+            if len(parts) == 5 and parts[1] == split:
+                assert parts[4].endswith("\u2020") == (parts[0] in tied)
+
+
+# ----------------------------------------------------------------------------- errors
+@requires_tabulate
+def test_option_errors(summary):
+    found = list(summary.columns)
+    with pytest.raises(TypeError) as info:
+        to_markdown(summary.to_dict())
+    assert str(info.value) == ERROR_NOT_A_FRAME.format(type="dict")
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, columns=["system", "nope"])
+    assert str(info.value) == ERROR_COLUMNS.format(name="columns", missing=["nope"], found=found)
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, percent="eer_rocch")
+    assert str(info.value) == ERROR_PERCENT.format(value="eer_rocch")
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, percent=["system"])
+    assert str(info.value) == ERROR_PERCENT.format(value=["system"])
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, precision=-1)
+    assert str(info.value) == ERROR_PRECISION.format(value=-1)
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, best="lowest")
+    assert str(info.value) == ERROR_BEST.format(value="lowest")
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, best={"auc": "up"})
+    assert str(info.value) == ERROR_BEST.format(value={"auc": "up"})
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, intervals="yes")
+    assert str(info.value) == ERROR_FLAG.format(name="intervals", value="yes")
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, marks=1.5)
+    assert str(info.value) == ERROR_MARKS.format(value=1.5)
+
+
+@requires_tabulate
+def test_marks_errors(summary):
+    comparison = comparison_table()
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, comparison=comparison.drop(columns="reject"))
+    assert str(info.value) == ERROR_COMPARISON.format(
+        needed=["system_a", "system_b", "metric", "reject"], missing=["reject"]
+    )
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, columns=["system", "split", "auc"], comparison=comparison.assign(metric="hter"))
+    assert str(info.value) == ERROR_MARK_COLUMN.format(metric="hter", found=list(summary.columns))
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, comparison=comparison, marks="threshold")
+    assert str(info.value) == ERROR_MARK_DIRECTION.format(column="threshold")
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, comparison=comparison.iloc[1:])
+    assert str(info.value) == ERROR_MARK_PAIR.format(
+        a="cnn_aug", b="cnn", where=" in split 'dev'", metric="eer"
+    )
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary, comparison=comparison.assign(split="test"))
+    assert str(info.value) == ERROR_MARK_SPLIT.format(
+        splits=["dev", "eval"], metric="eer", found=["test"]
+    )
+    with pytest.raises(ValueError) as info:
+        to_markdown(summary.drop(columns="system"), comparison=comparison)
+    assert str(info.value) == ERROR_MARK_SYSTEMS.format(found=list(summary.columns[1:]))
+    # an explicit column and direction make any metric markable
+    text = to_markdown(
+        summary, columns=["system", "split", "cllr"], comparison=comparison.assign(metric="x"),
+        marks={"x": "cllr"},
+    )
+    assert "\u2020" in text
+
+
+# ----------------------------------------------------------------------------- optional deps
+def test_to_latex_without_jinja2(monkeypatch, summary):
+    monkeypatch.setitem(sys.modules, "jinja2", None)
+    with pytest.raises(ImportError, match=re.escape("pandas-biosig[export]")) as info:
+        to_latex(summary)
+    assert str(info.value) == ERROR_MISSING_EXTRA.format(function="to_latex", package="jinja2")
+
+
+def test_to_markdown_without_tabulate(monkeypatch, summary):
+    monkeypatch.setitem(sys.modules, "tabulate", None)
+    with pytest.raises(ImportError, match=re.escape("pandas-biosig[export]")):
+        to_markdown(summary)
+
+
+# ----------------------------------------------------------------------------- pdflatex
+@requires_jinja2
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_latex_compiles(tmp_path, summary):
+    tables = [
+        to_latex(summary, columns=MARKED_COLUMNS, comparison=comparison_table(), label="tab:a"),
+        to_latex(comparison_table(), label="tab:b"),
+        to_latex(summary.iloc[:, :8], caption=""),
+    ]
+    document = (
+        "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+        + "\n".join(tables)
+        + "\n\\end{document}\n"
+    )
+    (tmp_path / "tables.tex").write_text(document)
+    result = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "tables.tex"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert (tmp_path / "tables.pdf").stat().st_size > 0
+
+
+@requires_tabulate
+def test_marks_need_a_direction_for_an_unknown_metric():
+    table = pd.DataFrame(
+        {"system": ["a", "b"], "metric": "speed", "estimate": [1.0, 2.0]}
+    )
+    comparison = pd.DataFrame(
+        {"system_a": ["a"], "system_b": ["b"], "metric": ["speed"], "reject": [False]}
+    )
+    with pytest.raises(ValueError) as info:
+        to_markdown(table, comparison=comparison)
+    assert str(info.value) == ERROR_MARK_DIRECTION.format(column="estimate")
+    text = to_markdown(table, comparison=comparison, best={"estimate": "max"})
+    assert "**2.00**" in text and "1.00\u2020" in text
+
+
+@pytest.mark.parametrize("kind", ["tex", "md"])
+def test_empty_table(kind, summary):
+    pytest.importorskip("jinja2" if kind == "tex" else "tabulate")
+    text = render(kind, summary.iloc[:0], columns=["system", "eer_rocch"])
+    assert "EER (ROCCH)" in text
