@@ -10,6 +10,15 @@ from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
 from .metrics import dcf, eer, error_rates, summary
 from .resampling import bootstrap, paired_bootstrap
+from .significance import (
+    ci,
+    compare,
+    compare_folds,
+    eer_bound_table,
+    fold_metrics,
+    fold_summary,
+    pairwise_matrix,
+)
 
 try:
     __version__ = version("pandas-biosig")
@@ -30,4 +39,11 @@ __all__ = [
     "paired_bootstrap",
     "error_rates",
     "summary",
+    "ci",
+    "compare",
+    "compare_folds",
+    "eer_bound_table",
+    "fold_metrics",
+    "fold_summary",
+    "pairwise_matrix",
 ]

@@ -13,9 +13,9 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from . import metrics, resampling
+from . import metrics, resampling, significance
 from ._schema import LABEL_VOCABULARY
-from ._typing import Criterion, EERMethod, NonFinite, Orientation
+from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 
 __all__ = ["BiosigAccessor"]
 
@@ -179,6 +179,166 @@ class BiosigAccessor:
         """Paired bootstrap test of a metric difference; see
         :func:`pandas_biosig.paired_bootstrap`."""
         return resampling.paired_bootstrap(self._obj, **_args(locals()))
+
+    def ci(
+        self,
+        *,
+        metric: str | Sequence[str] = ("far", "frr", "hter", "dcf"),
+        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+        weight: float = 0.5,
+        target: float | None = None,
+        on: Hashable | None = None,
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        confidence_level: float = 0.95,
+        method: str = "wilson",
+        p_target: float = 0.01,
+        c_miss: float = 1.0,
+        c_fa: float = 1.0,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """FAR, FRR, HTER and DCF intervals per system; see :func:`pandas_biosig.ci`."""
+        return significance.ci(self._obj, **_args(locals()))
+
+    def compare(
+        self,
+        *,
+        test: significance.Test = "hter_dependent",
+        baseline: Hashable | None = None,
+        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+        weight: float = 0.5,
+        target: float | None = None,
+        p_target: float = 0.01,
+        c_miss: float = 1.0,
+        c_fa: float = 1.0,
+        on: Hashable | None = None,
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        alpha: float = 0.05,
+        adjust: str | None = "holm",
+        confidence_level: float = 0.95,
+        alternative: Alternative = "two-sided",
+        common_trials: bool = False,
+        mcnemar_method: str = "exact",
+        metric: str | None = None,
+        n_resamples: int = 1000,
+        resample: str = "label",
+        seed: int | np.random.Generator | None = None,
+        progress: bool | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Test every pair of systems, adjusted per family; see :func:`pandas_biosig.compare`."""
+        return significance.compare(self._obj, **_args(locals()))
+
+    def pairwise_matrix(self, *, col: str = "pvalue_adj") -> pd.DataFrame:
+        """The k x k view of a pairwise table; see :func:`pandas_biosig.pairwise_matrix`."""
+        return significance.pairwise_matrix(self._obj, **_args(locals()))
+
+    def fold_metrics(
+        self,
+        *,
+        fold: str = "fold",
+        metric: str = "hter",
+        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+        weight: float = 0.5,
+        target: float | None = None,
+        p_target: float = 0.01,
+        c_miss: float = 1.0,
+        c_fa: float = 1.0,
+        on: Hashable | None = None,
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """A metric per fold and system; see :func:`pandas_biosig.fold_metrics`."""
+        return significance.fold_metrics(self._obj, **_args(locals()))
+
+    def fold_summary(
+        self,
+        *,
+        fold: str = "fold",
+        metric: str = "hter",
+        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+        weight: float = 0.5,
+        target: float | None = None,
+        p_target: float = 0.01,
+        c_miss: float = 1.0,
+        c_fa: float = 1.0,
+        on: Hashable | None = None,
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Mean and spread of a metric across folds; see :func:`pandas_biosig.fold_summary`."""
+        return significance.fold_summary(self._obj, **_args(locals()))
+
+    def compare_folds(
+        self,
+        *,
+        fold: str = "fold",
+        metric: str = "hter",
+        baseline: Hashable | None = None,
+        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+        weight: float = 0.5,
+        target: float | None = None,
+        p_target: float = 0.01,
+        c_miss: float = 1.0,
+        c_fa: float = 1.0,
+        on: Hashable | None = None,
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        alpha: float = 0.05,
+        adjust: str | None = "holm",
+        confidence_level: float = 0.95,
+        alternative: Alternative = "two-sided",
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Sign test across folds for every pair; see :func:`pandas_biosig.compare_folds`."""
+        return significance.compare_folds(self._obj, **_args(locals()))
+
+    def eer_bound_table(
+        self,
+        *,
+        n: int | str | None = None,
+        system: str = "system",
+        eer: str = "eer",
+        alpha: float = 0.05,
+        adjust: str | None = "holm",
+        by: str | Sequence[str] | None = None,
+    ) -> pd.DataFrame:
+        """Pairwise EER bounds from reported EERs; see :func:`pandas_biosig.eer_bound_table`."""
+        return significance.eer_bound_table(self._obj, **_args(locals()))
 
 
 def _args(local_vars: dict) -> dict:

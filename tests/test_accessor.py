@@ -41,6 +41,14 @@ def test_signatures_match(name):
         ("dcf", dict(p_target=[0.01, 0.05])),
         ("summary", {}),
         ("bootstrap", dict(metric="auc", n_resamples=20, seed=1)),
+        ("ci", {}),
+        ("ci", dict(metric="hter", on="dev", apply_to="eval", confidence_level=0.9)),
+        ("compare", {}),
+        ("compare", dict(test="mcnemar", baseline="gmm", on="dev", apply_to="eval")),
+        ("compare", dict(test="bootstrap", metric="eer", n_resamples=20, seed=3)),
+        ("fold_metrics", dict(fold="split", split=None, metric="eer")),
+        ("fold_summary", dict(fold="split", split=None)),
+        ("compare_folds", dict(fold="split", split=None, adjust="bonferroni")),
     ],
 )
 def test_results_match(example, name, kwargs):
@@ -76,3 +84,19 @@ def test_paired_bootstrap_matches(example):
     a = example.biosig.paired_bootstrap("cnn", "gmm", **kw)
     b = pbs.paired_bootstrap(example, "cnn", "gmm", **kw)
     assert a.to_dict() == b.to_dict()
+
+
+def test_pairwise_matrix_matches(example):
+    table = pbs.compare(example, apply_to="eval")
+    for col in ("pvalue_adj", "estimate", "reject"):
+        pd.testing.assert_frame_equal(
+            table.biosig.pairwise_matrix(col=col), pbs.pairwise_matrix(table, col=col)
+        )
+
+
+def test_eer_bound_table_matches():
+    reported = pd.DataFrame({"system": ["A", "B", "C"], "eer": [0.0013, 0.0058, 0.002]})
+    pd.testing.assert_frame_equal(
+        reported.biosig.eer_bound_table(n=719400, adjust="fdr_bh"),
+        pbs.eer_bound_table(reported, n=719400, adjust="fdr_bh"),
+    )
