@@ -8,8 +8,11 @@ from importlib.metadata import PackageNotFoundError, version
 from . import datasets, stats
 from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
+from .curves import bayes_error, det, det_grid, epc, ppndf, roc, rocch
+from .export import to_latex, to_markdown
+from .io import ScoreFileError, read_bob, read_nist, read_score_lists, read_scores, read_table
 from .metrics import dcf, eer, error_rates, summary
-from .resampling import bootstrap, paired_bootstrap
+from .resampling import bootstrap, epc_bootstrap, paired_bootstrap
 from .significance import (
     ci,
     compare,
@@ -46,4 +49,20 @@ __all__ = [
     "fold_metrics",
     "fold_summary",
     "pairwise_matrix",
+    "bayes_error",
+    "det",
+    "det_grid",
+    "epc",
+    "epc_bootstrap",
+    "ppndf",
+    "roc",
+    "rocch",
+    "to_latex",
+    "to_markdown",
+    "ScoreFileError",
+    "read_bob",
+    "read_nist",
+    "read_score_lists",
+    "read_scores",
+    "read_table",
 ]

@@ -12,10 +12,12 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+import xarray as xr
 
-from . import metrics, resampling, significance
+from . import curves, metrics, resampling, significance
 from ._schema import LABEL_VOCABULARY
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
+from .curves import EPCCriterion
 
 __all__ = ["BiosigAccessor"]
 
@@ -339,6 +341,113 @@ class BiosigAccessor:
     ) -> pd.DataFrame:
         """Pairwise EER bounds from reported EERs; see :func:`pandas_biosig.eer_bound_table`."""
         return significance.eer_bound_table(self._obj, **_args(locals()))
+
+
+    def roc(
+        self,
+        *,
+        far_grid=None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """Receiver operating characteristic of every system, as one Dataset; see :func:`pandas_biosig.roc`."""
+        return curves.roc(self._obj, **_args(locals()))
+
+    def det(
+        self,
+        *,
+        far_grid=None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """Detection error tradeoff curve of every system: the ROC, for the DET axes; see :func:`pandas_biosig.det`."""
+        return curves.det(self._obj, **_args(locals()))
+
+    def rocch(
+        self,
+        *,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """Vertices of the ROC convex hull of every system; see :func:`pandas_biosig.rocch`."""
+        return curves.rocch(self._obj, **_args(locals()))
+
+    def epc(
+        self,
+        *,
+        criterion: EPCCriterion = "weighted",
+        weights=None,
+        on: Hashable = "dev",
+        apply_to: Hashable = "eval",
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """Expected Performance Curve: thresholds chosen on one split, rates on another; see :func:`pandas_biosig.epc`."""
+        return curves.epc(self._obj, **_args(locals()))
+
+    def bayes_error(
+        self,
+        *,
+        prior_log_odds=None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """Bayes error-rate curve: the error of the best and of the calibrated decisions; see :func:`pandas_biosig.bayes_error`."""
+        return curves.bayes_error(self._obj, **_args(locals()))
+
+    def epc_bootstrap(
+        self,
+        *,
+        criterion: str = "weighted",
+        weights=None,
+        on: Hashable = "dev",
+        apply_to: Hashable = "eval",
+        n_resamples: int = 1000,
+        confidence_level: float = 0.95,
+        resample: str = "label",
+        seed: int | np.random.Generator | None = None,
+        progress: bool | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """Expected Performance Curve with bootstrap bands, and where two systems differ; see :func:`pandas_biosig.epc_bootstrap`."""
+        return resampling.epc_bootstrap(self._obj, **_args(locals()))
 
 
 def _args(local_vars: dict) -> dict:

@@ -33,6 +33,7 @@ __all__ = [
     "BOOTSTRAP_METRICS",
     "BootstrapTestResult",
     "bootstrap",
+    "epc_bootstrap",
     "paired_bootstrap",
 ]
 
@@ -665,3 +666,194 @@ def _pick(trials: Trials, name, threshold, target, p_target, c_miss, c_fa, on, a
             "choose the one to test on"
         )
     return groups[0], float("nan")
+
+
+# ------------------------------------------------------------------------- EPC bands
+def epc_bootstrap(
+    data: pd.DataFrame,
+    /,
+    *,
+    criterion: str = "weighted",
+    weights=None,
+    on: Hashable = "dev",
+    apply_to: Hashable = "eval",
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    resample: str = "label",
+    seed: int | np.random.Generator | None = None,
+    progress: bool | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    subject: str | None = "subject",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+):
+    r"""Expected Performance Curve with bootstrap bands, and where two systems differ.
+
+    The thresholds :math:`\theta^*(\alpha)` are chosen once on ``on``; the ``apply_to``
+    trials are resampled with replacement, the same trials for every system (paired), and
+    the rates at the fixed thresholds are recomputed for every replicate (Bengio,
+    Mariéthoz & Keller 2005, section 5 and Fig. 8).
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy trial table with a split column; the systems must share their ``apply_to``
+        trials.
+    criterion, weights, on, apply_to
+        As in :func:`pandas_biosig.epc`.
+    n_resamples, confidence_level, resample, seed, progress
+        As in :func:`pandas_biosig.bootstrap`.
+    system, trial, label, score, split, subject, orientation, nonfinite
+        Column names and policies, as in :func:`pandas_biosig.eer`.
+
+    Returns
+    -------
+    xarray.Dataset
+        Everything :func:`pandas_biosig.epc` returns, plus
+
+        - ``hter_low``, ``hter_high``, ``value_low``, ``value_high`` over
+          (``system``, ``cost``): percentile bands of ``hter`` and ``value``;
+        - over (``pair``, ``cost``), one entry per unordered pair of systems in input order
+          (coords ``system_a``, ``system_b`` on ``pair``): ``difference`` (HTER of A minus
+          HTER of B), ``difference_low``, ``difference_high`` (its percentile interval)
+          and ``significant`` (the interval excludes 0).
+
+        Attrs add ``n_resamples``, ``confidence_level`` and ``resample``.
+
+    Notes
+    -----
+    ``significant`` is marked weight by weight, with no correction for the many weights
+    of the grid; read it as the paper's Fig. 8 does, as the region where the systems
+    differ, not as one test.
+
+    Examples
+    --------
+    >>> trials = pbs.datasets.example_trials()
+    >>> ds = pbs.epc_bootstrap(trials, weights=np.linspace(0.1, 0.9, 9), n_resamples=200, seed=0)
+    >>> ds.pair.size, ds.significant.dims
+    (6, ('pair', 'cost'))
+    >>> bool(ds.significant.sel(pair="cnn vs lbp").all())
+    True
+    """
+    from . import curves as _curves
+    from ._kernels import curves as _kc
+
+    _check_common(n_resamples, confidence_level, resample, "percentile")
+    ds = _curves.epc(
+        data, criterion=criterion, weights=weights, on=on, apply_to=apply_to, system=system,
+        trial=trial, label=label, score=score, split=split, orientation=orientation,
+        nonfinite=nonfinite,
+    )
+    alpha = ds.cost.values
+    trials = _validate(
+        data, system=system, trial=trial, label=label, score=score, split=split,
+        subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
+    )
+    if resample == "subject" and trials.groups[0].subject is None:
+        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
+    keys, dev_thr = _curves._epc_thresholds(trials, criterion=criterion, weights=alpha, on=on)
+    row = {k: i for i, k in enumerate(keys)}
+    targets = trials.select_split(apply_to, name="apply_to")
+    ref = targets[0]
+    aligned = [align_pair(ref, g, common_trials=False)[1] for g in targets]
+    genuine = ref.genuine
+    # per system: for every trial, how many of the (sorted) thresholds it reaches
+    buckets, orders = [], []
+    for g in aligned:
+        t = dev_thr[row[g.key[:-1]]]
+        order = np.argsort(t, kind="stable")
+        buckets.append(np.searchsorted(t[order], g.scores, side="right"))
+        orders.append(order)
+    n_w = alpha.size
+    rng = _rng(seed)
+    n_trials = genuine.size
+    if resample == "subject":
+        codes, uniques = pd.factorize(ref.subject)
+    # each system's trials grouped by bucket, impostors first: one gather and one
+    # reduceat per chunk of replicates gives the per-bucket counts of every replicate
+    layouts = []
+    for b in buckets:
+        key = b + (n_w + 1) * genuine
+        order = np.argsort(key, kind="stable")
+        starts = np.searchsorted(key[order], np.arange(2 * (n_w + 1)))
+        layouts.append((order, starts))
+    if resample == "label" and (genuine.all() or not genuine.any()):
+        raise SchemaError("the apply_to split needs both genuine and impostor trials")
+    k = len(aligned)
+    hter = np.empty((n_resamples, k, n_w))
+    value = np.empty((n_resamples, k, n_w))
+    tick = _progress(progress, n_resamples, "EPC bootstrap")
+    chunk = max(1, min(n_resamples, int(2e7 // max(n_trials, 1))))
+    imp_idx = np.flatnonzero(~genuine)
+    gen_idx = np.flatnonzero(genuine)
+    for lo in range(0, n_resamples, chunk):
+        b_c = min(chunk, n_resamples - lo)
+        offsets = (np.arange(b_c) * n_trials)[:, None]
+        if resample in ("label", "trial"):
+            parts = (imp_idx, gen_idx) if resample == "label" else (np.arange(n_trials),)
+            flat = np.concatenate(
+                [(idx[rng.integers(0, idx.size, size=(b_c, idx.size))] + offsets).ravel()
+                 for idx in parts]
+            )
+            w = np.bincount(flat, minlength=b_c * n_trials).reshape(b_c, n_trials)
+        else:
+            mult = np.stack([cluster_counts(rng, codes, len(uniques)) for _ in range(b_c)])
+            w = mult.astype(np.int32)
+        n = w[:, imp_idx].sum(axis=1, dtype=np.int64)[:, None]
+        p = w[:, gen_idx].sum(axis=1, dtype=np.int64)[:, None]
+        for s, ((order, starts), t_order) in enumerate(zip(layouts, orders, strict=True)):
+            per = np.add.reduceat(w[:, order], np.minimum(starts, n_trials - 1), axis=1,
+                                  dtype=np.int64)
+            per[:, np.diff(np.append(starts, n_trials)) == 0] = 0  # empty buckets
+            acc_imp, acc_gen = per[:, : n_w + 1], per[:, n_w + 1 :]
+            # the threshold of sorted rank r accepts the trials whose bucket is > r
+            fa_sorted = np.cumsum(acc_imp[:, ::-1], axis=1)[:, ::-1][:, 1:]
+            tp_sorted = np.cumsum(acc_gen[:, ::-1], axis=1)[:, ::-1][:, 1:]
+            fa = np.empty((b_c, n_w))
+            fr = np.empty((b_c, n_w))
+            fa[:, t_order] = fa_sorted
+            fr[:, t_order] = p - tp_sorted
+            with np.errstate(invalid="ignore", divide="ignore"):
+                _, _, hter[lo : lo + b_c, s], value[lo : lo + b_c, s] = _kc.epc_values(
+                    fa, fr, n, p, alpha, criterion
+                )
+        tick(lo + b_c)
+    level = confidence_level
+    band = {}
+    for name, arr in (("hter", hter), ("value", value)):
+        low, high = percentile_interval(arr, level)
+        for suffix, vals in (("low", low), ("high", high)):
+            band[f"{name}_{suffix}"] = (
+                ("system", "cost"),
+                vals,
+                {"long_name": f"{100 * level:g}% bootstrap {suffix} bound of {name}", "units": "1"},
+            )
+    names = [g.system for g in aligned]
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    diff = np.stack([hter[:, a] - hter[:, b] for a, b in pairs], axis=1) if pairs else np.zeros(
+        (n_resamples, 0, n_w)
+    )
+    d_low, d_high = percentile_interval(diff, level)
+    point = ds.hter.values
+    est = np.array([point[a] - point[b] for a, b in pairs]).reshape(len(pairs), n_w)
+    out = ds.assign(**{name: xr_var for name, xr_var in band.items()})
+    pair_labels = [f"{names[a]} vs {names[b]}" for a, b in pairs]
+    out = out.assign_coords(
+        pair=("pair", pair_labels),
+        system_a=("pair", [str(names[a]) for a, _ in pairs]),
+        system_b=("pair", [str(names[b]) for _, b in pairs]),
+    )
+    frac = {"units": "1"}
+    out["difference"] = (("pair", "cost"), est, {"long_name": "HTER of A minus HTER of B", **frac})
+    out["difference_low"] = (("pair", "cost"), d_low,
+                             {"long_name": f"{100 * level:g}% bootstrap low bound of difference", **frac})
+    out["difference_high"] = (("pair", "cost"), d_high,
+                              {"long_name": f"{100 * level:g}% bootstrap high bound of difference", **frac})
+    out["significant"] = (("pair", "cost"), (d_low > 0) | (d_high < 0),
+                          {"long_name": "the difference interval excludes 0"})
+    out.attrs.update(n_resamples=int(n_resamples), confidence_level=float(level), resample=resample)
+    return out
