@@ -1,0 +1,300 @@
+"""Scale benchmark: in-memory EER against its floor and two other tools, and the dask path
+on Parquet tables up to 10^8 trials, with peak memory.
+
+Run:  python benchmarks/bench_scale.py                      # everything (about 10 minutes)
+      python benchmarks/bench_scale.py --quick              # 10^5-10^6 and dask at 10^6
+      python benchmarks/bench_scale.py --sizes 1e5 1e6 1e7 --dask-sizes 1e7 1e8
+      python benchmarks/bench_scale.py --pyeer-python /path/to/venv/bin/python
+
+Every measurement runs in a fresh Python process (this script with ``--worker``), which
+reports its wall time and its peak resident set size (``VmHWM`` of ``/proc/self/status``,
+the high-water mark of the whole process: interpreter, libraries, input data, work).
+In-memory rows generate their scores in the worker before the clock starts; the dask rows
+read Parquet files written under ``--data`` (default ``/tmp/pandas_biosig_bench``; the
+files are written once and reused). Results go to ``benchmarks/results/bench_scale.json``
+and are printed as Markdown tables.
+
+Data: binormal scores, impostor N(0, 1), genuine N(3, 1), 10 % genuine. The dask tables
+have two systems (d' = 3 and 2.5) scoring the same trials, so 10^8 trials are 2 x 10^8
+rows, in files of 5 x 10^6 rows (one partition each).
+
+Columns:
+
+- ``np.sort``: sorting the N scores once, the floor of any exact sorted-sweep method;
+- ``pbs.eer``: ``pandas_biosig.eer(table)`` on a one-system DataFrame (ROCCH-EER, plus the
+  bob.measure threshold and its rates);
+- ``sklearn``: ``roc_curve(labels, scores)`` and the EER where ``|FPR - FNR|`` is smallest;
+- ``pyeer``: ``calculate_roc`` + ``get_eer_values`` (pyeer's EER routine), when pyeer is
+  importable by ``--pyeer-python`` (pyeer is not a dependency of pandas_biosig; install it in
+  a throwaway venv);
+- ``dask``: ``dd.read_parquet(path).biosig.eer()`` on the threaded scheduler, and for the
+  ratio ``pd.read_parquet(path)`` + ``pbs.eer`` on the same 10^7-trial files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROWS_PER_FILE = 5_000_000
+
+
+# ----------------------------------------------------------------------------- worker
+def _status() -> dict:
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(("VmHWM", "VmRSS")):
+                key, value = line.split(":")
+                out[key] = int(value.split()[0]) * 1024
+    return out
+
+
+def _scores(n: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    genuine = rng.random(n) < 0.1
+    scores = rng.standard_normal(n)
+    scores[genuine] += 3.0
+    return scores, genuine
+
+
+def _time(func, repeat: int) -> float:
+    best = np.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        func()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _worker(spec: dict) -> dict:
+    kind, n, repeat = spec["kind"], int(spec["n"]), int(spec.get("repeat", 1))
+    out = {"kind": kind, "n": n}
+    if kind in ("sort", "pbs", "sklearn", "pyeer"):
+        scores, genuine = _scores(n)
+        if kind == "sort":
+            def run():
+                np.sort(scores)
+        elif kind == "pbs":
+            import pandas as pd
+
+            import pandas_biosig as pbs
+
+            table = pd.DataFrame({
+                "system": pd.Categorical.from_codes(np.zeros(n, np.int8), ["sys"]),
+                "trial": np.arange(n), "label": genuine, "score": scores,
+            })
+
+            def run():
+                out["eer"] = float(pbs.eer(table).eer.iloc[0])
+        elif kind == "sklearn":
+            from sklearn.metrics import roc_curve
+
+            def run():
+                fpr, tpr, _ = roc_curve(genuine, scores)
+                fnr = 1 - tpr
+                i = int(np.nanargmin(np.abs(fnr - fpr)))
+                out["eer"] = float((fpr[i] + fnr[i]) / 2)
+        else:
+            from pyeer.eer_stats import calculate_roc, get_eer_values
+
+            gen, imp = scores[genuine], scores[~genuine]
+
+            def run():
+                _, fm, fnm = calculate_roc(gen, imp, False, rates=False)
+                out["eer"] = float(get_eer_values(fm / imp.size, fnm / gen.size)[3])
+        out["rss_before"] = _status()["VmRSS"]
+        out["time"] = _time(run, repeat)
+    elif kind in ("dask", "pandas_parquet", "dask_summary"):
+        import pandas_biosig as pbs
+
+        path = spec["path"]
+        out["rss_before"] = _status()["VmRSS"]
+        t0 = time.perf_counter()
+        if kind == "pandas_parquet":
+            import pandas as pd
+
+            table = pd.read_parquet(path)
+            res = pbs.eer(table)
+        else:
+            import dask
+            import dask.dataframe as dd
+
+            import pandas_biosig.outofcore  # registers ddf.biosig
+
+            ddf = dd.read_parquet(path)
+            out["partitions"] = ddf.npartitions
+            with dask.config.set(scheduler="threads"):
+                res = ddf.biosig.summary() if kind == "dask_summary" else ddf.biosig.eer()
+        out["time"] = time.perf_counter() - t0
+        out["eer"] = res.eer_rocch.tolist() if kind == "dask_summary" else res.eer.tolist()
+    else:
+        raise ValueError(kind)
+    out["peak_rss"] = _status()["VmHWM"]
+    return out
+
+
+def measure(spec: dict, python: str = sys.executable) -> dict:
+    """Run one measurement in a fresh process."""
+    proc = subprocess.run(
+        [python, __file__, "--worker", json.dumps(spec)], capture_output=True, text=True
+    )
+    if proc.returncode:
+        return {**spec, "error": (proc.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# ----------------------------------------------------------------------------- data
+def make_parquet(path: Path, n_trials: int) -> Path:
+    """Two systems scoring ``n_trials`` trials (10 % genuine), in files of 5e6 rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    done = path / "_complete"
+    if done.exists():
+        return path
+    path.mkdir(parents=True, exist_ok=True)
+    per_file = ROWS_PER_FILE // 2
+    system_dict = pa.array(["a", "b"])
+    for i, start in enumerate(range(0, n_trials, per_file)):
+        m = min(per_file, n_trials - start)
+        rng = np.random.default_rng([i, n_trials])
+        genuine = rng.random(m) < 0.1
+        cols = {"system": [], "trial": [], "label": [], "score": []}
+        for code, d in ((0, 3.0), (1, 2.5)):
+            score = rng.standard_normal(m)
+            score[genuine] += d
+            cols["system"].append(pa.DictionaryArray.from_arrays(np.full(m, code, np.int8), system_dict))
+            cols["trial"].append(pa.array(np.arange(start, start + m)))
+            cols["label"].append(pa.array(genuine))
+            cols["score"].append(pa.array(score))
+        table = pa.table({k: pa.chunked_array(v) for k, v in cols.items()})
+        pq.write_table(table, path / f"part-{i:05d}.parquet", row_group_size=ROWS_PER_FILE)
+    done.touch()
+    return path
+
+
+# ----------------------------------------------------------------------------- report
+def _fmt_n(n: int) -> str:
+    e = int(round(np.log10(n)))
+    return f"10^{e}" if 10**e == n else f"{n:.3g}"
+
+
+def _mib(x) -> str:
+    return "-" if x is None else f"{x / 2**20:,.0f}"
+
+
+def report(results: dict) -> str:
+    lines = []
+    mem = results.get("in_memory", [])
+    if mem:
+        lines += [
+            "### In memory: one system, N trials (time = best of repeats)",
+            "",
+            "| N | np.sort | pbs.eer | sklearn roc_curve + EER | pyeer | pbs.eer / np.sort | "
+            "sklearn / pbs.eer | pyeer / pbs.eer | peak RSS MiB (sort / pbs / sklearn / pyeer) |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for n in sorted({r["n"] for r in mem}):
+            row = {r["kind"]: r for r in mem if r["n"] == n}
+
+            def t(k, row=row):
+                r = row.get(k)
+                return None if r is None or "time" not in r else r["time"]
+
+            def cell(k, t=t):
+                if t(k) is None:
+                    return "n/a"
+                ms = t(k) * 1000
+                return f"{ms:,.0f} ms" if ms >= 10 else f"{ms:.2f} ms"
+
+            def ratio(a, b, t=t):
+                return "n/a" if t(a) is None or t(b) is None else f"{t(a) / t(b):.1f}x"
+
+            peaks = " / ".join(_mib(row.get(k, {}).get("peak_rss")) for k in ("sort", "pbs", "sklearn", "pyeer"))
+            lines.append(
+                f"| {_fmt_n(n)} | {cell('sort')} | {cell('pbs')} | {cell('sklearn')} | {cell('pyeer')} | "
+                f"{ratio('pbs', 'sort')} | {ratio('sklearn', 'pbs')} | {ratio('pyeer', 'pbs')} | {peaks} |"
+            )
+        lines.append("")
+    dsk = results.get("dask", [])
+    if dsk:
+        ref = next((r for r in dsk if r["kind"] == "pandas_parquet" and "time" in r), None)
+        lines += [
+            "### Out of core: Parquet, 2 systems, 10 % genuine (fresh process each)",
+            "",
+            "| trials | rows | path | partitions | time | rows / s | peak RSS MiB | time / (in-memory at 10^7) | per-row time / in-memory's |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for r in dsk:
+            if "time" not in r:
+                lines.append(f"| {_fmt_n(r['n'])} | | {r['kind']} | | failed: {r.get('error')} | | | | |")
+                continue
+            rows = 2 * r["n"]
+            rel = per_row = "-"
+            if ref is not None:
+                rel = f"{r['time'] / ref['time']:.1f}x"
+                per_row = f"{(r['time'] / rows) / (ref['time'] / (2 * ref['n'])):.2f}x"
+            lines.append(
+                f"| {_fmt_n(r['n'])} | {rows:,} | {r['kind']} | {r.get('partitions', '-')} | "
+                f"{r['time']:.1f} s | {rows / r['time'] / 1e6:.1f} M | {_mib(r['peak_rss'])} | {rel} | {per_row} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- main
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--sizes", nargs="*", type=float, default=[1e5, 1e6, 1e7])
+    ap.add_argument("--dask-sizes", nargs="*", type=float, default=[1e7, 1e8])
+    ap.add_argument("--pyeer-python", default=os.environ.get("PYEER_PYTHON", sys.executable))
+    ap.add_argument("--data", default="/tmp/pandas_biosig_bench")
+    ap.add_argument("--summary", action="store_true", help="also time ddf.biosig.summary() at the smallest dask size")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", default=str(HERE / "results" / "bench_scale.json"))
+    args = ap.parse_args(argv)
+    if args.worker:
+        print(json.dumps(_worker(json.loads(args.worker))))
+        return
+    if args.quick:
+        args.sizes, args.dask_sizes = [1e5, 1e6], [1e6]
+    has_pyeer = subprocess.run([args.pyeer_python, "-c", "import pyeer"], capture_output=True).returncode == 0
+    results = {"machine": {"cpus": os.cpu_count(), "load_average_at_start": os.getloadavg()}, "in_memory": [], "dask": []}
+    for n in (int(x) for x in args.sizes):
+        repeat = 3 if n <= 1_000_000 else 1
+        for kind in ("sort", "pbs", "sklearn", "pyeer"):
+            if kind == "pyeer" and not has_pyeer:
+                results["in_memory"].append({"kind": kind, "n": n, "error": "pyeer not importable"})
+                continue
+            python = args.pyeer_python if kind == "pyeer" else sys.executable
+            r = measure({"kind": kind, "n": n, "repeat": repeat}, python)
+            results["in_memory"].append(r)
+            print(f"{kind:8s} n={n:>11,d}  {r.get('time', float('nan')):8.3f} s  peak {_mib(r.get('peak_rss'))} MiB  {r.get('error', '')}", flush=True)
+    for i, n in enumerate(int(x) for x in args.dask_sizes):
+        path = make_parquet(Path(args.data) / f"trials_{n}", n)
+        kinds = ["dask"] + (["pandas_parquet"] if i == 0 else []) + (["dask_summary"] if i == 0 and args.summary else [])
+        for kind in kinds:
+            r = measure({"kind": kind, "n": n, "path": str(path)})
+            results["dask"].append(r)
+            print(f"{kind:15s} trials={n:>13,d}  {r.get('time', float('nan')):8.1f} s  peak {_mib(r.get('peak_rss'))} MiB  {r.get('error', '')}", flush=True)
+    results["machine"]["load_average_at_end"] = os.getloadavg()
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(results, indent=1))
+    print()
+    print(report(results))
+    print(f"load average at start / end: {results['machine']['load_average_at_start']} / "
+          f"{results['machine']['load_average_at_end']} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()
