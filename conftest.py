@@ -12,6 +12,13 @@ sys.path.insert(0, str(Path(__file__).parent / "tests"))
 
 import pandas_biosig as pbs
 
+# modules whose optional dependency is missing are not collected for doctests
+collect_ignore = []
+try:
+    import dask.dataframe  # noqa: F401
+except ImportError:
+    collect_ignore.append("pandas_biosig/outofcore.py")
+
 
 @pytest.fixture(autouse=True)
 def _add_doctest_namespace(doctest_namespace):
