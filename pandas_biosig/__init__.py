@@ -5,7 +5,7 @@ Importing the package registers the ``DataFrame.biosig`` accessor.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import datasets, stats
+from . import datasets, plot, stats
 from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
 from .curves import bayes_error, det, det_grid, epc, ppndf, roc, rocch
@@ -36,6 +36,7 @@ __all__ = [
     "__version__",
     "bootstrap",
     "datasets",
+    "plot",
     "stats",
     "dcf",
     "eer",

@@ -15,6 +15,7 @@ import pandas as pd
 import xarray as xr
 
 from . import curves, metrics, resampling, significance
+from . import plot as _plot
 from ._schema import LABEL_VOCABULARY
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .curves import EPCCriterion
@@ -41,6 +42,11 @@ class BiosigAccessor:
 
     def __repr__(self) -> str:
         return _describe(self._obj)
+
+    @property
+    def plot(self) -> _plot._PlotNamespace:
+        """Figures of this table: ``df.biosig.plot.det()``...; see :mod:`pandas_biosig.plot`."""
+        return _plot._PlotNamespace(self._obj)
 
     def eer(
         self,

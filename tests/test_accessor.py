@@ -8,7 +8,8 @@ import pytest
 import pandas_biosig as pbs
 from pandas_biosig.accessor import BiosigAccessor
 
-METHODS = [m for m in vars(BiosigAccessor) if not m.startswith("_")]
+METHODS = [m for m in vars(BiosigAccessor) if not m.startswith("_") and m != "plot"]
+PLOT_METHODS = [m for m in vars(pbs.plot._PlotNamespace) if not m.startswith("_")]
 
 
 def test_every_method_has_a_function():
@@ -17,10 +18,14 @@ def test_every_method_has_a_function():
         assert callable(getattr(pbs, name)), name
 
 
-@pytest.mark.parametrize("name", METHODS)
-def test_signatures_match(name):
-    func = inspect.signature(getattr(pbs, name))
-    meth = inspect.signature(getattr(BiosigAccessor, name))
+@pytest.mark.parametrize(
+    "owner,name",
+    [(pbs, m) for m in METHODS] + [(pbs.plot, m) for m in PLOT_METHODS],
+)
+def test_signatures_match(owner, name):
+    namespace = BiosigAccessor if owner is pbs else pbs.plot._PlotNamespace
+    func = inspect.signature(getattr(owner, name))
+    meth = inspect.signature(getattr(namespace, name))
     func_params = list(func.parameters.values())[1:]  # minus data
     meth_params = list(meth.parameters.values())[1:]  # minus self
     assert [(p.name, p.kind, p.default) for p in meth_params] == [
@@ -55,6 +60,12 @@ def test_results_match(example, name, kwargs):
     pd.testing.assert_frame_equal(
         getattr(example.biosig, name)(**kwargs), getattr(pbs, name)(example, **kwargs)
     )
+
+
+def test_plot_namespace_is_a_property_with_every_plot():
+    assert isinstance(vars(BiosigAccessor)["plot"], property)
+    assert set(PLOT_METHODS) == {"det", "roc", "epc", "bayes_error", "hist"}
+    assert set(PLOT_METHODS) == set(pbs.plot.__all__) - {"DET_TICKS"}
 
 
 def test_accessor_stores_only_the_frame(example):

@@ -1,0 +1,278 @@
+"""``biosig report``: the printed report, the report folder, bob's conventions, and errors."""
+
+import shutil
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+import pandas_biosig as pbs
+from pandas_biosig.cli import ERROR_MATPLOTLIB, main
+
+pytest.importorskip("tabulate")
+pytest.importorskip("matplotlib")
+
+# A bob 4-column dev/eval pair (claimed_id real_id test_label score; genuine iff
+# claimed_id == real_id), counted by hand:
+#
+# dev:  genuine 0.9 0.7 0.5, impostor 0.6 0.5 0.3 0.1. bob.measure's candidate thresholds
+#       are the lowest score and the midpoints between distinct scores: 0.1 0.2 0.4 0.55
+#       0.65 0.8 (and one above 0.9). Accepting iff score >= t, |FAR - FRR| is 1, .75, .5,
+#       |1/4 - 1/3| = 1/12, 1/3, 2/3: the EER threshold is 0.55 (between 0.5 and 0.6),
+#       the threshold EER (1/4 + 1/3)/2 = 7/24.
+# eval: genuine 0.8 0.55 0.4, impostor 0.6 0.55 0.2 0.1. At the dev threshold 0.55 the
+#       impostor *at* 0.55 is accepted (FA = 2: 0.55, 0.6; FAR = 1/2) and so is the genuine
+#       at 0.55 (FR = 1: 0.4; FRR = 1/3): a-priori HTER = (1/2 + 1/3)/2 = 5/12. (Rejecting
+#       on equality would give FA = 1, FR = 2, HTER = 11/24.) On its own, eval's EER
+#       threshold is 0.475 (between 0.4 and 0.55): FAR 1/2, FRR 1/3, threshold EER 5/12.
+BOB_DEV = "a a a1 0.9\nb b b1 0.7\nc c c1 0.5\na b b2 0.6\nb c c2 0.5\nc a a2 0.3\na c c3 0.1\n"
+BOB_EVAL = "a a a4 0.8\nb b b4 0.55\nc c c4 0.4\na b b5 0.55\nb c c5 0.2\nc a a5 0.1\na c c6 0.6\n"
+
+
+@pytest.fixture
+def bob_files(tmp_path):
+    dev, ev = tmp_path / "face-dev.txt", tmp_path / "face-eval.txt"
+    dev.write_text(BOB_DEV)
+    ev.write_text(BOB_EVAL)
+    return dev, ev
+
+
+def _run(capsys, *argv):
+    status = main(["report", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# ------------------------------------------------------------------ the bundled example
+def test_no_file_prints_the_example_report(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = _run(capsys, "--n-resamples", "100")
+    assert status == 0 and err == ""
+    assert out.startswith(f"# pandas_biosig {pbs.__version__}: bundled example")
+    for heading in ("## Per-system summary", "## EER with 95% bootstrap intervals",
+                    "## A-priori error rates on eval (EER threshold chosen on dev)",
+                    "## Pairwise significance"):
+        assert heading in out
+    # formatted by export.to_markdown: pipe tables, rates in %, best in bold
+    assert "| System   | Split   |   # genuine |" in out
+    assert "|   EER (ROCCH) (%) |" in out
+    assert "| cnn_aug  | dev     |         240 |          960 |          **3.76** |" in out
+    assert "| cnn      |     -0.2110 |" in out  # the dev EER threshold, applied to eval
+    assert "HTER A-B (%)" in out and "Holm correction" in out
+    assert "## Figures" not in out
+    assert list(tmp_path.iterdir()) == []  # printing writes nothing
+
+
+def test_example_report_folder_in_under_30_seconds(capsys, tmp_path):
+    out_dir = tmp_path / "report"
+    start = time.perf_counter()
+    status, out, err = _run(capsys, "--out", out_dir, "--latex", "--pdf")
+    elapsed = time.perf_counter() - start
+    assert status == 0, err
+    assert elapsed < 30, f"biosig report took {elapsed:.1f} s"
+    names = {p.name for p in out_dir.iterdir()}
+    tables = {"summary", "eer_bootstrap", "apriori", "compare"}
+    assert names == (
+        {"report.md", "det.png", "det.pdf", "epc.png", "epc.pdf"}
+        | {f"{t}.csv" for t in tables} | {f"{t}.tex" for t in tables}
+    )
+    assert (out_dir / "det.png").read_bytes()[:4] == b"\x89PNG"
+    assert (out_dir / "epc.pdf").read_bytes()[:4] == b"%PDF"
+    text = (out_dir / "report.md").read_text()
+    assert "![DET curves, EER marked (ROC convex hull)](det.png)" in text
+    assert "shaded where cnn and cnn_aug differ](epc.png)" in text
+    assert out.strip() == f"biosig: wrote {out_dir / 'report.md'} and 12 more file(s) in {out_dir}"
+    # the CSV tables hold numbers, the same as the library's
+    apriori = pd.read_csv(out_dir / "apriori.csv")
+    expected = pbs.error_rates(pbs.datasets.example_trials(), on="dev", apply_to="eval")
+    pd.testing.assert_series_equal(apriori.estimate, expected.hter, check_names=False)
+    compare = pd.read_csv(out_dir / "compare.csv")
+    assert len(compare) == 6 and set(compare.adjust) == {"holm"}
+    assert r"\begin{tabular}" in (out_dir / "apriori.tex").read_text()
+    assert r"HTER (\%)" in (out_dir / "apriori.tex").read_text()
+
+
+def test_without_png_options_no_pdf_or_tex(capsys, tmp_path):
+    status, _, _ = _run(capsys, "--out", tmp_path, "--n-resamples", "0")
+    assert status == 0
+    names = {p.name for p in tmp_path.iterdir()}
+    assert "det.png" in names and "epc.png" in names
+    assert not {n for n in names if n.endswith((".pdf", ".tex"))}
+    assert "eer_bootstrap.csv" not in names  # --n-resamples 0 skips the bootstrap
+
+
+# ------------------------------------------------------------------ bob's conventions
+def test_bob_dev_eval_follow_bob_measure(capsys, tmp_path, bob_files):
+    dev, ev = bob_files
+    out_dir = tmp_path / "out"
+    status, _, err = _run(capsys, "--dev", dev, "--eval", ev, "--out", out_dir)
+    assert status == 0, err
+    summary = pd.read_csv(out_dir / "summary.csv").set_index("split")
+    assert summary.loc["dev", "threshold"] == pytest.approx(0.55)
+    assert summary.loc["dev", "eer_threshold"] == pytest.approx(7 / 24)
+    assert summary.loc["eval", "threshold"] == pytest.approx(0.475)
+    assert summary.loc["eval", "eer_threshold"] == pytest.approx(5 / 12)
+    (row,) = pd.read_csv(out_dir / "apriori.csv").itertuples()
+    assert (row.system, row.threshold_split, row.criterion) == ("face", "dev", "eer")
+    assert row.threshold == pytest.approx(0.55)
+    assert (row.fa, row.fr, row.n_impostor, row.n_genuine) == (2, 1, 4, 3)
+    assert row.estimate == pytest.approx(5 / 12)  # the a-priori HTER on eval
+    text = (out_dir / "report.md").read_text()
+    assert "| face     |      0.5500 |           3 |            4 |    2 |    1 |" in text
+    assert "41.67 [" in text
+    assert "Pairwise significance" not in text  # one system: nothing to compare
+    assert (out_dir / "epc.png").exists()
+
+
+def test_bob_files_of_two_systems_are_compared(capsys, tmp_path, bob_files):
+    other = BOB_DEV.replace("0.9", "0.95").replace("0.3\n", "0.65\n")
+    (tmp_path / "iris-dev.txt").write_text(other)
+    (tmp_path / "iris-eval.txt").write_text(BOB_EVAL.replace("0.2\n", "0.45\n"))
+    status, out, err = _run(capsys, tmp_path, "--n-resamples", "50")
+    assert status == 0, err
+    assert "| face       | iris       | eval    |   7 |" in out
+    assert "dependent HTER test" in out
+
+
+# ------------------------------------------------------------------ tables and formats
+@pytest.fixture
+def example_csv(tmp_path):
+    path = tmp_path / "trials.csv"
+    pbs.datasets.example_trials().to_csv(path, index=False)
+    return path
+
+
+def test_tidy_csv_with_a_split_column(capsys, example_csv):
+    status, out, _ = _run(capsys, example_csv, "--n-resamples", "0")
+    assert status == 0
+    assert "| cnn      |     -0.2110 |" in out
+    assert "EER with" not in out
+
+
+def test_parquet_and_a_renamed_split_column(capsys, tmp_path):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "trials.parquet"
+    pbs.datasets.example_trials().rename(columns={"split": "set", "score": "llr"}).to_parquet(path)
+    status, out, err = _run(capsys, path, "--column", "llr=score", "--split-column", "set",
+                            "--n-resamples", "0")
+    assert status == 0, err
+    assert "| cnn      |     -0.2110 |" in out
+
+
+def test_a_table_without_splits_is_compared_a_posteriori(capsys, tmp_path):
+    path = tmp_path / "one_split.csv"  # no dev/eval token in the name
+    pbs.datasets.example_trials().query("split == 'eval'").drop(columns="split").to_csv(
+        path, index=False
+    )
+    status, out, _ = _run(capsys, path, "--n-resamples", "0", "--test", "mcnemar")
+    assert status == 0
+    assert "A-priori" not in out
+    assert "each split's own EER thresholds (a posteriori: optimistic)" in out
+    assert "| System   |   # genuine |" in out  # no split column shown
+
+
+def test_other_split_names_need_on_and_apply_to(capsys, tmp_path):
+    path = tmp_path / "trials.csv"
+    trials = pbs.datasets.example_trials()
+    trials.assign(split=trials.split.map({"dev": "train", "eval": "test"})).to_csv(path)
+    status, out, _ = _run(capsys, path, "--n-resamples", "0")
+    assert status == 0
+    assert "Not computed: the split column 'split' has the values ['train', 'test']" in out
+    status, out, _ = _run(capsys, path, "--n-resamples", "0", "--on", "train",
+                          "--apply-to", "test")
+    assert "## A-priori error rates on test (EER threshold chosen on train)" in out
+
+
+def test_nist_files_with_a_trials_key(capsys, tmp_path):
+    key = tmp_path / "trials"
+    key.write_text("s1 u1 target\ns1 u2 nontarget\ns2 u2 target\ns2 u1 nontarget\n")
+    (tmp_path / "plda.txt").write_text("s1 u1 2.0\ns1 u2 -1.0\ns2 u2 0.5\ns2 u1 0.7\n")
+    status, out, err = _run(capsys, tmp_path / "plda.txt", "--format", "nist", "--trials", key,
+                            "--n-resamples", "0")
+    assert status == 0, err
+    assert "| plda     |" in out
+
+
+# ------------------------------------------------------------------ errors and progress
+def test_a_malformed_score_file_is_one_line_naming_file_and_line(capsys, tmp_path):
+    bad = tmp_path / "cnn-dev.txt"
+    bad.write_text("a a p1 2.5\na b 0.4\n")
+    status, out, err = _run(capsys, "--dev", bad)
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("biosig: error: ")
+    assert f"{bad}, line 2: expected 4 whitespace-separated fields" in err
+
+
+@pytest.mark.parametrize(
+    "make,expected",
+    [
+        (lambda p: None, "no such file or directory"),
+        (lambda p: p.write_text("system,trial,label,score\ncnn,1,maybe,0.3\ncnn,2,genuine,1\n"),
+         "holds label value(s) ['maybe'] outside the known vocabulary"),
+        (lambda p: p.write_text("system,trial,label\ncnn,1,genuine\n"), "missing column(s)"),
+    ],
+)
+def test_bad_inputs_exit_non_zero_with_one_line(capsys, tmp_path, make, expected):
+    path = tmp_path / "scores.csv"
+    make(path)
+    status, out, err = _run(capsys, path)
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and expected in err
+    assert "Example rows" not in err
+
+
+@pytest.mark.parametrize(
+    "argv,expected",
+    [
+        (["--column", "llr"], "expected OLD=NEW"),
+        (["--adjust", "tukey"], "--adjust 'tukey' is not one of"),
+    ],
+)
+def test_bad_options(capsys, argv, expected):
+    status, _, err = _run(capsys, *argv)
+    assert status == 1 and expected in err
+
+
+def test_figures_without_matplotlib_name_the_extra(capsys, tmp_path, monkeypatch):
+    for module in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.setitem(sys.modules, module, None)
+    status, out, err = _run(capsys, "--out", tmp_path, "--n-resamples", "0")
+    assert status == 1
+    assert err == f"biosig: error: {ERROR_MATPLOTLIB}\n"
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["report", "--format", "excel"])
+    assert info.value.code == 2
+
+
+def test_progress_only_on_a_terminal(capsys, monkeypatch):
+    status, _, err = _run(capsys, "--n-resamples", "20")
+    assert status == 0 and err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    status, _, err = _run(capsys, "--n-resamples", "20")
+    assert status == 0
+    assert "biosig: [1/4] per-system summary" in err
+    assert "biosig: [4/4] pairwise tests" in err
+
+
+# ------------------------------------------------------------------ the installed script
+def test_installed_entry_point(tmp_path):
+    exe = shutil.which("biosig") or str(sys.executable).replace("python", "biosig")
+    if not shutil.which(exe):
+        pytest.skip("the biosig console script is not installed")
+    result = subprocess.run(
+        [exe, "report", "--n-resamples", "50"], capture_output=True, text=True, cwd=tmp_path,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "## Per-system summary" in result.stdout
+    bad = subprocess.run(
+        [exe, "report", str(tmp_path / "missing.txt")], capture_output=True, text=True
+    )
+    assert bad.returncode == 1
+    assert bad.stderr.strip().endswith("missing.txt: no such file or directory")
