@@ -10,6 +10,17 @@ from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
 from .curves import bayes_error, det, det_grid, epc, ppndf, roc, rocch
 from .export import to_latex, to_markdown
+from .identification import (
+    cmc,
+    cmc_difference,
+    compare_identification,
+    detection_identification_rate,
+    dir_curve,
+    probe_ranks,
+    read_bob_identification,
+    read_pyeer_cmc,
+    recognition_rate,
+)
 from .io import ScoreFileError, read_bob, read_nist, read_score_lists, read_scores, read_table
 from .metrics import dcf, eer, error_rates, summary
 from .resampling import bootstrap, epc_bootstrap, paired_bootstrap
@@ -66,4 +77,18 @@ __all__ = [
     "read_score_lists",
     "read_scores",
     "read_table",
+    "cmc",
+    "cmc_difference",
+    "compare_identification",
+    "detection_identification_rate",
+    "dir_curve",
+    "probe_ranks",
+    "read_bob_identification",
+    "read_pyeer_cmc",
+    "recognition_rate",
 ]
+
+import importlib.util as _util
+
+if _util.find_spec("dask") is not None:  # optional extra: registers dask's ddf.biosig
+    from . import outofcore  # noqa: F401

@@ -9,16 +9,19 @@ when the accessor is created.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from . import curves, metrics, resampling, significance
+from . import curves, identification, metrics, resampling, significance
 from . import plot as _plot
-from ._schema import LABEL_VOCABULARY
+from ._schema import SchemaError, _genuine_from_labels
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .curves import EPCCriterion
+from .identification import IdentificationTest, SearchNonFinite
+from .stats import RateCIMethod
 
 __all__ = ["BiosigAccessor"]
 
@@ -456,14 +459,159 @@ class BiosigAccessor:
         return resampling.epc_bootstrap(self._obj, **_args(locals()))
 
 
+    def probe_ranks(
+        self,
+        *,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        probe: str = "probe",
+        reference: str = "reference",
+        score: str = "score",
+        mate: str = "mate",
+        orientation: Orientation = "similarity",
+        nonfinite: SearchNonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Rank of the mate of every probe, and its best mate and non-mate scores (search tables); see :func:`pandas_biosig.probe_ranks`."""
+        return identification.probe_ranks(self._obj, **_args(locals()))
+
+    def cmc(
+        self,
+        *,
+        max_rank: int | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        probe: str = "probe",
+        reference: str = "reference",
+        score: str = "score",
+        mate: str = "mate",
+        orientation: Orientation = "similarity",
+        nonfinite: SearchNonFinite = "raise",
+    ) -> xr.Dataset:
+        """Cumulative match characteristic (CMC) of every system (search tables); see :func:`pandas_biosig.cmc`."""
+        return identification.cmc(self._obj, **_args(locals()))
+
+    def recognition_rate(
+        self,
+        *,
+        rank: int | Sequence[int] = 1,
+        confidence_level: float = 0.95,
+        ci_method: RateCIMethod = "wilson",
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        probe: str = "probe",
+        reference: str = "reference",
+        score: str = "score",
+        mate: str = "mate",
+        orientation: Orientation = "similarity",
+        nonfinite: SearchNonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Rank-N recognition (identification) rate of every system, with its interval (search tables); see :func:`pandas_biosig.recognition_rate`."""
+        return identification.recognition_rate(self._obj, **_args(locals()))
+
+    def detection_identification_rate(
+        self,
+        *,
+        threshold: Literal["far"] | float | Mapping[Hashable, float] = "far",
+        target: float = 0.01,
+        rank: int = 1,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        probe: str = "probe",
+        reference: str = "reference",
+        score: str = "score",
+        mate: str = "mate",
+        orientation: Orientation = "similarity",
+        nonfinite: SearchNonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Open-set detection and identification rate (DIR) and false alarm rate (FAR) (search tables); see :func:`pandas_biosig.detection_identification_rate`."""
+        return identification.detection_identification_rate(self._obj, **_args(locals()))
+
+    def dir_curve(
+        self,
+        *,
+        rank: int = 1,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        probe: str = "probe",
+        reference: str = "reference",
+        score: str = "score",
+        mate: str = "mate",
+        orientation: Orientation = "similarity",
+        nonfinite: SearchNonFinite = "raise",
+    ) -> xr.Dataset:
+        """Detection and identification rate against false alarm rate, at every threshold (search tables); see :func:`pandas_biosig.dir_curve`."""
+        return identification.dir_curve(self._obj, **_args(locals()))
+
+    def compare_identification(
+        self,
+        *,
+        test: IdentificationTest = "mcnemar",
+        method: str | None = None,
+        rank: int = 1,
+        alternative: Alternative = "two-sided",
+        adjust: str | None = "holm",
+        alpha: float = 0.05,
+        confidence_level: float = 0.95,
+        n_resamples: int = 1000,
+        seed: int | np.random.Generator | None = None,
+        common_probes: bool = False,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        probe: str = "probe",
+        reference: str = "reference",
+        score: str = "score",
+        mate: str = "mate",
+        orientation: Orientation = "similarity",
+        nonfinite: SearchNonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Test every pair of systems on their rank-N recognition rates, on the same probes (search tables); see :func:`pandas_biosig.compare_identification`."""
+        return identification.compare_identification(self._obj, **_args(locals()))
+
+    def cmc_difference(
+        self,
+        *,
+        n_resamples: int = 1000,
+        confidence_level: float = 0.95,
+        seed: int | np.random.Generator | None = None,
+        max_rank: int | None = None,
+        common_probes: bool = False,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        probe: str = "probe",
+        reference: str = "reference",
+        score: str = "score",
+        mate: str = "mate",
+        orientation: Orientation = "similarity",
+        nonfinite: SearchNonFinite = "raise",
+    ) -> xr.Dataset:
+        """Paired bootstrap band on the difference of the CMC curves of every pair of systems (search tables); see :func:`pandas_biosig.cmc_difference`."""
+        return identification.cmc_difference(self._obj, **_args(locals()))
+
+
 def _args(local_vars: dict) -> dict:
     """The call's keyword arguments: the method's locals minus ``self``."""
     return {k: v for k, v in local_vars.items() if k != "self"}
 
 
 def _describe(df: pd.DataFrame) -> str:
-    """What the accessor sees, with the canonical column names (cf-xarray style)."""
+    """What the accessor sees, with the canonical column names (cf-xarray style).
+
+    One vectorized pass per statistic (no per-row Python), so it stays quick on large
+    tables. A search table (``probe, reference, score, mate``) is described as such.
+    """
     lines = [f"<pandas_biosig accessor: {len(df)} rows>"]
+    search = ["system", "probe", "reference", "score", "mate"]
+    if all(c in df.columns for c in search):
+        lines.append("  search table (identification): " + ", ".join(search))
+        for name, sub in df.groupby("system", sort=False, observed=True):
+            n_probes = sub["probe"].nunique()
+            n_refs = sub["reference"].nunique()
+            mated = sub.loc[sub["mate"].astype(bool), "probe"].nunique()
+            lines.append(
+                f"  {name}: {n_probes} probes ({mated} mated), {n_refs} references, "
+                f"{len(sub)} scores"
+            )
+        return "\n".join(lines)
     cols = ["system", "trial", "label", "score"]
     missing = [c for c in cols if c not in df.columns]
     present = [c for c in (*cols, "split", "subject") if c in df.columns]
@@ -471,21 +619,29 @@ def _describe(df: pd.DataFrame) -> str:
     if missing:
         lines.append(f"  missing (pass their names as keywords): {', '.join(missing)}")
         return "\n".join(lines)
-    labels = df["label"].map(
-        lambda v: LABEL_VOCABULARY.get(str(v).strip().lower(), None)
-        if not isinstance(v, bool | np.bool_)
-        else bool(v)
-    )
+    try:
+        genuine = pd.Series(_genuine_from_labels(df, "label"), index=df.index)
+    except SchemaError as exc:
+        lines.append("  labels: " + str(exc).splitlines()[0])
+        return "\n".join(lines)
     keys = ["system"] + (["split"] if "split" in df.columns else [])
-    for key, sub in df.groupby(keys, sort=False):
+    frame = pd.DataFrame({"genuine": genuine, "score": df["score"]})
+    for k in keys:
+        frame[k] = df[k]
+    grouped = frame.groupby(keys, sort=False, observed=True, dropna=False)
+    stats = grouped.agg(
+        n_genuine=("genuine", "sum"),
+        n=("genuine", "size"),
+        low=("score", "min"),
+        high=("score", "max"),
+        distinct=("score", "nunique"),
+    )
+    for key, row in stats.iterrows():
         key = key if isinstance(key, tuple) else (key,)
-        lab = labels.loc[sub.index]
-        scores = sub["score"]
-        n_ties = int(scores.duplicated().sum())
         lines.append(
             "  "
             + " / ".join(str(k) for k in key)
-            + f": {int((lab == True).sum())} genuine, {int((lab == False).sum())} impostor, "  # noqa: E712
-            + f"scores [{scores.min():.4g}, {scores.max():.4g}], {n_ties} tied"
+            + f": {int(row.n_genuine)} genuine, {int(row.n - row.n_genuine)} impostor, "
+            + f"scores [{row.low:.4g}, {row.high:.4g}], {int(row.n - row.distinct)} tied"
         )
     return "\n".join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["example_trials"]
+__all__ = ["example_search", "example_trials"]
 
 #: The example systems: (name, separation d', weight of the shared trial difficulty,
 #: weight of the subject effect). Systems with a large shared weight are strongly
@@ -103,3 +103,18 @@ def example_trials(
             )
         )
     return pd.concat(frames, ignore_index=True)
+
+
+def example_search(seed: int = 0, **kwargs):
+    """A small synthetic identification (1:N search) table; see
+    :func:`pandas_biosig.identification.example_search`.
+
+    Examples
+    --------
+    >>> search = pbs.datasets.example_search()
+    >>> sorted(search.columns)[:3]
+    ['fold', 'mate', 'probe']
+    """
+    from .identification import example_search as _example_search
+
+    return _example_search(seed, **kwargs)

@@ -834,10 +834,11 @@ def epc_bootstrap(
             )
     names = [g.system for g in aligned]
     pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
-    diff = np.stack([hter[:, a] - hter[:, b] for a, b in pairs], axis=1) if pairs else np.zeros(
-        (n_resamples, 0, n_w)
-    )
-    d_low, d_high = percentile_interval(diff, level)
+    if pairs:
+        diff = np.stack([hter[:, a] - hter[:, b] for a, b in pairs], axis=1)
+        d_low, d_high = percentile_interval(diff, level)
+    else:  # one system: bands only, an empty pair dimension
+        d_low = d_high = np.zeros((0, n_w))
     point = ds.hter.values
     est = np.array([point[a] - point[b] for a, b in pairs]).reshape(len(pairs), n_w)
     out = ds.assign(**{name: xr_var for name, xr_var in band.items()})

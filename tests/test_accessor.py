@@ -111,3 +111,21 @@ def test_eer_bound_table_matches():
         reported.biosig.eer_bound_table(n=719400, adjust="fdr_bh"),
         pbs.eer_bound_table(reported, n=719400, adjust="fdr_bh"),
     )
+
+
+def test_repr_of_a_search_table():
+    text = repr(pbs.datasets.example_search().biosig)
+    assert "search table (identification)" in text
+    assert "cnn: 125 probes (100 mated), 60 references" in text
+
+
+def test_repr_reports_bad_labels_instead_of_failing(example):
+    bad = example.copy()
+    bad.loc[0, "label"] = "maybe"
+    assert "labels: column 'label' holds label value(s) ['maybe']" in repr(bad.biosig)
+
+
+def test_identification_mirrors_match():
+    search = pbs.datasets.example_search()
+    pd.testing.assert_frame_equal(search.biosig.recognition_rate(rank=[1, 5]),
+                                  pbs.recognition_rate(search, rank=[1, 5]))

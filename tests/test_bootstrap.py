@@ -249,3 +249,8 @@ def test_epc_bootstrap_subject_resampling(example):
     ds = pbs.epc_bootstrap(example, weights=[0.5], n_resamples=50, seed=0, resample="subject")
     assert ds.attrs["resample"] == "subject"
     assert bool((ds.hter_high >= ds.hter_low).all())
+
+
+def test_epc_bootstrap_one_system(example):
+    ds = pbs.epc_bootstrap(example[example.system == "gmm"], weights=[0.5], n_resamples=30, seed=0)
+    assert ds.pair.size == 0 and ds.hter_low.shape == (1, 1)
