@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from pandas_biosig._kernels.rates import Sweep
-from pandas_biosig._kernels.resample import lazy_replicate
+from pandas_biosig._kernels.resample import lazy_replicate, uniform_counts
 
 
 def main(argv=None):
@@ -51,8 +51,8 @@ def main(argv=None):
     sweep.prepare_resampling()
 
     def weighted():
-        wn = np.bincount(rng.integers(0, sweep.n, sweep.n), minlength=sweep.n)
-        wp = np.bincount(rng.integers(0, sweep.p, sweep.p), minlength=sweep.p)
+        wn = uniform_counts(rng, sweep.n)
+        wp = uniform_counts(rng, sweep.p)
         return sweep.reweighted(wn, wp)
 
     print(f"n = {args.n:,} trials (10 % genuine), {B} replicates; one sort of both classes "

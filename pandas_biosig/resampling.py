@@ -22,6 +22,7 @@ from ._kernels.resample import (
     lazy_replicate,
     percentile_interval,
     stratified_counts,
+    uniform_counts,
 )
 from ._schema import Group, SchemaError, Trials, check_option
 from ._typing import Criterion, NonFinite, Orientation
@@ -95,11 +96,6 @@ ERROR_ALIGN = (
     "{a!r} and {n_b} only in {b!r} (e.g. {examples}); pass common_trials=True to keep the "
     "trials they share"
 )
-
-
-def _uniform_counts_for_tests(rng, size):
-    """Label-stratified multiplicities of one class (exposed for the distribution tests)."""
-    return np.bincount(rng.integers(0, size, size), minlength=size)
 
 
 def _rng(seed) -> np.random.Generator:
@@ -180,14 +176,14 @@ class _Replicates:
         if self.lazy:
             return lazy_replicate(sw, rng)
         if self.resample == "label":
-            wn = np.bincount(rng.integers(0, sw.n, sw.n), minlength=sw.n)
-            wp = np.bincount(rng.integers(0, sw.p, sw.p), minlength=sw.p)
+            wn = uniform_counts(rng, sw.n)
+            wp = uniform_counts(rng, sw.p)
             return sw.reweighted(wn, wp)
         if self.resample == "trial":
             total = sw.n + sw.p
             n_neg = int(rng.binomial(total, sw.n / total))
-            wn = np.bincount(rng.integers(0, sw.n, n_neg), minlength=sw.n)
-            wp = np.bincount(rng.integers(0, sw.p, total - n_neg), minlength=sw.p)
+            wn = uniform_counts(rng, sw.n, n_neg)
+            wp = uniform_counts(rng, sw.p, total - n_neg)
             return sw.reweighted(wn, wp)
         w = cluster_counts(rng, self.clusters, self.n_clusters)
         neg_order, pos_order = self.perm
@@ -534,17 +530,21 @@ def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng
     return (far_a + frr_a) / 2 - (far_b + frr_b) / 2
 
 
+def bootstrap_pvalue(deltas: np.ndarray, alternative: str = "two-sided") -> float:
+    """P-value of "no difference" from replicated differences (NaN replicates ignored):
+    the share of replicates on the far side of 0, with the +1 correction."""
+    finite = deltas[np.isfinite(deltas)]
+    below = (np.count_nonzero(finite <= 0) + 1) / (finite.size + 1)
+    above = (np.count_nonzero(finite >= 0) + 1) / (finite.size + 1)
+    if alternative == "two-sided":
+        return min(1.0, 2 * min(below, above))
+    return below if alternative == "greater" else above  # "greater": H1 is A - B > 0
+
+
 def _bootstrap_result(est, deltas, alternative, n) -> BootstrapTestResult:
     finite = deltas[np.isfinite(deltas)]
     m = finite.size
-    below = (np.count_nonzero(finite <= 0) + 1) / (m + 1)
-    above = (np.count_nonzero(finite >= 0) + 1) / (m + 1)
-    if alternative == "two-sided":
-        p = min(1.0, 2 * min(below, above))
-    elif alternative == "greater":  # H1: A - B > 0
-        p = below
-    else:
-        p = above
+    p = bootstrap_pvalue(finite, alternative)
     se = float(np.std(finite, ddof=1)) if m > 1 else float("nan")
     z = est / se if se and se > 0 else float("nan")
     return BootstrapTestResult(

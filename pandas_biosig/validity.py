@@ -27,8 +27,8 @@ from scipy.stats import norm
 
 from . import stats
 from ._kernels.rates import Sweep
-from ._kernels.resample import lazy_replicate, percentile_interval
-from .resampling import _fixed_threshold_deltas
+from ._kernels.resample import lazy_replicate, percentile_interval, uniform_counts
+from .resampling import _fixed_threshold_deltas, bootstrap_pvalue
 
 __all__ = [
     "Setting",
@@ -176,10 +176,7 @@ def _pvalues(rng, s: Setting, n_boot: int, alpha: float) -> dict[str, float]:
     ga, gb = _Group(a, g, subj), _Group(b, g, subj)
     for resample in ("label", "subject"):
         d = _fixed_threshold_deltas(ga, gb, "hter", (ta, tb), n_boot, resample, rng)
-        d = d[np.isfinite(d)]
-        below = (np.count_nonzero(d <= 0) + 1) / (d.size + 1)
-        above = (np.count_nonzero(d >= 0) + 1) / (d.size + 1)
-        out[f"bootstrap_{resample}"] = min(1.0, 2 * min(below, above))
+        out[f"bootstrap_{resample}"] = bootstrap_pvalue(d)
     eer_a = Sweep(a[imp], a[gen]).eer_threshold()[0]
     eer_b = Sweep(b[imp], b[gen]).eer_threshold()[0]
     out["eer_bound"] = stats.eer_bound(eer_a, eer_b, n=ni + nc).pvalue
@@ -302,8 +299,7 @@ def coverage(
         pos_order = np.argsort(a[g], kind="stable")
         vals = np.empty(n_boot)
         for i in range(n_boot):
-            w = np.bincount(rng.integers(0, setting.n_subjects, setting.n_subjects),
-                            minlength=setting.n_subjects)[subj]
+            w = uniform_counts(rng, setting.n_subjects)[subj]
             wn, wp = w[imp][neg_order], w[g][pos_order]
             vals[i] = sw.reweighted(wn, wp).eer_threshold()[0] if wn.sum() and wp.sum() else np.nan
         low, high = percentile_interval(vals, confidence_level)

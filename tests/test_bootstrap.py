@@ -12,13 +12,13 @@ from pandas_biosig._kernels.resample import (
     cluster_counts,
     lazy_replicate,
     stratified_counts,
+    uniform_counts,
 )
 from pandas_biosig.resampling import (
     BOOTSTRAP_COLUMNS,
     ERROR_ALIGN,
     ERROR_N_RESAMPLES,
     ERROR_SUBJECT,
-    _uniform_counts_for_tests,
 )
 
 
@@ -74,7 +74,7 @@ def test_weighted_replicates_have_the_resorted_distribution(metric):
     rng = np.random.default_rng(4)
     f = lambda s: getattr(s, metric)()  # noqa: E731
     weighted = [
-        f(sw.reweighted(_uniform_counts_for_tests(rng, sw.n), _uniform_counts_for_tests(rng, sw.p)))
+        f(sw.reweighted(uniform_counts(rng, sw.n), uniform_counts(rng, sw.p)))
         for _ in range(2000)
     ]
     textbook = [f(resorted(sw, rng)) for _ in range(2000)]
@@ -254,3 +254,13 @@ def test_epc_bootstrap_subject_resampling(example):
 def test_epc_bootstrap_one_system(example):
     ds = pbs.epc_bootstrap(example[example.system == "gmm"], weights=[0.5], n_resamples=30, seed=0)
     assert ds.pair.size == 0 and ds.hter_low.shape == (1, 1)
+
+
+def test_bootstrap_pvalue_by_hand():
+    from pandas_biosig.resampling import bootstrap_pvalue
+
+    d = np.array([-1.0, 1.0, 2.0, 3.0, np.nan])  # NaN ignored: 4 replicates
+    # share at or below 0: (1 + 1) / 5; at or above 0: (3 + 1) / 5
+    assert bootstrap_pvalue(d, "greater") == pytest.approx(0.4)
+    assert bootstrap_pvalue(d, "less") == pytest.approx(0.8)
+    assert bootstrap_pvalue(d) == pytest.approx(0.8)

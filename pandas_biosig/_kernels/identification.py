@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .rates import Sweep
+from .resample import uniform_counts
 
 __all__ = [
     "ProbeStats",
@@ -243,7 +244,7 @@ def cmc_difference_replicates(
     rb = np.minimum(rank_b.astype(np.int64), max_rank + 1)
     out = np.empty((n_resamples, max_rank))
     for i in range(n_resamples):
-        w = np.bincount(rng.integers(0, n, n), minlength=n)
+        w = uniform_counts(rng, n)
         ca = np.bincount(ra, weights=w, minlength=max_rank + 2)
         cb = np.bincount(rb, weights=w, minlength=max_rank + 2)
         out[i] = np.cumsum(ca[1 : max_rank + 1] - cb[1 : max_rank + 1]) / n

@@ -28,14 +28,17 @@ __all__ = [
     "lazy_replicate",
     "percentile_interval",
     "stratified_counts",
+    "uniform_counts",
 ]
 
 
-def _uniform_counts(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Multiplicities of ``size`` items drawn ``size`` times with replacement."""
+def uniform_counts(rng: np.random.Generator, size: int, draws: int | None = None) -> np.ndarray:
+    """Multiplicities of ``size`` items drawn ``draws`` (default ``size``) times with
+    replacement: one bootstrap replicate of a class, as counts over its items."""
     if size == 0:
         return np.zeros(0, dtype=np.int64)
-    return np.bincount(rng.integers(0, size, size=size), minlength=size)
+    draws = size if draws is None else draws
+    return np.bincount(rng.integers(0, size, size=draws), minlength=size)
 
 
 def stratified_counts(rng: np.random.Generator, strata: np.ndarray, n_strata: int) -> np.ndarray:
@@ -44,14 +47,14 @@ def stratified_counts(rng: np.random.Generator, strata: np.ndarray, n_strata: in
     out = np.empty(strata.size, dtype=np.int64)
     for s in range(n_strata):
         idx = np.flatnonzero(strata == s)
-        out[idx] = _uniform_counts(rng, idx.size)
+        out[idx] = uniform_counts(rng, idx.size)
     return out
 
 
 def cluster_counts(rng: np.random.Generator, clusters: np.ndarray, n_clusters: int) -> np.ndarray:
     """Multiplicities of items when whole clusters (subjects) are resampled with
     replacement: every item gets the multiplicity of its cluster."""
-    return _uniform_counts(rng, n_clusters)[clusters]
+    return uniform_counts(rng, n_clusters)[clusters]
 
 
 class LazyPrefix:
