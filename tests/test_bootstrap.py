@@ -264,3 +264,8 @@ def test_bootstrap_pvalue_by_hand():
     assert bootstrap_pvalue(d, "greater") == pytest.approx(0.4)
     assert bootstrap_pvalue(d, "less") == pytest.approx(0.8)
     assert bootstrap_pvalue(d) == pytest.approx(0.8)
+
+
+def test_paired_bootstrap_unknown_system(example):
+    with pytest.raises(pbs.SchemaError, match=r"system 'nope' is not in the table \(systems: \['cnn'"):
+        pbs.paired_bootstrap(example, "cnn", "nope", apply_to="eval", n_resamples=5)

@@ -533,3 +533,12 @@ def test_netcdf_round_trip(example, make):
     raw = ds.to_netcdf(engine="scipy")
     back = xr.open_dataset(io.BytesIO(bytes(raw)), engine="scipy").load()
     xr.testing.assert_identical(ds, back)
+
+
+@pytest.mark.parametrize("grid", [[], [[0.1, 0.2]], ["a"]])
+def test_far_grid_must_be_a_1d_array_of_numbers(example, grid):
+    import re
+
+    prefix = curves.ERROR_GRID_SHAPE.split("{value!r}")[0].format(name="far_grid")
+    with pytest.raises(ValueError, match=re.escape(prefix)):
+        curves.roc(example, far_grid=grid)

@@ -217,3 +217,39 @@ def test_input_is_not_mutated(example):
     pbs.summary(example)
     pbs.error_rates(example, threshold="eer", on="dev")
     pd.testing.assert_frame_equal(example, before)
+
+
+def test_threshold_policy_errors(trials_tiny, example):
+    import re
+
+    from pandas_biosig.metrics import (
+        ERROR_BAYES_DISTANCE,
+        ERROR_COSTS,
+        ERROR_ON_FIXED,
+        ERROR_ON_MISSING,
+    )
+
+    with pytest.raises(ValueError, match=re.escape(ERROR_ON_FIXED.format(on="dev", value=0.5))):
+        pbs.error_rates(example, threshold=0.5, on="dev")
+    with pytest.raises(ValueError, match=re.escape(ERROR_COSTS)):
+        pbs.dcf(trials_tiny, p_target=1.5)
+    with pytest.raises(ValueError, match=re.escape(ERROR_COSTS)):
+        pbs.error_rates(trials_tiny, c_miss=0)
+    with pytest.raises(ValueError, match=re.escape(ERROR_BAYES_DISTANCE)):
+        pbs.dcf(trials_tiny, orientation="distance")
+    # a system scored on eval only: no dev threshold can be chosen for it
+    lonely = example[(example.system == "lbp") & (example.split == "eval")].assign(system="new")
+    with pytest.raises(pbs.SchemaError, match=re.escape(ERROR_ON_MISSING.split("{where}")[0].format(
+            system="new", on="dev"))):
+        pbs.error_rates(pd.concat([example, lonely]), threshold="eer", on="dev")
+
+
+def test_frr_target_below_the_failures_warns(trials_tiny):
+    from pandas_biosig.metrics import WARN_FRR_INFEASIBLE
+
+    assert "no threshold reaches FRR" in WARN_FRR_INFEASIBLE
+    t = pd.concat([trials_tiny, pd.DataFrame({"system": ["toy"], "trial": [99],
+                                              "label": ["genuine"], "score": [np.nan]})])
+    with pytest.warns(pbs.BiosigWarning, match="no threshold reaches FRR <= 0.0"):
+        row = pbs.error_rates(t, threshold="frr", target=0.0, nonfinite="reject").iloc[0]
+    assert np.isnan(row.threshold) and np.isnan(row.far)
