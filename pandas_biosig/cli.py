@@ -51,8 +51,8 @@ NOTES = (
     "Cllr in bits."
 )
 ERROR_MATPLOTLIB = (
-    "the report's figures (--out) need matplotlib, which is not installed; install the plot "
-    "extra: pip install 'pandas-biosig[plot]'"
+    "the report's figures (--out) need matplotlib, a dependency of pandas-biosig that is "
+    "missing from this environment: pip install matplotlib"
 )
 
 

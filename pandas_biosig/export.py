@@ -2,9 +2,8 @@
 
 This module is the only place where numbers become text. Every other function returns
 numbers. :func:`to_latex` renders through pandas' ``Styler.to_latex`` (it needs jinja2) and
-:func:`to_markdown` through ``DataFrame.to_markdown`` (it needs tabulate). Both libraries
-come with the ``pandas-biosig[export]`` extra and are imported only when a table is
-rendered.
+:func:`to_markdown` through ``DataFrame.to_markdown`` (it needs tabulate). Both are
+dependencies of pandas-biosig, imported only when a table is rendered.
 
 What to show, and how, is decided by column name. The rules are data, in the module
 constants :data:`HEADERS`, :data:`RATES`, :data:`BEST`, :data:`SETTINGS`, :data:`HIDDEN`
@@ -181,8 +180,8 @@ COMPARISON_COLUMNS = ("system_a", "system_b", "metric", "reject")
 METRIC_COLUMNS = {"eer": "eer_rocch"}
 
 ERROR_MISSING_EXTRA = (
-    "{function} needs the optional dependency {package!r}; install the export extra: "
-    "pip install 'pandas-biosig[export]'"
+    "{function} needs {package!r}, a dependency of pandas-biosig that is missing from this "
+    "environment: pip install {package}"
 )
 ERROR_NOT_A_FRAME = "expected a pandas DataFrame, got {type}"
 ERROR_COLUMNS = "{name}= names column(s) {missing} that the table does not have; its columns: {found}"
@@ -786,7 +785,7 @@ def to_latex(
     Raises
     ------
     ImportError
-        jinja2 is not installed (install ``pandas-biosig[export]``).
+        jinja2 is not installed.
     ValueError
         An unknown column or option, or marks that cannot be placed (the comparison's
         metric is not shown, or a system was not compared with the best one).
@@ -877,7 +876,7 @@ def to_markdown(
     Raises
     ------
     ImportError
-        tabulate is not installed (install ``pandas-biosig[export]``).
+        tabulate is not installed.
     ValueError
         As :func:`to_latex`.
 

@@ -6,8 +6,7 @@ curve per system (and ``by`` group and split) with a legend, and returns the mat
 ``Axes``. Pass ``ax=`` to draw into axes you already have; otherwise a new figure is made
 with :func:`matplotlib.pyplot.subplots`.
 
-matplotlib is optional: it comes with the ``pandas-biosig[plot]`` extra and is imported
-only when a figure is drawn, so ``import pandas_biosig`` never imports it.
+matplotlib is a dependency of pandas-biosig, imported only when a figure is drawn, so ``import pandas_biosig`` never imports it.
 
 The same functions are reachable from the accessor: ``trials.biosig.plot.det()`` is
 ``pbs.plot.det(trials)``.
@@ -47,8 +46,8 @@ DET_TICKS = (
 )
 
 ERROR_MATPLOTLIB = (
-    "pandas_biosig.plot.{function} needs matplotlib, which is not installed; install the "
-    "plot extra: pip install 'pandas-biosig[plot]'"
+    "pandas_biosig.plot.{function} needs matplotlib, a dependency of pandas-biosig that is "
+    "missing from this environment: pip install matplotlib"
 )
 ERROR_DATA = "{function} takes a DataFrame of trials{alternative}, got {type}"
 ERROR_KIND = "{function} draws a Dataset of kind {expected}, got kind={kind!r}"
@@ -290,7 +289,7 @@ def det(
     Raises
     ------
     ImportError
-        matplotlib is not installed (install ``pandas-biosig[plot]``).
+        matplotlib is not installed.
     ValueError
         A Dataset of another kind, a split that is not in the curves, bad ``limits``.
 
@@ -402,7 +401,7 @@ def roc(
     Raises
     ------
     ImportError
-        matplotlib is not installed (install ``pandas-biosig[plot]``).
+        matplotlib is not installed.
     ValueError
         A Dataset of another kind, a split that is not in the curves, an unknown
         ``xscale``.
@@ -574,7 +573,7 @@ def epc(
     Raises
     ------
     ImportError
-        matplotlib is not installed (install ``pandas-biosig[plot]``).
+        matplotlib is not installed.
     ValueError
         A Dataset of another kind, or a ``pair`` that is not in it.
 
@@ -706,7 +705,7 @@ def bayes_error(
     Raises
     ------
     ImportError
-        matplotlib is not installed (install ``pandas-biosig[plot]``).
+        matplotlib is not installed.
     ValueError
         A Dataset of another kind, or a split that is not in the curves.
 
@@ -840,7 +839,7 @@ def hist(
     Raises
     ------
     ImportError
-        matplotlib is not installed (install ``pandas-biosig[plot]``).
+        matplotlib is not installed.
     SchemaError, ValueError
         As :func:`pandas_biosig.error_rates`.
 

@@ -236,7 +236,7 @@ def test_bad_options(capsys, argv, expected):
     assert status == 1 and expected in err
 
 
-def test_figures_without_matplotlib_name_the_extra(capsys, tmp_path, monkeypatch):
+def test_figures_without_matplotlib_say_what_to_install(capsys, tmp_path, monkeypatch):
     for module in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
         monkeypatch.setitem(sys.modules, module, None)
     status, out, err = _run(capsys, "--out", tmp_path, "--n-resamples", "0")
