@@ -18,6 +18,7 @@ import pandas as pd
 
 from ._kernels.rates import Sweep
 from ._kernels.resample import (
+    HullReplicates,
     cluster_counts,
     lazy_replicate,
     percentile_interval,
@@ -335,10 +336,12 @@ def bootstrap(
     for g, t in plan:
         sw = Sweep.from_scores(g.scores, g.genuine)
         estimate = f(sw, t)
-        reps = _Replicates(g, sw, resample, lazy=metric in _LOCAL)
+        hull = HullReplicates(sw) if metric == "eer" and resample == "label" else None
+        reps = None if hull else _Replicates(g, sw, resample, lazy=metric in _LOCAL)
         values = np.empty(n_resamples)
         for i in range(n_resamples):
-            values[i] = f(reps.draw(rng), t)
+            # the hull EER needs the replicate's hull near the crossing only
+            values[i] = hull.draw(rng) if hull else f(reps.draw(rng), t)
             done += 1
             tick(done)
         low, high = _interval(values, estimate, confidence_level, ci_method)
