@@ -101,3 +101,39 @@ def test_string_system_column_gives_the_categorical_result(example):
         got = pbs.eer(example.assign(system=example.system.astype(dtype)))
         pd.testing.assert_frame_equal(got.drop(columns="system"), want.drop(columns="system"))
         assert got.system.tolist() == want.system.tolist()
+
+
+@pytest.mark.parametrize("resample", ["label", "trial"])
+def test_epc_band_cells_match_textbook_paired_resampling(example, resample):
+    """EPC bands from cell counts against drawing the eval trials themselves (paired)."""
+    w = np.array([0.1, 0.5, 0.9])
+    ds = pbs.epc_bootstrap(example, weights=w, n_resamples=3000, seed=0, resample=resample)
+    thr = pbs.epc(example, weights=w).threshold  # oriented scores: accept iff >= threshold
+    ev = example[example.split == "eval"]
+    systems = list(ds.system.values)
+    scores = {s: ev[ev.system == s].sort_values("trial") for s in systems}
+    genuine = scores[systems[0]].label.map(lambda v: v == "genuine").to_numpy()
+    rng = np.random.default_rng(1)
+    idx_g, idx_i = np.flatnonzero(genuine), np.flatnonzero(~genuine)
+    hter = {s: [] for s in systems}
+    for _ in range(3000):
+        if resample == "label":
+            idx = np.r_[rng.choice(idx_i, idx_i.size), rng.choice(idx_g, idx_g.size)]
+        else:
+            idx = rng.integers(0, genuine.size, genuine.size)
+        g = genuine[idx]
+        for s in systems:
+            acc = scores[s].score.to_numpy()[idx][:, None] >= thr.sel(system=s).values
+            far = (acc & ~g[:, None]).sum(0) / (~g).sum()
+            frr = (~acc & g[:, None]).sum(0) / g.sum()
+            hter[s].append((far + frr) / 2)
+    for s in systems:
+        lo, hi = np.quantile(np.array(hter[s]), [0.025, 0.975], axis=0)
+        np.testing.assert_allclose(ds.hter_low.sel(system=s), lo, atol=0.006)
+        np.testing.assert_allclose(ds.hter_high.sel(system=s), hi, atol=0.006)
+    a, b = systems[0], systems[2]
+    d = np.array(hter[a]) - np.array(hter[b])
+    lo, hi = np.quantile(d, [0.025, 0.975], axis=0)
+    pair = ds.sel(pair=f"{a} vs {b}")
+    np.testing.assert_allclose(pair.difference_low, lo, atol=0.006)
+    np.testing.assert_allclose(pair.difference_high, hi, atol=0.006)

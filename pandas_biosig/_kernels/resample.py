@@ -292,3 +292,30 @@ def _split_counts(rng, c_lo, c_hi, s_lo, s_hi, s_mid):
     parts[:, -1] = np.maximum(1.0 - parts[:, :-1].sum(axis=1), 0.0)
     draws = rng.multinomial(c_hi - c_lo, parts)
     return c_lo[:, None] + np.cumsum(draws[:, :-1], axis=1)
+
+
+def cell_draws(rng: np.random.Generator, sizes: np.ndarray, n_resamples: int) -> np.ndarray:
+    """Multinomial replicates of cell counts, column by column.
+
+    ``sizes`` is a ``(cells, columns)`` array of trial counts: the trials of each column
+    fall in its cells (the same total in every column). A replicate draws that many trials
+    with replacement and counts them per cell: for each column, a multinomial over its
+    cells, drawn as a chain of binomials vectorized over replicates and columns. When a
+    statistic reads one column only (a rate at one fixed threshold), this has exactly the
+    distribution of drawing the trials themselves; columns are drawn independently.
+
+    Returns an ``(n_resamples, cells, columns)`` array of counts.
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    cells, cols = sizes.shape
+    out = np.empty((n_resamples, cells, cols), dtype=np.int64)
+    left = np.full((n_resamples, cols), int(sizes[:, 0].sum()) if cols else 0, dtype=np.int64)
+    rest = sizes.sum(axis=0)
+    for c in range(cells - 1):
+        prob = np.where(rest > 0, sizes[c] / np.maximum(rest, 1), 0.0)
+        x = rng.binomial(left, prob)
+        out[:, c] = x
+        left -= x
+        rest = rest - sizes[c]
+    out[:, cells - 1] = left
+    return out
