@@ -5,34 +5,49 @@ Importing the package registers the ``DataFrame.biosig`` accessor.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import datasets, plot, stats
+from . import datasets
+from ._lazy import register_when_imported
 from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
-from .curves import bayes_error, det, det_grid, epc, ppndf, roc, rocch
-from .export import to_latex, to_markdown
-from .identification import (
-    cmc,
-    cmc_difference,
-    compare_identification,
-    detection_identification_rate,
-    dir_curve,
-    probe_ranks,
-    read_bob_identification,
-    read_pyeer_cmc,
-    recognition_rate,
-)
-from .io import ScoreFileError, read_bob, read_nist, read_score_lists, read_scores, read_table
-from .metrics import dcf, eer, error_rates, summary
-from .resampling import bootstrap, epc_bootstrap, paired_bootstrap
-from .significance import (
-    ci,
-    compare,
-    compare_folds,
-    eer_bound_table,
-    fold_metrics,
-    fold_summary,
-    pairwise_matrix,
-)
+
+# Everything else loads the first time it is used (``pbs.compare``, ``pbs.plot``...), so
+# that importing the package costs little more than pandas and xarray.
+_LAZY = {
+    "plot": None,
+    "stats": None,
+    "curves": ["bayes_error", "det", "det_grid", "epc", "ppndf", "roc", "rocch"],
+    "export": ["to_latex", "to_markdown"],
+    "identification": [
+        "cmc", "cmc_difference", "compare_identification", "detection_identification_rate",
+        "dir_curve", "probe_ranks", "read_bob_identification", "read_pyeer_cmc",
+        "recognition_rate",
+    ],
+    "io": ["ScoreFileError", "read_bob", "read_nist", "read_score_lists", "read_scores",
+           "read_table"],
+    "metrics": ["dcf", "eer", "error_rates", "summary"],
+    "resampling": ["bootstrap", "epc_bootstrap", "paired_bootstrap"],
+    "significance": ["ci", "compare", "compare_folds", "eer_bound_table", "fold_metrics",
+                     "fold_summary", "pairwise_matrix"],
+}
+_WHERE = {name: module for module, names in _LAZY.items() for name in (names or ())}
+
+
+def __getattr__(name: str):
+    import importlib
+
+    if name in _LAZY:
+        value = importlib.import_module(f"{__name__}.{name}")
+    elif name in _WHERE:
+        value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | set(_WHERE))
+
 
 try:
     __version__ = version("pandas-biosig")
@@ -88,7 +103,12 @@ __all__ = [
     "recognition_rate",
 ]
 
-import importlib.util as _util
 
-if _util.find_spec("dask") is not None:  # optional extra: registers dask's ddf.biosig
-    from . import outofcore  # noqa: F401
+
+def _register_dask_accessor() -> None:  # optional extra: dask's ddf.biosig
+    import importlib
+
+    importlib.import_module(f"{__name__}.outofcore")
+
+
+register_when_imported("dask.dataframe", _register_dask_accessor)

@@ -9,19 +9,29 @@ when the accessor is created.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
-from . import curves, identification, metrics, resampling, significance
-from . import plot as _plot
+from ._lazy import LazyModule
 from ._schema import SchemaError, _genuine_from_labels
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
-from .curves import EPCCriterion
-from .identification import IdentificationTest, SearchNonFinite
-from .stats import RateCIMethod
+
+# the modules behind the methods load when a method is first called
+curves = LazyModule("pandas_biosig.curves")
+identification = LazyModule("pandas_biosig.identification")
+metrics = LazyModule("pandas_biosig.metrics")
+resampling = LazyModule("pandas_biosig.resampling")
+significance = LazyModule("pandas_biosig.significance")
+_plot = LazyModule("pandas_biosig.plot")
+
+if TYPE_CHECKING:
+    import xarray as xr
+
+    from .curves import EPCCriterion
+    from .identification import IdentificationTest, SearchNonFinite
+    from .stats import RateCIMethod
 
 __all__ = ["BiosigAccessor"]
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.optimize import isotonic_regression
 
 __all__ = [
     "OperatingPoint",
@@ -30,6 +29,14 @@ __all__ = [
 ]
 
 _LN2 = float(np.log(2.0))
+
+
+def isotonic_regression(y, *, weights, increasing=True):
+    """scipy's pool-adjacent-violators (:func:`scipy.optimize.isotonic_regression`),
+    imported on first use: ``scipy.optimize`` takes long to import."""
+    from scipy.optimize import isotonic_regression as pav
+
+    return pav(y, weights=weights, increasing=increasing)
 
 
 class OperatingPoint(NamedTuple):

@@ -19,9 +19,8 @@ from __future__ import annotations
 from bisect import bisect_left
 
 import numpy as np
-from scipy.optimize import isotonic_regression
 
-from .rates import Sweep, rocch_eer
+from .rates import Sweep, isotonic_regression, rocch_eer
 
 __all__ = [
     "HullReplicates",
