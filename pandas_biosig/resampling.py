@@ -285,8 +285,10 @@ def bootstrap(
     few thresholds only (``eer_threshold``, ``eer_interpolated``, ``fnmr_at_fmr``,
     ``fmr_at_fnmr``, ``far``, ``frr``, ``hter``) draw the number of resampled scores below
     each threshold they visit, binomially and on demand (O(log n) per replicate); the other
-    metrics give each sorted score its multiplicity (O(n) per replicate). Both have exactly
-    the distribution of resampling the trials and sorting them again.
+    metrics give each sorted score its multiplicity (O(n) per replicate), except the hull
+    EER (``"eer"``, with ``resample="label"``), whose replicates draw the counts of
+    intervals of the sorted scores and refine them only around the FAR = FRR crossing. All
+    have exactly the distribution of resampling the trials and sorting them again.
 
     References
     ----------
@@ -733,6 +735,12 @@ def epc_bootstrap(
     ``significant`` is marked weight by weight, with no correction for the many weights
     of the grid; read it as the paper's Fig. 8 does, as the region where the systems
     differ, not as one test.
+
+    With ``resample="label"`` or ``"trial"``, a replicate at one weight is drawn from the
+    counts of four cells per class (each system: accepted or not at that weight's
+    threshold; each pair: both, A only, B only, neither): exactly the distribution of
+    resampling the trials, at O(1) per replicate and weight. Weights are drawn
+    independently of each other.
 
     Examples
     --------
