@@ -254,6 +254,7 @@ def _epc_table(n_systems, n):
 
 def _worker_bootstrap(case: str, n: int, replicates: int) -> dict:
     import pandas_biosig as pbs
+    import pandas_biosig.resampling
 
     if case == "epc":
         table = _epc_table(5, n)

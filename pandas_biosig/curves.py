@@ -158,6 +158,12 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
     sign = _sign(trials)
     thr, far, frr, tpr, eer, auc, n_gen, n_imp = ([] for _ in range(8))
     sweeps = [_sweep(g) for g in groups]
+    for sw in sweeps:  # the summaries first, and their cached structures freed before the
+        eer.append(sw.eer_rocch())  # curves are allocated (a lower peak of memory)
+        auc.append(sw.auc())
+        n_gen.append(sw.p)
+        n_imp.append(sw.n)
+        sw._positions = sw._cand = sw._pav = None
     if grid is None:
         # the exact curves are written straight into the output arrays (no per-group
         # copies, nothing of the input's size besides the sweeps)
@@ -177,10 +183,6 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
             thr.append(sign * pts.threshold[i])
             frr.append(pts.frr[i])
             tpr.append(pts.tpr[i])
-        eer.append(sw.eer_rocch())
-        auc.append(sw.auc())
-        n_gen.append(sw.p)
-        n_imp.append(sw.n)
     del sweeps
     if grid is None:
         curve = {name: out.pop(name) for name in ("threshold", "frr", "tpr")}
