@@ -91,8 +91,17 @@ EXTENSIONS = (
     ".scores", ".score", ".lst", ".dat",
 )
 
-#: File-name tokens that give the split (a token is delimited by "-", "_" or ".").
-SPLIT_TOKENS = {"dev": "dev", "development": "dev", "eval": "eval", "evaluation": "eval"}
+#: File-name tokens that give the split (a token is delimited by "-", "_" or ".";
+#: case-insensitive). bob's names: ``test`` is the evaluation split.
+SPLIT_TOKENS = {
+    "dev": "dev",
+    "development": "dev",
+    "eval": "eval",
+    "evaluation": "eval",
+    "test": "eval",
+    "train": "train",
+    "training": "train",
+}
 
 #: File-name tokens that tell a genuine list from an impostor list (format="lists").
 CLASS_TOKENS = {

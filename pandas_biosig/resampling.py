@@ -443,7 +443,8 @@ def align_pair(a: Group, b: Group, *, common_trials: bool, where: str = "") -> t
 def _check_labels(a: Group, b: Group, pa, pb) -> None:
     diff = a.genuine[pa] != b.genuine[pb]
     if diff.any():
-        raise SchemaError(ERROR_LABELS_DIFFER.format(trial=a.trial[pa][np.argmax(diff)]))
+        bad = a.trial[pa][np.argmax(diff)]
+        raise SchemaError(ERROR_LABELS_DIFFER.format(trial=getattr(bad, "item", lambda: bad)()))
 
 
 def _take(g: Group, idx: np.ndarray) -> Group:

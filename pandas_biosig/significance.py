@@ -1195,6 +1195,46 @@ def compare(
     return _finish(rows, trials.by, COMPARE_COLUMNS, family_of, adjust, alpha)
 
 
+def _compare_independent_sets(
+    rates: pd.DataFrame, *, adjust: str | None, alpha: float, confidence_level: float,
+    alternative: str = "two-sided",
+) -> pd.DataFrame:
+    """Bengio & Mariéthoz's independent HTER test (eq. 15) for every pair of systems of
+    each split, from their rates only: for systems scored on different trial lists.
+
+    ``rates`` is an :func:`pandas_biosig.error_rates` table. Each system's HTER variance
+    uses its own trial counts, FAR(1 - FAR)/(4 NI) + FRR(1 - FRR)/(4 NC); with one common
+    test set this is eq. 15 exactly. Each split is one family, adjusted once.
+    """
+    rows, family_of = [], []
+    method = TESTS["hter_independent"] + ", each system on its own trials"
+    for i_fam, (split, fam) in enumerate(rates.groupby("split", sort=False, dropna=False)):
+        recs = fam.to_dict("records")
+        for a, b in itertools.combinations(range(len(recs)), 2):
+            ra, rb = recs[a], recs[b]
+            row = dict(system_a=ra["system"], system_b=rb["system"], split=split,
+                       metric="hter", test="hter_independent",
+                       confidence_level=confidence_level)
+            if any(math.isnan(r[c]) for r in (ra, rb) for c in ("far", "frr")):
+                row.update(_NAN_ROW, alternative=alternative, method=method)
+            else:
+                var = sum(
+                    r["far"] * (1 - r["far"]) / (4 * r["n_impostor"])
+                    + r["frr"] * (1 - r["frr"]) / (4 * r["n_genuine"])
+                    for r in (ra, rb)
+                )
+                res = stats._normal_result(
+                    ra["hter"] - rb["hter"], math.sqrt(var), alternative=alternative,
+                    method=method,
+                    n=int(ra["n_impostor"] + ra["n_genuine"] + rb["n_impostor"] + rb["n_genuine"]),
+                )
+                row.update(_row(res, confidence_level))
+            row.update(threshold_a=ra["threshold"], threshold_b=rb["threshold"])
+            rows.append(row)
+            family_of.append(i_fam)
+    return _finish(rows, (), COMPARE_COLUMNS, family_of, adjust, alpha)
+
+
 # --------------------------------------------------------------------------- matrix view
 
 
