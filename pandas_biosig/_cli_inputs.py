@@ -63,7 +63,6 @@ CLI_FLAGS = {
     "common_trials": "--common-trials",
     "on": "--on",
     "apply_to": "--apply-to",
-    "split": "--split-column",
     "orientation": "--orientation",
     "test": "--test",
     "adjust": "--adjust",
@@ -91,10 +90,10 @@ def cli_message(text: str) -> str:
             return option
         if value in ("False", "None"):
             return f"no {option}"
-        if name == "split" and value.strip("'\"") == "<column name>":
-            return f"{option} NAME"
         return f"{option} {value.strip(chr(39) + chr(34))}"
 
+    text = text.replace("split='<column name>'", "--split-column NAME")
+    text = re.sub(r"\bsplit='([^']*)'", r"split \1", text)  # a split's value, not a flag
     text = _KEYWORD.sub(flag, text)
     return text.replace("a mapping {system: path}", "--name")
 

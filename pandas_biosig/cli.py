@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, datasets
+from . import __version__, datasets, stats
 from ._cli_inputs import cli_message, load_trials
 from ._schema import SchemaError
 from .export import HEADERS, to_latex, to_markdown
@@ -185,12 +185,22 @@ def _report(
             trials, metric="hter", threshold="eer", on=on, apply_to=apply_to,
             confidence_level=confidence_level, **cols,
         )
+        fta = ["fta", "fmr", "fnmr"] if (er["fta"] > 0).any() else []
+        low, high = hter_ci["ci_low"].to_numpy(), hter_ci["ci_high"].to_numpy()
+        if fta:  # eq. 13 around the reported HTER: FTA-inclusive FAR, FRR over all trials
+            bounds = [
+                stats.hter_ci(r.far, r.frr, n_impostor=int(r.n_impostor),
+                              n_genuine=int(r.n_genuine)).confidence_interval(
+                    confidence_level=confidence_level)
+                for r in er.itertuples()
+            ]
+            low, high = [b.low for b in bounds], [b.high for b in bounds]
         table = er[
             ["system", "threshold_split", "criterion", "threshold", "n_genuine", "n_impostor",
-             "fa", "fr", "far", "frr"]
+             "fa", "fr", *fta, "far", "frr"]
         ].assign(
-            metric="hter", estimate=er["hter"], ci_low=hter_ci["ci_low"].to_numpy(),
-            ci_high=hter_ci["ci_high"].to_numpy(), confidence_level=confidence_level,
+            metric="hter", estimate=er["hter"], ci_low=low,
+            ci_high=high, confidence_level=confidence_level,
             ci_method="bengio",
         )
         steps("a-priori error rates")
@@ -202,6 +212,12 @@ def _report(
                 f"Each system's threshold is bob.measure's EER threshold on `{on}`, applied "
                 f"unchanged to `{apply_to}`; the HTER interval is Bengio & Mariéthoz's "
                 "(2004) eq. 13."
+                + (
+                    " Failures to acquire (non-finite scores) as bob.measure counts them: "
+                    "thresholds and FA/FR on the acquired scores (FMR, FNMR), "
+                    "FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA), FTA over all trials."
+                    if fta else ""
+                )
             ),
         )
     elif has_split and len(splits) > 1:
@@ -241,9 +257,10 @@ def _report(
                 why = (
                     " Test `hter_independent` (Bengio & Mariéthoz eq. 15, from each "
                     "system's FAR and FRR on its own trials), because the systems were not "
-                    f"scored on the same trials ({_one_line(exc)}). Pass --common-trials to "
-                    "run the paired test on the trials they share."
+                    f"scored on the same trials ({_one_line(exc).rstrip('.')})."
                 )
+                if "--common-trials" not in why:
+                    why += " Pass --common-trials to test the trials they share, paired."
         if cmp is not None:
             out.table(
                 "compare", "Pairwise significance",

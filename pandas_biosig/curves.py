@@ -460,7 +460,7 @@ def rocch(
 
         - ``far``, ``frr``: the hull vertices (fractions);
         - ``threshold``: the threshold that reaches each vertex, in score units (NaN for
-          the accept-all vertex when failures to acquire make it unreachable).
+          the accept-all vertex when it is unreachable).
 
         Over (..., ``system``, ``split``): ``eer`` (the hull's EER), ``n_genuine``,
         ``n_impostor``. Attrs ``kind="rocch"``, ``orientation``, ``pandas_biosig_version``.

@@ -54,6 +54,9 @@ HEADERS: dict[str, str] = {
     "frr": "FRR",
     "fa": "FA",
     "fr": "FR",
+    "fta": "FTA",
+    "fmr": "FMR",
+    "fnmr": "FNMR",
     "error_rate": "Error rate",
     "recognition_rate": "Recognition rate",
     "fmr100": "FMR100",
@@ -98,7 +101,7 @@ RATES = frozenset(
     {
         "eer", "eer_rocch", "eer_threshold", "eer_interpolated", "min_hter", "hter", "far",
         "frr", "error_rate", "recognition_rate", "fmr100", "fmr1000", "zero_fmr",
-        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target",
+        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target", "fta", "fmr", "fnmr",
     }
 )
 

@@ -709,7 +709,8 @@ def ci(
     orientation : {"similarity", "distance"}
         ``"distance"``: lower scores are more genuine; thresholds are in the score's units.
     nonfinite : {"raise", "drop", "reject"}
-        NaN/inf scores: raise, drop the trials, or count them as failures to acquire.
+        NaN/inf scores: raise, drop the trials, or count them as failures to acquire
+        (tests then compare the trials both systems acquired; see docs/methods.md).
 
     Returns
     -------
