@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,6 +28,7 @@ import pandas as pd
 
 from . import __version__, datasets, stats
 from ._cli_inputs import cli_message, load_trials
+from ._progress import interactive, make_bar
 from ._schema import SchemaError
 from .export import HEADERS, to_latex, to_markdown
 from .io import FORMATS
@@ -58,19 +58,19 @@ ERROR_MATPLOTLIB = (
 
 
 class _Steps:
-    """Progress lines on stderr, only when it is a terminal."""
+    """The report's steps as one progress bar on stderr (tqdm: count, rate, time left),
+    shown where someone is watching (see :func:`pandas_biosig._progress.interactive`)."""
 
     def __init__(self, total: int, enabled: bool | None = None):
-        self.total = total
-        self.done = 0
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.start = time.perf_counter()
+        self.enabled = interactive() if enabled is None else enabled
+        self.bar = make_bar(total, "biosig report", unit="step", delay=0) if self.enabled else None
 
     def __call__(self, what: str) -> None:
-        self.done += 1
-        if self.enabled:
-            elapsed = time.perf_counter() - self.start
-            print(f"biosig: [{self.done}/{self.total}] {what} ({elapsed:.1f} s)", file=sys.stderr)
+        if self.bar is not None:
+            self.bar.set_postfix_str(what, refresh=False)
+            self.bar.update(1)
+            if self.bar.n >= self.bar.total:
+                self.bar.close()
 
 
 class _Report:
@@ -395,6 +395,8 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--n-resamples", type=int, default=1000, metavar="N",
                      help="bootstrap replicates; 0 skips the bootstrap (default 1000)")
     rep.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    rep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="progress bars on stderr (default: only on a terminal)")
     rep.add_argument("--out", type=Path, metavar="DIR", help="write the report folder here")
     rep.add_argument("--latex", action="store_true", help="also write the tables as .tex")
     rep.add_argument("--pdf", action="store_true", help="also write the figures as PDF")
@@ -460,6 +462,7 @@ def main(argv: list[str] | None = None) -> int:
             n_resamples=args.n_resamples, confidence_level=args.confidence_level,
             seed=args.seed, test=args.test, adjust=adjust, alpha=args.alpha,
             common_trials=args.common_trials, figures=args.out is not None,
+            progress=args.progress,
         )
         if args.out is None:
             print(rep.markdown())

@@ -955,7 +955,7 @@ def compare(
         threshold policy). Other tests compare a fixed quantity and reject it.
     n_resamples, resample, seed, progress
         Bootstrap replicates, resampling scheme (``"label"``, ``"trial"``,
-        ``"subject"``), seed and progress line of ``test="bootstrap"`` (see
+        ``"subject"``), seed and progress bar of ``test="bootstrap"`` (see
         :func:`pandas_biosig.bootstrap`); other tests ignore them. The pairs are resampled
         one after the other from one generator, so a seed reproduces the whole table.
     by : str or list of str, optional

@@ -256,8 +256,11 @@ def test_progress_only_on_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     status, _, err = _run(capsys, "--n-resamples", "20")
     assert status == 0
-    assert "biosig: [1/4] per-system summary" in err
-    assert "biosig: [4/4] pairwise tests" in err
+    # one tqdm bar over the report's steps: count, rate and the step under way
+    assert "biosig report:" in err and "4/4" in err
+    assert "pairwise tests" in err and "step/s" in err
+    status, _, err = _run(capsys, "--n-resamples", "20", "--no-progress")
+    assert status == 0 and err == ""
 
 
 # ------------------------------------------------------------------ the installed script
