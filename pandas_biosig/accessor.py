@@ -707,3 +707,8 @@ def _describe(df: pd.DataFrame) -> str:
             + (f", {nonfinite} NaN/inf (see nonfinite=)" if nonfinite else "")
         )
     return "\n".join(lines)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

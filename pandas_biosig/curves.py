@@ -868,3 +868,8 @@ def bayes_error(
         ("prior_log_odds",), expit(plo), "prior probability of a genuine trial", _FRACTION
     )
     return _dataset(variables, coords, kind="bayes_error", trials=trials)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

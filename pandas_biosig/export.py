@@ -932,3 +932,8 @@ def to_markdown(
 
 to_latex.__doc__ = to_latex.__doc__.replace("{shared}", _SHARED_DOC)
 to_markdown.__doc__ = to_markdown.__doc__.replace("{shared}", _SHARED_DOC)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

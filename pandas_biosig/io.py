@@ -1148,3 +1148,8 @@ def _read_list_entries(entries: list[_Entry]) -> list[pd.DataFrame]:
             _lists_frame(pair["genuine"].path, pair["impostor"].path, system=system, split=split)
         )
     return frames
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -767,3 +767,8 @@ def summary(
             )
         )
     return _frame(trials, trials.groups, rows, SUMMARY_COLUMNS)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -125,8 +125,6 @@ __all__ = [
     "DET_VARIABLES",
     "PAIRWISE_COLUMNS",
     "DaskBiosigAccessor",
-    "ERROR_BOOTSTRAP",
-    "ERROR_NOT_DASK",
     "compare",
     "dcf",
     "det",
@@ -1777,3 +1775,8 @@ class DaskBiosigAccessor:
 
 def _args(local_vars: dict) -> dict:
     return {k: v for k, v in local_vars.items() if k != "self"}
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -848,3 +848,8 @@ def epc_bootstrap(
                           {"long_name": "the difference interval excludes 0"})
     out.attrs.update(n_resamples=int(n_resamples), confidence_level=float(level), resample=resample)
     return out
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

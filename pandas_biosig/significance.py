@@ -47,7 +47,6 @@ from ._kernels.pairwise import (
 from ._kernels.rates import Sweep
 from ._schema import (
     ERROR_MISSING_COLUMNS,
-    ERROR_OPTION,
     Group,
     SchemaError,
     Trials,
@@ -78,24 +77,6 @@ __all__ = [
     "COMPARE_COLUMNS",
     "COMPARE_FOLDS_COLUMNS",
     "EER_BOUND_COLUMNS",
-    "ERROR_ADJUST",
-    "ERROR_ALPHA",
-    "ERROR_ALTERNATIVE",
-    "ERROR_BASELINE",
-    "ERROR_CONFIDENCE_LEVEL",
-    "ERROR_DUPLICATE_SYSTEMS",
-    "ERROR_FOLD_COLUMN",
-    "ERROR_MATRIX_COLUMN",
-    "ERROR_MATRIX_FAMILIES",
-    "ERROR_METRIC_UNUSED",
-    "ERROR_NO_COMMON",
-    "ERROR_NOT_PAIRWISE",
-    "ERROR_N_DIFFERS",
-    "ERROR_N_MISSING",
-    "ERROR_ONE_SYSTEM",
-    "ERROR_OPTION",
-    "ERROR_REPORTED_NOT_A_FRAME",
-    "ERROR_TARGET",
     "FOLD_METRICS",
     "FOLD_METRICS_COLUMNS",
     "FOLD_SUMMARY_COLUMNS",
@@ -1983,3 +1964,8 @@ def eer_bound_table(
     out = _finish(rows, by_cols, EER_BOUND_COLUMNS, family_of, adjust, alpha)
     out["verdict"] = np.where(out["reject"], "significant", "cannot tell")
     return out
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)
