@@ -95,7 +95,10 @@ def cli_message(text: str) -> str:
     text = text.replace("split='<column name>'", "--split-column NAME")
     text = re.sub(r"\bsplit='([^']*)'", r"split \1", text)  # a split's value, not a flag
     text = _KEYWORD.sub(flag, text)
-    return text.replace("a mapping {system: path}", "--name")
+    text = text.replace("a mapping {system: path}", "--name")
+    if text.startswith("missing column(s)"):
+        text += "; map a file's columns to them with --column OLD=NEW"
+    return text
 
 
 def _system_and_split(path: Path) -> tuple[str, str | None]:

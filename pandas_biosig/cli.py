@@ -254,13 +254,14 @@ def _report(
                 cmp = _compare_independent_sets(
                     er, adjust=adjust, alpha=alpha, confidence_level=confidence_level
                 )
+                reason = _one_line(exc).split(";")[0].rstrip(".")
                 why = (
                     " Test `hter_independent` (Bengio & Mariéthoz eq. 15, from each "
                     "system's FAR and FRR on its own trials), because the systems were not "
-                    f"scored on the same trials ({_one_line(exc).rstrip('.')})."
+                    f"scored on the same trials ({reason})."
+                    + ("" if common_trials else
+                       " Pass --common-trials to test the trials they share, paired.")
                 )
-                if "--common-trials" not in why:
-                    why += " Pass --common-trials to test the trials they share, paired."
         if cmp is not None:
             out.table(
                 "compare", "Pairwise significance",

@@ -443,3 +443,14 @@ def test_nonfinite_error_names_the_flag(capsys, tmp_path):
     assert status == 1
     assert "--nonfinite drop" in err and "--nonfinite reject" in err
     assert "nonfinite=" not in err
+
+
+def test_a_table_with_other_column_names_is_told_about_column(capsys, tmp_path):
+    path = tmp_path / "scores-dev.csv"
+    path.write_text("probe,is_bonafide,score\np1,True,0.9\np2,False,0.1\n")
+    status, _, err = _run(capsys, path)
+    assert status == 1 and "missing column(s) ['trial', 'label']" in err
+    assert "--column OLD=NEW" in err
+    status, out, err = _run(capsys, path, "--column", "probe=trial", "--column",
+                            "is_bonafide=label", "--n-resamples", "0")
+    assert status == 0, err
