@@ -93,6 +93,8 @@ def cli_message(text: str) -> str:
         return f"{option} {value.strip(chr(39) + chr(34))}"
 
     text = text.replace("split='<column name>'", "--split-column NAME")
+    text = text.replace("(or a mapping {split: path})", "(or --trials-dev and --trials-eval)")
+    text = re.sub(r"trials= has no trials file for split '(\w+)'", r"--trials-\1 is missing: no trials file for split '\1'", text)
     text = re.sub(r"\bsplit='([^']*)'", r"split \1", text)  # a split's value, not a flag
     text = _KEYWORD.sub(flag, text)
     text = text.replace("a mapping {system: path}", "--name")

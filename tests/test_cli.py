@@ -1,5 +1,6 @@
 """``biosig report``: the printed report, the report folder, bob's conventions, and errors."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -453,3 +454,24 @@ def test_a_table_with_other_column_names_is_told_about_column(capsys, tmp_path):
     assert "--column OLD=NEW" in err
     status, out, err = _run(capsys, path, "--column", "is_bonafide=label", "--n-resamples", "0")
     assert status == 0, err
+
+
+def test_no_library_message_reaches_the_command_line_in_python_keywords():
+    import string
+
+    from pandas_biosig import _schema, io, metrics, resampling, significance
+    from pandas_biosig._cli_inputs import CLI_FLAGS, cli_message
+
+    class Any(str):
+        def __format__(self, spec):
+            return "X"
+
+    keyword = re.compile(r"(?<![\w-])(" + "|".join(CLI_FLAGS) + r")=")
+    for module in (_schema, io, metrics, resampling, significance):
+        for name in dir(module) + list(vars(module)):
+            value = getattr(module, name, None)
+            if not (name.startswith("ERROR_") and isinstance(value, str)):
+                continue
+            fields = {f for _, f, _, _ in string.Formatter().parse(value) if f}
+            text = cli_message(value.format(**{f: Any("X") for f in fields}))
+            assert not keyword.search(text), (module.__name__, name, text)
