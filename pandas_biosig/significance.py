@@ -45,8 +45,9 @@ from ._kernels.pairwise import (
     sign_median_interval,
 )
 from ._kernels.rates import Sweep
-from ._schema import (
+from ._schema import (  # ERROR_OPTION: the message of check_option, named in the docs
     ERROR_MISSING_COLUMNS,
+    ERROR_OPTION,  # noqa: F401
     Group,
     SchemaError,
     Trials,
