@@ -30,7 +30,9 @@ def pytest_collection_modifyitems(config, items):
     as the functions' doctests: do not run them a second time."""
     mirrored = [
         item for item in items
-        if item.name.startswith("pandas_biosig.accessor.BiosigAccessor.")
+        if item.name.startswith(
+            ("pandas_biosig.accessor.BiosigAccessor.", "pandas_biosig.plot._PlotNamespace.")
+        )
     ]
     if mirrored:
         config.hook.pytest_deselected(items=mirrored)

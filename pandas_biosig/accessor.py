@@ -28,14 +28,16 @@ __all__ = ["BiosigAccessor"]
 
 
 def _delegate(method):
-    """The function a one-line delegation ``return module.func(self._obj, ...)`` calls."""
+    """The function a one-line delegation ``return module.func(self._obj, ...)`` or
+    ``return func(self._obj, ...)`` calls."""
     names = method.__code__.co_names
-    if len(names) >= 2 and names[0] in globals():
-        return getattr(globals()[names[0]], names[1], None)
-    return None
+    target = method.__globals__.get(names[0]) if names else None
+    if inspect.ismodule(target):
+        return getattr(target, names[1], None) if len(names) > 1 else None
+    return target if inspect.isfunction(target) else None
 
 
-def mirror_doc(func, method_name: str) -> str:
+def mirror_doc(func, method_name: str, namespace: str = "pandas_biosig") -> str:
     """``func``'s full docstring for the accessor method ``method_name``: the same text,
     said of the DataFrame the accessor belongs to, without the ``data`` parameter."""
     doc = inspect.cleandoc(func.__doc__ or "")
@@ -59,20 +61,25 @@ def mirror_doc(func, method_name: str) -> str:
         out.append(line)
         i += 1
     summary, _, rest = "\n".join(out).partition("\n")
-    call = f"``df.biosig.{method_name}(...)`` is :func:`pandas_biosig.{method_name}` with "
+    where = "df.biosig" if namespace == "pandas_biosig" else f"df.biosig.{namespace.split('.')[-1]}"
+    call = f"``{where}.{method_name}(...)`` is :func:`{namespace}.{method_name}` with "
     note = f"{call}``{first}=df``: the same parameters (but ``{first}``) and results."
     return f"{summary}\n\n{note}\n{rest}"
 
 
-def _with_function_docs(cls):
+def _with_function_docs(cls, namespace: str = "pandas_biosig"):
     """Give every delegating method of ``cls`` the full docstring of its function."""
     for name, method in vars(cls).items():
         if name.startswith("_") or not inspect.isfunction(method):
             continue
         func = _delegate(method)
         if func is not None and func.__doc__:
-            method.__doc__ = mirror_doc(func, name)
+            method.__doc__ = mirror_doc(func, name, namespace)
     return cls
+
+
+# df.biosig.plot.* mirror pandas_biosig.plot.* the same way
+_with_function_docs(_plot._PlotNamespace, "pandas_biosig.plot")
 
 
 @pd.api.extensions.register_dataframe_accessor("biosig")

@@ -359,9 +359,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="score files of the evaluation set (a-priori rates are reported "
                           "here), paired with the --dev files by name (split tokens removed) "
                           "or else by position")
-    rep.add_argument("-l", "--name", nargs="+", action="extend", metavar="NAME",
-                     help="the systems' names (legends), one per system in the order the "
-                          "systems appear")
+    rep.add_argument("-l", "--name", action="append", metavar="NAME[,NAME...]",
+                     help="the systems' names (legends), in the order the systems appear: "
+                          "-l ISV,GMM or -l ISV -l GMM (bob.measure's -lg)")
     rep.add_argument("--format", default="auto", choices=list(FORMATS),
                      help="how to read the files (default: auto, by extension)")
     rep.add_argument("--trials", type=Path, metavar="KEY",
@@ -414,10 +414,12 @@ def _load(args) -> tuple[pd.DataFrame, str]:
     if not args.files and not args.dev and not args.eval:
         trials = datasets.example_trials()
         if args.name:
-            trials = load_trials([], names=args.name, table=trials)
+            names = [n.strip() for item in args.name for n in item.split(",") if n.strip()]
+            trials = load_trials([], names=names, table=trials)
         return trials, "bundled example (pandas_biosig.datasets.example_trials())"
+    names = [n.strip() for item in args.name or [] for n in item.split(",") if n.strip()]
     trials = load_trials(
-        args.files, dev=args.dev, eval=args.eval, pairs=args.dev_eval, names=args.name,
+        args.files, dev=args.dev, eval=args.eval, pairs=args.dev_eval, names=names or None,
         format=args.format, trials=args.trials, trials_dev=args.trials_dev,
         trials_eval=args.trials_eval, columns=columns,
     )

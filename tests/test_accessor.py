@@ -181,3 +181,14 @@ def test_pairwise_matrix_is_offered_on_pairwise_tables_only(example):
     assert "pairwise_matrix" in dir(table.biosig)
     with pytest.raises(ValueError, match="expected a pairwise table"):
         example.biosig.pairwise_matrix()
+
+
+@pytest.mark.parametrize("name", PLOT_METHODS)
+def test_plot_methods_carry_their_functions_docstrings(name):
+    from pandas_biosig.accessor import mirror_doc
+
+    func = getattr(pbs.plot, name)
+    method = getattr(pbs.plot._PlotNamespace, name)
+    assert method.__doc__ == mirror_doc(func, name, "pandas_biosig.plot")
+    assert f"``df.biosig.plot.{name}(...)`` is :func:`pandas_biosig.plot.{name}`" in method.__doc__
+    assert len(method.__doc__) > 0.8 * len(inspect.cleandoc(func.__doc__))

@@ -353,14 +353,14 @@ def test_names_that_do_not_pair_are_paired_by_position(capsys, tmp_path):
         files[name].write_text(text)
     out_dir = tmp_path / "out"
     status, _, err = _run(capsys, "--dev", files["a_d"], files["b_d"], "--eval", files["a_e"],
-                          files["b_e"], "-l", "A", "B", "--n-resamples", "0", "--out", out_dir)
+                          files["b_e"], "-l", "A", "-l", "B", "--n-resamples", "0", "--out", out_dir)
     assert status == 0, err
     assert _systems_and_splits(out_dir) == [("A", "dev"), ("A", "eval"), ("B", "dev"),
                                             ("B", "eval")]
 
 
 def test_names_name_the_systems_in_order(capsys, tmp_path, bob_measure_files):
-    status, out, err = _run(capsys, *bob_measure_files, "--name", "ISV", "GMM",
+    status, out, err = _run(capsys, "--name", "ISV,GMM", *bob_measure_files,
                             "--n-resamples", "0")
     assert status == 0, err
     assert "| ISV        | GMM        | eval    |" in out
