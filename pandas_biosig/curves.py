@@ -245,7 +245,8 @@ def roc(
         score's own units and a trial is accepted iff ``score <= threshold``.
     nonfinite : {"raise", "drop", "reject"}
         What to do with NaN/inf scores: raise, drop the trials, or count them as failures
-        to acquire (rejected at every threshold).
+        to acquire; curves are drawn from the acquired scores either way (FMR/FNMR, as
+        bob.measure draws them), so failures put no floor under the FRR.
 
     Returns
     -------
