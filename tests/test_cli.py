@@ -475,3 +475,17 @@ def test_no_library_message_reaches_the_command_line_in_python_keywords():
             fields = {f for _, f, _, _ in string.Formatter().parse(value) if f}
             text = cli_message(value.format(**{f: Any("X") for f in fields}))
             assert not keyword.search(text), (module.__name__, name, text)
+
+
+def test_a_table_named_like_a_split_keeps_its_own_split_column(capsys, tmp_path):
+    # "test" (bob's eval) in the name of a tidy table that has a split column of its own
+    path = tmp_path / "results_test.csv"
+    pbs.datasets.example_trials().to_csv(path, index=False)
+    status, out, err = _run(capsys, path, "--n-resamples", "0")
+    assert status == 0, err
+    assert "splits dev, eval" in out
+    # without a split column, the name gives it
+    path = tmp_path / "cnn_test.csv"
+    pbs.datasets.example_trials().query("split == 'eval'").drop(columns="split").to_csv(
+        path, index=False)
+    assert set(pbs.read_scores(path).split) == {"eval"}
