@@ -60,3 +60,16 @@ def test_quick_calls_print_nothing(capsys):
     pbs.bootstrap(pbs.datasets.example_trials(), metric="eer", n_resamples=2, seed=0,
                   progress=True)
     assert capsys.readouterr().err == ""
+
+
+def test_the_validity_harness_shows_its_replications(capsys, no_delay):
+    from pandas_biosig.validity import Setting, coverage, rejection_rates, threshold_selection
+
+    rejection_rates(Setting(100, 400), n_replications=3, n_boot=19, progress=True)
+    coverage(Setting(100, 400), n_replications=2, n_boot=19, progress=True)
+    threshold_selection(Setting(100, 400), n_replications=2, progress=True)
+    err = capsys.readouterr().err
+    assert "type-I error / power" in err and "3/3" in err
+    assert "coverage" in err and "threshold selection" in err and "replication/s" in err
+    rejection_rates(Setting(100, 400), n_replications=2, n_boot=19, progress=False)
+    assert capsys.readouterr().err == ""
