@@ -127,27 +127,33 @@ def _check_not_a_key(path: Path) -> None:
             return
 
 
-def _pairs_by_order(files: Sequence[Path], format: str) -> tuple[dict, dict]:
+def _pairs_by_order(files: Sequence[Path]) -> tuple[dict, dict]:
     """``-e``: dev, eval, dev, eval... as ``{system: path}`` mappings for dev and eval."""
     if len(files) % 2:
         raise ValueError(ERROR_PAIRS_ODD.format(n=len(files)))
-    dev, ev = {}, {}
-    for i in range(0, len(files), 2):
-        pair = files[i], files[i + 1]
+    dev, ev = list(files[0::2]), list(files[1::2])
+    for pair in zip(dev, ev, strict=True):
         for path, position in zip(pair, ("dev", "eval"), strict=True):
             said = _system_and_split(path)[1] if path.is_file() else None
             if said is not None and said != position:
                 raise ValueError(
                     ERROR_PAIRS_ORDER.format(path=path, position=position, split=said)
                 )
-        name = _pair_name(*pair, index=i // 2 + 1)
-        dev[name], ev[name] = pair
-    return dev, ev
+    return _by_position(dev, ev)
+
+
+def _by_position(dev: list[Path], ev: list[Path]) -> tuple[dict, dict]:
+    """The i-th dev file with the i-th eval file, as ``{system: path}`` mappings; systems
+    named by :func:`_pair_name`, or numbered 1, 2... when those names repeat."""
+    names = [_pair_name(d, e, index=i + 1) for i, (d, e) in enumerate(zip(dev, ev, strict=True))]
+    if len(set(names)) < len(names):
+        names = [str(i + 1) for i in range(len(dev))]
+    return dict(zip(names, dev, strict=True)), dict(zip(names, ev, strict=True))
 
 
 def _pair_name(dev: Path, ev: Path, *, index: int) -> str:
-    """The system name of a dev/eval pair: the name both files share once their split
-    tokens are removed, else the dev file's, else its position."""
+    """The system name of a dev/eval pair: the dev file's name without its split token
+    (or its folder's, for bob's ``scores-dev``), else the eval file's, else ``index``."""
     a, b = _system_and_split(dev)[0], _system_and_split(ev)[0]
     for name in (a, b):
         if name and name.lower() not in GENERIC_NAMES:
@@ -168,10 +174,7 @@ def _pair_dev_eval(dev: list[Path], ev: list[Path], format: str):
         raise ValueError(
             ERROR_CANNOT_PAIR.format(n_dev=len(dev), n_eval=len(ev), dev=dev_names, eval=ev_names)
         )
-    names = [_pair_name(d, e, index=i + 1) for i, (d, e) in enumerate(zip(dev, ev, strict=True))]
-    if len(set(names)) < len(names):
-        names = [str(i + 1) for i in range(len(dev))]
-    return dict(zip(names, dev, strict=True)), dict(zip(names, ev, strict=True))
+    return _by_position(dev, ev)
 
 
 def _rename(trials: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
@@ -226,7 +229,7 @@ def load_trials(
     if pairs:
         if dev_arg or ev_arg:
             raise ValueError(ERROR_PAIRS_WITH_SPLITS)
-        dev_arg, ev_arg = _pairs_by_order(files, format)
+        dev_arg, ev_arg = _pairs_by_order(files)
         files = []
     elif dev_arg and ev_arg:
         dev_arg, ev_arg = _pair_dev_eval(dev_arg, ev_arg, format)

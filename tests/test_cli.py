@@ -489,3 +489,18 @@ def test_a_table_named_like_a_split_keeps_its_own_split_column(capsys, tmp_path)
     pbs.datasets.example_trials().query("split == 'eval'").drop(columns="split").to_csv(
         path, index=False)
     assert set(pbs.read_scores(path).split) == {"eval"}
+
+
+def test_pairs_whose_names_repeat_are_numbered(capsys, tmp_path):
+    files = []
+    for group in ("lab_a", "lab_b"):
+        (tmp_path / group).mkdir()
+        for split, text in (("dev", BOB2_DEV), ("eval", BOB2_EVAL)):
+            path = tmp_path / group / f"x-{split}.txt"
+            path.write_text(text)
+            files.append(path)
+    out_dir = tmp_path / "out"
+    status, _, err = _run(capsys, "-e", *files, "--n-resamples", "0", "--out", out_dir)
+    assert status == 0, err
+    assert _systems_and_splits(out_dir) == [("1", "dev"), ("1", "eval"), ("2", "dev"),
+                                            ("2", "eval")]
