@@ -45,10 +45,6 @@ def __getattr__(name: str):
     return value
 
 
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | set(_WHERE))
-
-
 try:
     __version__ = version("pandas-biosig")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
@@ -104,7 +100,6 @@ __all__ = [
 ]
 
 
-
 def _register_dask_accessor() -> None:  # optional extra: dask's ddf.biosig
     import importlib
 
@@ -112,3 +107,15 @@ def _register_dask_accessor() -> None:  # optional extra: dask's ddf.biosig
 
 
 register_when_imported("dask.dataframe", _register_dask_accessor)
+
+#: Public submodules, offered by dir() next to __all__.
+_SUBMODULES = (
+    "accessor", "cli", "curves", "datasets", "export", "identification", "io", "metrics",
+    "outofcore", "plot", "resampling", "results", "significance", "stats", "validity",
+)
+
+
+def __dir__() -> list[str]:
+    """The public names and submodules: what ``dir()`` and tab completion offer."""
+    loaded = (m for m in _SUBMODULES if m in globals() or m in _LAZY)
+    return sorted({*__all__, "__version__", *loaded})
