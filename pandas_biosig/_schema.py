@@ -446,7 +446,7 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     dtype = series.dtype
     if n < 2 or series.hasnans:
         return None
-    if isinstance(dtype, pd.StringDtype) and hasattr(series.array, "__arrow_array__"):
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -454,8 +454,8 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         if pc.all(pc.equal(arr, arr[0])).as_py():
             return np.zeros(1, dtype=np.intp), np.array([n])
         change = pc.not_equal(arr[1:], arr[:-1]).to_numpy(zero_copy_only=False)
-    elif isinstance(dtype, np.dtype) and dtype.kind == "O":
-        values = series.to_numpy()
+    elif isinstance(dtype, pd.StringDtype) or (isinstance(dtype, np.dtype) and dtype.kind == "O"):
+        values = series.to_numpy(dtype=object)
         if not all(isinstance(v, str) for v in values[:: max(1, n // 64)]):
             return None
         change = values[1:] != values[:-1]

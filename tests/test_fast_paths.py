@@ -80,7 +80,7 @@ def test_bootstrap_hull_eer_interval_matches_the_multiplicity_engine():
     assert fast.ci_high == pytest.approx(hi, abs=0.004)
 
 
-@pytest.mark.parametrize("kind", ["object", "str", "string"])
+@pytest.mark.parametrize("kind", ["object", "str", "string", "string[python]", "string[pyarrow]"])
 def test_run_factorization_is_pandas_factorize(kind):
     rng = np.random.default_rng(0)
     vals = np.array(["cnn", "gmm", "lbp", "cnn_aug"], dtype=object)
