@@ -65,6 +65,11 @@ ERROR_XSCALE = "xscale={value!r} is not one of ['linear', 'log']"
 ERROR_NOTHING = "{function}: no curve to draw (every system/split combination is empty)"
 
 _LINESTYLES = ("-", "--", ":", "-.")
+#: Where every figure puts its legend: outside the data, right of the axes, top-aligned.
+_LEGEND_OUTSIDE = {
+    "loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0,
+    "fontsize": "small", "frameon": False,
+}
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -81,8 +86,26 @@ def _axes(ax, function: str, *, figsize=None):
     """``ax``, or the axes of a new pyplot figure (pyplot is imported only then)."""
     if ax is not None:
         return ax
-    _, ax = _pyplot(function).subplots(figsize=figsize)
+    _, ax = _pyplot(function).subplots(figsize=figsize, layout="constrained")
     return ax
+
+
+def _fit_width(ax) -> None:
+    """Widen a figure this module made until its legend (outside the axes) fits in it.
+
+    Axes of a fixed aspect (DET) do not grow when the figure widens, so the legend next to
+    them can overflow the figure that the layout engine sized; the figure is widened by
+    the overflow (a few passes, since the layout moves the axes).
+    """
+    fig = ax.figure
+    for _ in range(4):
+        fig.canvas.draw()
+        box = fig.get_tightbbox(fig.canvas.get_renderer())
+        width, height = fig.get_size_inches()
+        over = max(box.x1 - width, 0.0) + max(-box.x0, 0.0)
+        if over <= 0.01:
+            return
+        fig.set_size_inches(width + over + 0.05, height)
 
 
 def _args(local_vars: dict) -> dict:
@@ -192,45 +215,201 @@ class _Colours:
 
 
 def _legend(ax, **kwargs) -> None:
+    """The legend, outside the data: to the right of the axes, top-aligned."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        ax.legend(handles, labels, **{"fontsize": "small", "framealpha": 0.9, **kwargs})
+        ax.legend(handles, labels, **{**_LEGEND_OUTSIDE, **kwargs})
 
 
 def _eer_label(label: str, eer: float) -> str:
     return label if not np.isfinite(eer) else f"{label}, EER {100 * eer:.2f}%"
 
 
-def _det_limits(rates: list[np.ndarray], eers: list[float]) -> tuple[float, float]:
-    values = np.concatenate([r[np.isfinite(r)] for r in rates]) if rates else np.array([])
-    positive = values[values > 0]
-    low = float(positive.min()) if positive.size else 1e-3
-    low = min(max([t for t in DET_TICKS if t <= low] or [DET_TICKS[0]]), 0.01)
-    finite = [e for e in eers if np.isfinite(e)]
-    need = min(max(2 * max(finite, default=0.0), 0.4), 0.99)
-    high = min(t for t in DET_TICKS if t >= need)
-    return low, high
+def _eer_point(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """``(far, frr, eer)`` at the plotted point nearest FAR = FRR, bob.measure's rule.
+
+    The point minimizes :math:`|FAR - FRR|` (ties: the smaller FAR + FRR, then the later
+    point, i.e. the higher threshold) and the EER is :math:`(FAR + FRR) / 2` there. On the
+    exact curve of :func:`pandas_biosig.det` these are the operating points of every
+    candidate threshold, so the value is the ``eer_threshold`` of
+    :func:`pandas_biosig.summary`.
+    """
+    if x.size == 0:
+        return np.nan, np.nan, np.nan
+    order = np.lexsort((-np.arange(x.size), x + y, np.abs(x - y)))
+    i = int(order[0])
+    return float(x[i]), float(y[i]), float((x[i] + y[i]) / 2)
 
 
-def _check_limits(limits) -> tuple[float, float]:
+def _hull_eer_point(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """``(eer, eer, eer)`` where the hull's segment crosses FAR = FRR (BOSARIS' rule)."""
+    d = x - y  # decreasing along the hull (FAR falls, FRR rises)
+    k = np.flatnonzero((d[:-1] >= 0) & (d[1:] <= 0))
+    if not k.size:
+        return np.nan, np.nan, np.nan
+    i = int(k[0])
+    if d[i] == d[i + 1]:
+        e = float(x[i])
+    else:
+        t = d[i] / (d[i] - d[i + 1])
+        e = float(x[i] + t * (x[i + 1] - x[i]))
+    return e, e, e
+
+
+def _hull_path(x: np.ndarray, y: np.ndarray, per_segment: int = 64):
+    """The hull's straight ROC segments, sampled densely so they draw as curves on DET axes."""
+    if x.size < 2:
+        return x, y
+    t = np.linspace(0.0, 1.0, per_segment, endpoint=False)
+    xs = (x[:-1, None] + t * np.diff(x)[:, None]).ravel()
+    ys = (y[:-1, None] + t * np.diff(y)[:, None]).ravel()
+    return np.append(xs, x[-1]), np.append(ys, y[-1])
+
+
+def _tick_priority(rate: float) -> int:
+    """How much a DET tick matters when labels must be thinned: decades first (and their
+    mirror images 90 %, 99 %...), then the fives, then the rest."""
+    r = round(1 - rate, 12) if rate > 0.5 else rate
+    mantissa = round(r / 10 ** np.floor(np.log10(r)), 6)
+    if rate in (0.4, 0.6):
+        return 2
+    return {1.0: 0, 5.0: 1, 2.0: 2}.get(mantissa, 3)
+
+
+def _tick_font(axis):
+    import matplotlib as mpl
+    from matplotlib.font_manager import FontProperties
+
+    name = "ytick.labelsize" if axis.axis_name == "y" else "xtick.labelsize"
+    size = getattr(axis, "_major_tick_kw", {}).get("labelsize", mpl.rcParams[name])
+    return FontProperties(size=size)
+
+
+def _label_extent(text: str, prop, vertical: bool) -> float:
+    """The extent, in points, of a tick label along its axis."""
+    from matplotlib.textpath import TextToPath
+
+    width, height, _ = TextToPath().get_text_width_height_descent(text, prop, ismath=False)
+    return height if vertical else width
+
+
+def _thin_ticks(positions, rates, lo, hi, length_points, prop, vertical):
+    """The ticks whose labels fit without overlapping on an axis ``length_points`` long.
+
+    Ticks are taken by priority (:func:`_tick_priority`), then in order along the axis; a
+    tick is kept when its label, plus a gap of half the font size on each side, does not
+    touch a label already kept.
+    """
+    if hi <= lo or length_points <= 0:
+        return []
+    scale = length_points / (hi - lo)
+    gap = 0.5 * prop.get_size_in_points()
+    kept: list[tuple[float, float]] = []
+    chosen = []
+    order = sorted(range(len(rates)), key=lambda i: (_tick_priority(rates[i]), positions[i]))
+    for i in order:
+        centre = (positions[i] - lo) * scale
+        half = _label_extent(_percent(rates[i]), prop, vertical) / 2 + gap
+        if all(centre + half <= a or centre - half >= b for a, b in kept):
+            kept.append((centre - half, centre + half))
+            chosen.append(i)
+    return sorted(chosen)
+
+
+_DET_POSITIONS = tuple(float(p) for p in ppndf(np.array(DET_TICKS)))
+
+
+def _det_rate(position: float) -> float:
+    """The rate of the DET tick at ``position`` (a normal deviate)."""
+    return DET_TICKS[int(np.argmin(np.abs(np.array(_DET_POSITIONS) - position)))]
+
+
+def _det_ticker(vertical: bool):
+    """A matplotlib Locator placing the :data:`DET_TICKS` in view, thinned at draw time to
+    those whose labels fit the axes' current length, and a Formatter labelling them in %."""
+    from matplotlib.ticker import FuncFormatter, Locator
+
+    class DETLocator(Locator):
+        def __call__(self):
+            return self.tick_values(*self.axis.get_view_interval())
+
+        def tick_values(self, vmin, vmax):
+            lo, hi = sorted((float(vmin), float(vmax)))
+            inside = [
+                i for i, p in enumerate(_DET_POSITIONS) if lo - 1e-9 <= p <= hi + 1e-9
+            ]
+            positions = [_DET_POSITIONS[i] for i in inside]
+            axes = getattr(self.axis, "axes", None)
+            if axes is None:
+                return positions
+            pixels = axes.bbox.height if vertical else axes.bbox.width
+            length = pixels * 72.0 / axes.figure.dpi
+            chosen = _thin_ticks(
+                positions, [DET_TICKS[i] for i in inside], lo, hi, length,
+                _tick_font(self.axis), vertical,
+            )
+            return [positions[i] for i in chosen]
+
+    return DETLocator(), FuncFormatter(lambda v, _: _percent(_det_rate(v)))
+
+
+#: Room left around the data on DET axes, in normal deviates.
+_DET_MARGIN = 0.12
+#: DET axis range (as rates) when a curve gives no non-zero rate to fit.
+_DET_DEFAULT = (0.001, 0.5)
+
+
+def _det_limits(curves) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The (FAR, FRR) ranges, in normal deviates, that hold every curve between its ends.
+
+    Each axis runs from its smallest non-zero rate (the curves' resolution: one trial in
+    the class) to the largest rate the curves reach while the other rate is non-zero, with
+    a margin of :data:`_DET_MARGIN`; the axes are fitted independently, within the range
+    of :data:`DET_TICKS`.
+    """
+    far_lo, far_hi, frr_lo, frr_hi = [], [], [], []
+    for x, y in curves:
+        if (x > 0).any():
+            far_lo.append(x[x > 0].min())
+            frr_hi.append(y[x > 0].max())
+        if (y > 0).any():
+            frr_lo.append(y[y > 0].min())
+            far_hi.append(x[y > 0].max())
+
+    def span(lows, highs):
+        lo = min(lows) if lows else _DET_DEFAULT[0]
+        hi = max(highs) if highs else _DET_DEFAULT[1]
+        lo = min(max(lo, DET_TICKS[0]), 0.5)
+        hi = max(min(hi, DET_TICKS[-1]), lo * 2, 0.01)
+        return float(ppndf(lo)) - _DET_MARGIN, float(ppndf(hi)) + _DET_MARGIN
+
+    return span(far_lo, far_hi), span(frr_lo, frr_hi)
+
+
+def _check_limits(limits) -> tuple[tuple[float, float], tuple[float, float]]:
+    """``limits`` as (FAR range, FRR range) in normal deviates."""
     try:
-        low, high = (float(v) for v in limits)
+        pair = [float(v) for v in limits]
+        ranges = [pair, pair]
     except (TypeError, ValueError):
-        raise ValueError(ERROR_LIMITS.format(value=limits)) from None
-    if not 0 < low < high < 1:
+        try:
+            ranges = [[float(v) for v in r] for r in limits]
+        except (TypeError, ValueError):
+            raise ValueError(ERROR_LIMITS.format(value=limits)) from None
+    if len(ranges) != 2 or any(len(r) != 2 or not 0 < r[0] < r[1] < 1 for r in ranges):
         raise ValueError(ERROR_LIMITS.format(value=limits))
-    return low, high
+    (a, b), (c, d) = ranges
+    return (float(ppndf(a)), float(ppndf(b))), (float(ppndf(c)), float(ppndf(d)))
 
 
-def _det_axes(ax, low: float, high: float) -> None:
-    ticks = [t for t in DET_TICKS if low * (1 - 1e-9) <= t <= high * (1 + 1e-9)]
-    positions = ppndf(np.array(ticks))
-    labels = [_percent(t) for t in ticks]
-    lim = (ppndf(low), ppndf(high))
-    for axis, setlim in ((ax.xaxis, ax.set_xlim), (ax.yaxis, ax.set_ylim)):
-        axis.set_ticks(positions, labels)
+def _det_axes(ax, xlim: tuple[float, float], ylim: tuple[float, float]) -> None:
+    for axis, vertical in ((ax.xaxis, False), (ax.yaxis, True)):
+        locator, formatter = _det_ticker(vertical)
+        axis.set_major_locator(locator)
+        axis.set_major_formatter(formatter)
         axis.set_ticks([], minor=True)
-        setlim(lim)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
     ax.set_aspect("equal", adjustable="box")
 
 
@@ -324,31 +503,37 @@ def det(
     ds = _select_split(ds, apply_to)
     found = _lines(ds, "det", split_style=True)
     far = ds["far"].broadcast_like(ds["frr"])
-    ax = _axes(ax, "det", figsize=(5.5, 5.5))
+    hull = ds.attrs.get("kind") == "rocch"
+    made = ax is None
+    ax = _axes(ax, "det", figsize=(8.0, 5.5))
     ax.axline((0.0, 0.0), slope=1.0, color="0.6", linewidth=0.8, linestyle=":", zorder=1)
     colours = _Colours()
-    rates, eers = [], []
+    drawn = []
     for c in found:
         x = far.sel(c.sel).values
         y = ds["frr"].sel(c.sel).values
         keep = np.isfinite(x) & np.isfinite(y)
-        e = float(ds["eer"].sel(c.sel)) if "eer" in ds else np.nan
+        x, y = x[keep], y[keep]
+        px, py, e = _hull_eer_point(x, y) if hull else _eer_point(x, y)
+        lx, ly = _hull_path(x, y) if hull else (x, y)
         colours.plot(
-            ax, c, ppndf(x[keep]), ppndf(y[keep]), label=_eer_label(c.label, e) if eer else c.label,
+            ax, c, ppndf(lx), ppndf(ly), label=_eer_label(c.label, e) if eer else c.label,
             linewidth=1.5, zorder=2,
         )
         if eer and np.isfinite(e):
-            p = ppndf(e)
-            ax.plot(p, p, marker="o", markersize=6, linestyle="none", color=colours[c.group],
-                    markeredgecolor="white", markeredgewidth=0.8, zorder=3)
-        rates += [x[keep], y[keep]]
-        eers.append(e)
-    low, high = _det_limits(rates, eers) if limits is None else _check_limits(limits)
-    _det_axes(ax, low, high)
+            ax.plot(ppndf(px), ppndf(py), marker="o", markersize=6, linestyle="none",
+                    color=colours[c.group], markeredgecolor="white", markeredgewidth=0.8,
+                    zorder=3)
+        drawn.append((x, y))
+    xlim, ylim = _det_limits(drawn) if limits is None else _check_limits(limits)
+    _det_axes(ax, xlim, ylim)
     ax.grid(True, color="0.88", linewidth=0.6)
     ax.set_xlabel("False acceptance rate, FAR (%)")
     ax.set_ylabel("False rejection rate, FRR (%)")
-    _legend(ax, loc="lower left")
+    title = "EER of the ROC convex hull" if hull else "EER at the threshold (dot)"
+    _legend(ax, title=title if eer else None, title_fontsize="small")
+    if made:
+        _fit_width(ax)
     return ax
 
 

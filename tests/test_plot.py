@@ -6,6 +6,7 @@ import sys
 import numpy as np
 import pytest
 import xarray as xr
+from scipy.stats import norm
 
 import pandas_biosig as pbs
 from pandas_biosig import plot
@@ -61,35 +62,125 @@ def test_missing_matplotlib_says_what_to_install(trials, monkeypatch, name):
 
 
 # ------------------------------------------------------------------ DET
+def _drawn(ax):
+    """Draw the figure with the Agg renderer; return the renderer."""
+    ax.figure.canvas.draw()
+    return ax.figure.canvas.get_renderer()
+
+
+def _label_boxes(ax, which):
+    renderer = _drawn(ax)
+    labels = ax.get_xticklabels() if which == "x" else ax.get_yticklabels()
+    return [t.get_window_extent(renderer) for t in labels if t.get_visible() and t.get_text()]
+
+
+def _overlaps(boxes) -> list:
+    return [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.overlaps(b)]
+
+
 def test_det_lines_labels_and_ticks(trials):
     ax = plot.det(trials, apply_to="eval")
     # the diagonal, then a curve and an EER marker per system
     assert len(ax.get_lines()) == 1 + 4 + 4
-    labels = _legend(ax)
-    assert labels == [
-        "cnn, EER 4.94%", "cnn_aug, EER 4.58%", "gmm, EER 9.39%", "lbp, EER 16.15%"
+    # the EER the figure reports is bob.measure's threshold EER, and the legend says so
+    assert _legend(ax) == [
+        "cnn, EER 5.36%", "cnn_aug, EER 4.58%", "gmm, EER 9.69%", "lbp, EER 16.35%"
     ]
-    assert [t.get_text() for t in ax.get_xticklabels()] == [
-        "0.1", "0.2", "0.5", "1", "2", "5", "10", "20", "40"
-    ]
-    assert [t.get_text() for t in ax.get_yticklabels()] == [
-        "0.1", "0.2", "0.5", "1", "2", "5", "10", "20", "40"
-    ]
+    assert ax.get_legend().get_title().get_text() == "EER at the threshold (dot)"
+    _drawn(ax)
+    xlabels = [t.get_text() for t in ax.get_xticklabels()]
+    assert xlabels == ["0.1", "1", "2", "5", "10", "20", "40", "60", "80", "90"]
     # ticks sit at the normal deviates of the rates they name
-    np.testing.assert_allclose(ax.get_xticks(), pbs.ppndf([0.001, 0.002, 0.005, 0.01, 0.02,
-                                                          0.05, 0.1, 0.2, 0.4]))
-    np.testing.assert_allclose(ax.get_xlim(), pbs.ppndf([0.001, 0.4]))
+    np.testing.assert_allclose(
+        ax.get_xticks(), pbs.ppndf([float(t) / 100 for t in xlabels])
+    )
     assert ax.get_xlabel() == "False acceptance rate, FAR (%)"
 
 
-def test_det_eer_marker_lies_at_the_eer(trials):
+def test_det_axes_are_fitted_to_the_data_independently(trials):
     ax = plot.det(trials, apply_to="eval")
-    expected = pbs.eer(trials).query("split == 'eval'").eer.to_numpy()  # ROCCH EER
-    markers = _markers(ax)
+    ds = pbs.det(trials).sel(split="eval")
+    far, frr = ds.far.values, ds.frr.values
+    ok = np.isfinite(far) & np.isfinite(frr)
+    far, frr = far[ok], frr[ok]
+    # x: from the smallest non-zero FAR (1/960) to the largest FAR while FRR > 0
+    lo, hi = far[far > 0].min(), far[frr > 0].max()
+    np.testing.assert_allclose(ax.get_xlim(), pbs.ppndf([lo, hi]) + [-0.12, 0.12])
+    # y: from the smallest non-zero FRR (1/240) to the largest FRR while FAR > 0
+    lo, hi = frr[frr > 0].min(), frr[far > 0].max()
+    np.testing.assert_allclose(ax.get_ylim(), pbs.ppndf([lo, hi]) + [-0.12, 0.12])
+    assert ax.get_xlim()[0] != pytest.approx(ax.get_ylim()[0])  # no shared floor
+    assert hi > 0.4  # the curves are not cut at 40 %
+
+
+def test_det_legend_is_outside_the_data(trials):
+    ax = plot.det(trials)
+    renderer = _drawn(ax)
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert not legend.overlaps(ax.get_window_extent(renderer))
+    assert legend.x0 >= ax.get_window_extent(renderer).x1
+    figure = ax.figure.bbox
+    assert figure.x0 <= legend.x0 and legend.x1 <= figure.x1  # and inside the figure
+
+
+@pytest.mark.parametrize("size", [(2.5, 2.5), (4.0, 3.0), (8.0, 5.5), (12.0, 12.0)])
+@pytest.mark.parametrize("n_impostor", [100, 10_000, 1_000_000])
+def test_det_tick_labels_never_overlap(size, n_impostor):
+    # the curve's floor is 1/n_impostor: up to 1e-6, every tick of DET_TICKS is in range
+    far = np.concatenate(([1.0], np.geomspace(0.5, 1 / n_impostor, 40), [0.0]))
+    frr = np.concatenate(([0.0], np.geomspace(1e-3, 0.999, 40), [1.0]))
+    ds = xr.Dataset(
+        {"far": (("system", "point"), far[None]), "frr": (("system", "point"), frr[None]),
+         "eer": (("system",), [np.nan])},
+        coords={"system": ["s"]}, attrs={"kind": "det"},
+    )
+    fig, axes = plt.subplots(figsize=size)
+    ax = plot.det(ds, ax=axes)
+    for which in "xy":
+        boxes = _label_boxes(ax, which)
+        assert len(boxes) >= 2, which
+        assert not _overlaps(boxes), (which, [b.bounds for b in boxes])
+    # the most important ticks are kept first: a decade is always labelled
+    assert any(t.get_text() in ("0.1", "1", "10") for t in ax.get_xticklabels())
+
+
+def test_det_tick_labels_follow_a_resize(trials):
+    ax = plot.det(trials, apply_to="eval")
+    _drawn(ax)
+    wide = len(ax.get_xticks())
+    ax.figure.set_size_inches(3, 2.5)
+    small = _label_boxes(ax, "x")
+    assert 2 <= len(small) < wide and not _overlaps(small)
+
+
+def test_det_eer_marker_lies_on_the_plotted_curve(trials):
+    ax = plot.det(trials, apply_to="eval")
+    expected = pbs.summary(trials).query("split == 'eval'").eer_threshold.to_numpy()
+    markers, curves = _markers(ax), _curves(ax)
     assert len(markers) == 4
-    for marker, e in zip(markers, expected, strict=True):
+    for marker, curve, e in zip(markers, curves, expected, strict=True):
+        point = marker.get_xydata()[0]
+        # a vertex of the drawn line, where (FAR + FRR) / 2 is the reported EER
+        assert (np.abs(curve.get_xydata() - point).max(axis=1) < 1e-12).any()
+        far, frr = (float(norm.cdf(v)) for v in point)
+        assert (far + frr) / 2 == pytest.approx(e)
+        assert f"EER {100 * e:.2f}%" in curve.get_label()
+
+
+def test_det_hull_eer_marker_lies_on_the_hull(trials):
+    ax = plot.det(pbs.rocch(trials), apply_to="eval")
+    expected = pbs.eer(trials).query("split == 'eval'").eer.to_numpy()  # ROCCH EER
+    assert ax.get_legend().get_title().get_text() == "EER of the ROC convex hull"
+    for marker, curve, e in zip(_markers(ax), _curves(ax), expected, strict=True):
         (x,), (y,) = marker.get_xdata(), marker.get_ydata()
         assert x == pytest.approx(pbs.ppndf(e)) and y == pytest.approx(pbs.ppndf(e))
+        # the hull is drawn as straight ROC segments: the crossing is on the drawn line
+        line = curve.get_xydata()
+        d = line[:, 0] - line[:, 1]
+        k = np.flatnonzero((d[:-1] >= 0) & (d[1:] <= 0))[0]
+        t = d[k] / (d[k] - d[k + 1])
+        crossing = line[k] + t * (line[k + 1] - line[k])
+        assert crossing == pytest.approx([x, y], abs=2e-3)
 
 
 def test_det_curve_is_the_dataset_in_deviates(trials):
@@ -118,12 +209,17 @@ def test_det_accepts_datasets_and_existing_axes(trials):
     ds = pbs.det(trials, far_grid=pbs.det_grid(50, low=1e-3))
     ax = plot.det(ds, apply_to="eval", ax=existing, limits=(0.01, 0.5))
     assert ax is existing
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "5", "10", "20", "40"]
+    np.testing.assert_allclose(ax.get_xlim(), pbs.ppndf([0.01, 0.5]))
+    np.testing.assert_allclose(ax.get_ylim(), pbs.ppndf([0.01, 0.5]))
+    ax = plot.det(ds, apply_to="eval", limits=((0.001, 0.5), (0.01, 0.9)))
+    np.testing.assert_allclose(ax.get_ylim(), pbs.ppndf([0.01, 0.9]))
     hull = plot.det(pbs.rocch(trials), apply_to="dev")
     assert len(_curves(hull)) == 4
 
 
-@pytest.mark.parametrize("limits", [(0.5, 0.1), (0, 0.5), (0.1,), "wide"])
+@pytest.mark.parametrize(
+    "limits", [(0.5, 0.1), (0, 0.5), (0.1,), "wide", ((0.1, 0.5), (0.5, 0.1)), ((0.1, 0.5),)]
+)
 def test_det_rejects_bad_limits(trials, limits):
     with pytest.raises(ValueError, match="limits="):
         plot.det(trials, limits=limits)
