@@ -250,13 +250,16 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
 
     cols = dict(split=split, orientation=orientation, nonfinite=nonfinite)
     figs = {}
-    fig = Figure(figsize=(5.5, 5.5))
+    fig = Figure(figsize=(8.0, 5.5), layout="constrained")
     plot.det(trials, apply_to=apply_to if apriori else None, ax=fig.add_subplot(), **cols)
     fig.axes[0].set_title(f"DET curves{f' on {apply_to}' if apriori else ''}")
-    figs["det"] = (fig, "DET curves, EER marked (ROC convex hull)")
+    figs["det"] = (
+        fig, "DET curves; the dot on each curve and the legend give its EER (threshold), "
+        "bob.measure's (FAR + FRR)/2 where the two are closest",
+    )
     steps("DET figure")
     if apriori:
-        fig = Figure(figsize=(7.0, 4.5))
+        fig = Figure(figsize=(8.0, 4.5), layout="constrained")
         if n_resamples:
             try:
                 ds = plot._epc_bands(
@@ -277,10 +280,13 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
         fig.axes[0].set_title(
             f"Expected performance curve: thresholds on {on}, HTER on {apply_to}"
         )
+        bands = (
+            f" with {100 * confidence_level:g}% bootstrap bands" if "hter_low" in ds
+            else " (no bootstrap bands)"
+        )
         figs["epc"] = (
             fig,
-            "EPC with bootstrap bands"
-            + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else ""),
+            f"EPC{bands}" + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else ""),
         )
     steps("EPC figure")
     return figs

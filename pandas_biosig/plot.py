@@ -62,6 +62,9 @@ ERROR_NO_PAIRS = (
     "significant); this Dataset has none"
 )
 ERROR_XSCALE = "xscale={value!r} is not one of ['linear', 'log']"
+ERROR_PANELS = (
+    "ax= has {got} axes; the histograms need {needed}, one per system and split"
+)
 ERROR_NOTHING = "{function}: no curve to draw (every system/split combination is empty)"
 
 _LINESTYLES = ("-", "--", ":", "-.")
@@ -446,24 +449,37 @@ def det(
     far_grid : array of float in [0, 1], optional
         Table only: resample the curves on this FAR grid (:func:`pandas_biosig.det`); by
         default every exact operating point is drawn.
-    limits : (float, float), optional
-        The rate range of both axes, e.g. ``(0.001, 0.4)``. By default from the tick
-        just below the smallest non-zero rate (1 % at most) to 40 % (further for systems
-        whose EER exceeds 20 %).
+    limits : (float, float) or ((float, float), (float, float)), optional
+        The rate range of both axes, e.g. ``(0.001, 0.4)``, or of each, ``((far_low,
+        far_high), (frr_low, frr_high))``. By default each axis is fitted to the curves on
+        its own: from its smallest non-zero rate (one trial of its class: the resolution
+        of the data) to the largest rate the curves reach while the other rate is
+        non-zero, with a margin of 0.12 normal deviates.
     eer : bool
-        Mark each curve's EER (the ROC convex hull's, the Dataset's ``eer``) with a dot
-        on the diagonal FAR = FRR, and give it in the legend.
+        Mark each curve's EER with a dot on the drawn curve, and give it in the legend,
+        whose title says which EER it is. For a curve of operating points (a table, or a
+        Dataset of :func:`pandas_biosig.det` / :func:`pandas_biosig.roc`) it is
+        bob.measure's threshold EER, :math:`(FAR + FRR) / 2` at the point that minimizes
+        :math:`|FAR - FRR|` (``eer_threshold`` of :func:`pandas_biosig.summary` for an
+        exact curve), and the dot is that point. For a :func:`pandas_biosig.rocch`
+        Dataset it is the hull's EER, and the dot is where the hull, drawn as straight
+        ROC segments, crosses FAR = FRR.
     ax : matplotlib Axes, optional
-        Draw into these axes; by default a new square figure.
+        Draw into these axes; by default a new figure (constrained layout), widened
+        until the legend fits. The legend is placed outside the axes, on their right.
     by, system, trial, label, score, split, orientation, nonfinite
         Table only: as in :func:`pandas_biosig.det`.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes, in normal-deviate units (a rate :math:`r` is at ``pbs.ppndf(r)``), with
-        the ticks of :data:`DET_TICKS` labelled in percent. Lines: the dotted diagonal
-        FAR = FRR, then per curve its line and (with ``eer``) its EER marker.
+        The axes, in normal-deviate units (a rate :math:`r` is at ``pbs.ppndf(r)``), of
+        equal scale on both axes, with ticks from :data:`DET_TICKS` labelled in percent.
+        Which ticks are labelled is decided each time the figure is drawn, from the
+        axes' length and the tick font: decades first (0.1 %, 1 %, 10 %... and 90 %,
+        99 %...), then fives, then the rest, each kept only if its label does not
+        touch one already kept. Lines: the dotted diagonal FAR = FRR, then per curve its
+        line and (with ``eer``) its EER marker.
 
     Raises
     ------
@@ -488,9 +504,9 @@ def det(
     >>> trials = pbs.datasets.example_trials()
     >>> ax = pbs.plot.det(trials, apply_to="eval")
     >>> [t.get_text() for t in ax.get_xticklabels()]
-    ['0.1', '0.2', '0.5', '1', '2', '5', '10', '20', '40']
-    >>> ax.get_legend_handles_labels()[1][0]
-    'cnn, EER 4.94%'
+    ['0.1', '1', '2', '5', '10', '20', '40', '60', '80', '90']
+    >>> ax.get_legend().get_title().get_text(), ax.get_legend_handles_labels()[1][0]
+    ('EER at the threshold (dot)', 'cnn, EER 5.36%')
     >>> plt.close(ax.figure)
     """
     ds = _dataset(
@@ -569,10 +585,13 @@ def roc(
     xscale : {"linear", "log"}
         ``"log"`` spreads out the low-FAR region (points at FAR = 0 are then left out).
     eer : bool
-        Mark each curve's EER (the ROC convex hull's) at (EER, 1 - EER), on the dotted
-        line FAR = FRR, and give it in the legend.
+        Mark each curve's EER on the drawn curve and give it in the legend, as
+        :func:`det` does: bob.measure's threshold EER at its operating point, or for a
+        :func:`pandas_biosig.rocch` Dataset the hull's EER where the hull crosses the
+        dotted line FAR = FRR. The legend's title says which.
     ax : matplotlib Axes, optional
-        Draw into these axes; by default a new figure.
+        Draw into these axes; by default a new figure (constrained layout). The legend
+        is placed outside the axes, on their right.
     by, system, trial, label, score, split, orientation, nonfinite
         Table only: as in :func:`pandas_biosig.roc`.
 
@@ -621,19 +640,21 @@ def roc(
         ax.plot([0, 1], [1, 0], color="0.6", linewidth=0.8, linestyle=":", zorder=1)
     colours = _Colours()
     lowest = 1.0
+    hull = ds.attrs.get("kind") == "rocch"
     for c in found:
         x = far.sel(c.sel).values
-        y = 1.0 - ds["frr"].sel(c.sel).values
+        frr = ds["frr"].sel(c.sel).values
+        y = 1.0 - frr
         keep = np.isfinite(x) & np.isfinite(y)
+        px, py, e = (_hull_eer_point if hull else _eer_point)(x[keep], frr[keep])
         if xscale == "log":
             keep &= x > 0
             if keep.any():
                 lowest = min(lowest, float(x[keep].min()))
-        e = float(ds["eer"].sel(c.sel)) if "eer" in ds else np.nan
         colours.plot(ax, c, x[keep], y[keep], label=_eer_label(c.label, e) if eer else c.label,
                      linewidth=1.5, zorder=2)
-        if eer and np.isfinite(e):
-            ax.plot(e, 1.0 - e, marker="o", markersize=6, linestyle="none",
+        if eer and np.isfinite(e) and (xscale == "linear" or px > 0):
+            ax.plot(px, 1.0 - py, marker="o", markersize=6, linestyle="none",
                     color=colours[c.group], markeredgecolor="white", markeredgewidth=0.8,
                     zorder=3)
     ax.set_xscale(xscale)
@@ -647,7 +668,8 @@ def roc(
     ax.grid(True, color="0.88", linewidth=0.6)
     ax.set_xlabel("False acceptance rate, FAR (%)")
     ax.set_ylabel("Genuine acceptance rate, 1 - FRR (%)")
-    _legend(ax, loc="lower right")
+    title = "EER of the ROC convex hull" if hull else "EER at the threshold (dot)"
+    _legend(ax, title=title if eer else None, title_fontsize="small")
     return ax
 
 
@@ -838,7 +860,7 @@ def epc(
             "far": "target FAR α", "frr": "target FRR α"}.get(crit, "weight α")
     ax.set_xlabel(f"{what} (threshold chosen on {on_split})")
     ax.set_ylabel(f"HTER on {ds.attrs.get('apply_to', apply_to)} (%)")
-    _legend(ax, loc="upper center")
+    _legend(ax)
     return ax
 
 
@@ -872,8 +894,10 @@ def bayes_error(
     prior_log_odds : array of float, optional
         Table only: the grid of :func:`pandas_biosig.bayes_error`.
     eer : bool
-        Mark each curve's EER at the peak of its minimum Bayes error (the two are equal:
-        the EER is the worst-case Bayes error), and give it in the legend.
+        Give each curve's EER (the ROC convex hull's) in the legend and mark the peak of
+        its drawn minimum Bayes error: the EER is the worst-case minimum Bayes error, so
+        the dot's height is the EER up to the grid (the peak of the curve between two
+        grid points is not drawn).
     ax : matplotlib Axes, optional
         Draw into these axes; by default a new figure.
     by, system, trial, label, score, split, orientation, nonfinite
@@ -943,7 +967,7 @@ def bayes_error(
             colours.plot(ax, c, plo, low, label=text, linewidth=1.2, linestyle="--", zorder=2)
         if eer and np.isfinite(e):
             peak = int(np.nanargmax(low))
-            ax.plot(plo[peak], e, marker="o", markersize=6, linestyle="none",
+            ax.plot(plo[peak], low[peak], marker="o", markersize=6, linestyle="none",
                     color=colours[c.group], markeredgecolor="white", markeredgewidth=0.8,
                     zorder=3)
         if np.isfinite(e):
@@ -960,8 +984,25 @@ def bayes_error(
     for style, text in styles:
         handles.append(Line2D([], [], color="0.3", linestyle=style))
         labels.append(text)
-    ax.legend(handles, labels, fontsize="small", framealpha=0.9, loc="upper right")
+    ax.legend(handles, labels, **_LEGEND_OUTSIDE,
+              title="EER of the ROC convex hull" if eer else None, title_fontsize="small")
     return ax
+
+
+def _panels(ax, shape: tuple[int, int], needed: int) -> np.ndarray:
+    """The axes of a small-multiples figure: a new ``shape`` grid, or the axes given
+    (at least ``needed`` of them, as a two-dimensional array)."""
+    if ax is None:
+        _, axes = _pyplot("hist").subplots(
+            *shape, figsize=(3.4 * shape[1] + 1.8, 2.6 * shape[0] + 0.4), squeeze=False,
+            layout="constrained",
+        )
+        return axes
+    axes = np.array(ax, dtype=object)
+    axes = axes.reshape(1, -1) if axes.ndim < 2 else axes
+    if axes.size < needed:
+        raise ValueError(ERROR_PANELS.format(needed=needed, got=axes.size))
+    return axes
 
 
 def hist(
@@ -978,7 +1019,7 @@ def hist(
     apply_to: Hashable | Sequence[Hashable] | None = None,
     bins: int | Sequence[float] | str = "auto",
     density: bool = True,
-    ax: Axes | None = None,
+    ax: Axes | Sequence[Axes] | None = None,
     system: str = "system",
     trial: str = "trial",
     label: str = "label",
@@ -986,8 +1027,9 @@ def hist(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
-) -> Axes:
-    r"""Histograms of the genuine and impostor scores, with the decision threshold marked.
+) -> np.ndarray:
+    r"""Histograms of the genuine and impostor scores, with the decision threshold marked:
+    small multiples, one axes per system and split.
 
     Parameters
     ----------
@@ -1003,23 +1045,27 @@ def hist(
     apply_to : split value or list, optional
         Draw only these splits (e.g. ``"eval"``).
     bins : int, sequence or str
-        ``numpy.histogram_bin_edges``' ``bins``, over all the scores drawn (every
-        histogram shares the edges).
+        ``numpy.histogram_bin_edges``' ``bins``: an int or a rule gives each axes its own
+        edges over its own scores (systems need not share a score scale); a sequence of
+        edges is used by every axes.
     density : bool
         Normalize each class on its own (the default, since impostor trials usually
         outnumber genuine ones); False draws counts.
-    ax : matplotlib Axes, optional
-        Draw into these axes; by default a new figure.
+    ax : matplotlib Axes or array of Axes, optional
+        Draw into these axes, one per system and split, filled in row order (the array
+        is returned, as two-dimensional); by default a new figure (constrained layout).
     system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.error_rates`. Non-finite scores are not drawn.
 
     Returns
     -------
-    matplotlib.axes.Axes
-        One system and split: filled genuine and impostor histograms and a dashed black
-        threshold line. Several: step histograms, a colour per system (and split),
-        genuine solid and impostor dashed, each threshold dotted in its colour. The
-        threshold lines are the axes' lines; the legend gives their values.
+    numpy.ndarray of matplotlib.axes.Axes
+        Always two-dimensional: with several splits a row per system and a column per
+        split, otherwise the systems in rows of at most three (one system: shape
+        ``(1, 1)``); cells without a system and split are hidden. Each axes holds the
+        filled genuine and impostor histograms and a dashed black threshold line, and
+        its title names the system (and split) and gives the threshold. One legend, to
+        the right of the top-right axes, names the classes and the threshold policy.
 
     Raises
     ------
@@ -1036,10 +1082,12 @@ def hist(
     --------
     >>> import matplotlib.pyplot as plt
     >>> cnn = pbs.datasets.example_trials().query("system == 'cnn'")
-    >>> ax = pbs.plot.hist(cnn, on="dev", apply_to="eval")
-    >>> ax.get_legend_handles_labels()[1]
-    ['genuine', 'impostor', 'threshold (eer on dev): -0.211']
-    >>> plt.close(ax.figure)
+    >>> axes = pbs.plot.hist(cnn, on="dev", apply_to="eval")
+    >>> axes.shape, axes[0, 0].get_title()
+    ((1, 1), 'cnn: threshold -0.211')
+    >>> [t.get_text() for t in axes[0, 0].get_legend().get_texts()]
+    ['genuine', 'impostor', 'threshold (eer on dev)']
+    >>> plt.close(axes[0, 0].figure)
     """
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split, subject=None,
@@ -1064,37 +1112,52 @@ def hist(
             if row.threshold_split is not None and not pd.isna(row.threshold_split):
                 how = f"{how} on {row.threshold_split}"
             thresholds[(row.system, row.split)] = (float(row.threshold), how)
-    scores = [sign * g.scores for g in groups]
-    finite = np.concatenate([s[np.isfinite(s)] for s in scores])
-    edges = np.histogram_bin_edges(finite, bins=bins)
-    ax = _axes(ax, "hist")
-    many = len(groups) > 1
-    splits = {g.split for g in groups}
-    for g, s in zip(groups, scores, strict=True):
-        name = str(g.system) + (f" ({g.split})" if len(splits) > 1 else "")
+    hows = list(dict.fromkeys(how for _, how in thresholds.values()))
+    policy = hows[0] if len(hows) == 1 else f"{threshold}, chosen on each split itself"
+    systems = list(dict.fromkeys(g.system for g in groups))
+    splits = list(dict.fromkeys(g.split for g in groups))
+    if len(splits) > 1:  # a row per system, a column per split
+        shape = (len(systems), len(splits))
+        where = {id(g): systems.index(g.system) * len(splits) + splits.index(g.split)
+                 for g in groups}
+    else:  # systems wrapped in rows of at most three
+        n_cols = min(len(groups), 3)
+        shape = (-(-len(groups) // n_cols), n_cols)
+        where = {id(g): i for i, g in enumerate(groups)}
+    if ax is not None:  # the given axes, filled in order
+        where = {id(g): i for i, g in enumerate(groups)}
+    panels = _panels(ax, shape, len(groups))
+    edges_all = np.asarray(bins, dtype=float) if not isinstance(bins, int | str) else None
+    for g in groups:
+        ax_g = panels.flat[where[id(g)]]
+        s = sign * g.scores
         gen, imp = s[g.genuine], s[~g.genuine]
         gen, imp = gen[np.isfinite(gen)], imp[np.isfinite(imp)]
+        edges = edges_all if edges_all is not None else np.histogram_bin_edges(
+            np.concatenate([gen, imp]), bins=bins
+        )
+        ax_g.hist(gen, bins=edges, density=density, alpha=0.55, color="C0", label="genuine")
+        ax_g.hist(imp, bins=edges, density=density, alpha=0.55, color="C1", label="impostor")
+        name = str(g.system) + (f" ({g.split})" if len(splits) > 1 else "")
         thr = thresholds.get((g.system, g.split))
-        if not many:
-            ax.hist(gen, bins=edges, density=density, alpha=0.55, color="C0", label="genuine")
-            ax.hist(imp, bins=edges, density=density, alpha=0.55, color="C1", label="impostor")
-            if thr is not None:
-                ax.axvline(thr[0], color="black", linestyle="--", linewidth=1.2,
-                           label=f"threshold ({thr[1]}): {thr[0]:.4g}")
-            continue
-        _, _, patches = ax.hist(gen, bins=edges, density=density, histtype="step",
-                                linewidth=1.3, label=f"{name}: genuine")
-        colour = patches[0].get_edgecolor()
-        ax.hist(imp, bins=edges, density=density, histtype="step", linewidth=1.3,
-                linestyle="--", color=colour, label=f"{name}: impostor")
         if thr is not None:
-            ax.axvline(thr[0], color=colour, linestyle=":", linewidth=1.2,
-                       label=f"{name}: threshold {thr[0]:.4g}")
-    ax.set_xlabel(f"{score} (accept iff {score} {'<=' if sign < 0 else '>='} threshold)")
-    ax.set_ylabel("density" if density else "trials")
-    ax.grid(True, color="0.88", linewidth=0.6)
-    _legend(ax, loc="best")
-    return ax
+            ax_g.axvline(thr[0], color="black", linestyle="--", linewidth=1.2,
+                         label=f"threshold ({policy})")
+            name += f": threshold {thr[0]:.4g}"
+        ax_g.set_title(name, fontsize="medium")
+        ax_g.grid(True, color="0.88", linewidth=0.6)
+        ax_g.set_ylabel("density" if density else "trials")
+        ax_g.set_xlabel(f"{score} (accept iff {score} {'<=' if sign < 0 else '>='} threshold)")
+    used = set(where.values())
+    for i, ax_g in enumerate(panels.flat):
+        if i not in used and ax is None:
+            ax_g.set_visible(False)
+    top_right = panels[0, min(panels.shape[1], len(groups)) - 1]
+    handles, labels = panels.flat[0].get_legend_handles_labels()
+    top_right.legend(handles, labels, **_LEGEND_OUTSIDE)
+    if ax is None:
+        _fit_width(top_right)
+    return panels
 
 
 # ----------------------------------------------------------------------------- accessor
@@ -1212,7 +1275,7 @@ class _PlotNamespace:
         apply_to: Hashable | Sequence[Hashable] | None = None,
         bins: int | Sequence[float] | str = "auto",
         density: bool = True,
-        ax: Axes | None = None,
+        ax: Axes | Sequence[Axes] | None = None,
         system: str = "system",
         trial: str = "trial",
         label: str = "label",
@@ -1220,6 +1283,7 @@ class _PlotNamespace:
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
-    ) -> Axes:
-        """Score histograms with the threshold; see :func:`pandas_biosig.plot.hist`."""
+    ) -> np.ndarray:
+        """Score histograms with the threshold, one axes per system and split; see
+        :func:`pandas_biosig.plot.hist`."""
         return hist(self._obj, **_args(locals()))

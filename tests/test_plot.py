@@ -241,10 +241,16 @@ def test_roc_lines_and_eer_markers(trials):
     ax = plot.roc(trials, apply_to="eval")
     assert len(ax.get_lines()) == 2 + 4 + 4  # chance and FAR = FRR diagonals
     assert len(_legend(ax)) == 4
-    expected = pbs.eer(trials).query("split == 'eval'").eer.to_numpy()
-    for marker, e in zip(_markers(ax), expected, strict=True):
-        assert marker.get_xdata()[0] == pytest.approx(e)
-        assert marker.get_ydata()[0] == pytest.approx(1 - e)
+    expected = pbs.summary(trials).query("split == 'eval'").eer_threshold.to_numpy()
+    for marker, curve, e in zip(_markers(ax), _curves(ax), expected, strict=True):
+        point = marker.get_xydata()[0]  # a vertex of the drawn curve, at the reported EER
+        assert (np.abs(curve.get_xydata() - point).max(axis=1) < 1e-12).any()
+        assert (point[0] + 1 - point[1]) / 2 == pytest.approx(e)
+    assert ax.get_legend().get_title().get_text() == "EER at the threshold (dot)"
+    hull = plot.roc(pbs.rocch(trials), apply_to="eval")
+    for marker, e in zip(_markers(hull), pbs.eer(trials).query("split == 'eval'").eer,
+                         strict=True):
+        assert marker.get_xydata()[0] == pytest.approx([e, 1 - e])
     assert ax.get_xlim() == (0.0, 1.0)
     assert [t.get_text() for t in ax.get_yticklabels()][-1] == "100"
 
@@ -321,8 +327,12 @@ def test_bayes_error_lines_and_eer_at_the_peak(trials):
     ds = pbs.bayes_error(trials).sel(split="eval")
     for marker, name in zip(_markers(ax), ds.system.values, strict=True):
         one = ds.sel(system=name)
-        assert marker.get_ydata()[0] == pytest.approx(float(one.eer))
-        assert marker.get_xdata()[0] == float(one.prior_log_odds[int(np.argmax(one.min_ber.values))])
+        peak = int(np.argmax(one.min_ber.values))
+        # on the drawn minimum curve, at its peak, which is the EER up to the grid
+        assert marker.get_xdata()[0] == float(one.prior_log_odds[peak])
+        assert marker.get_ydata()[0] == float(one.min_ber[peak])
+        assert marker.get_ydata()[0] == pytest.approx(float(one.eer), abs=5e-4)
+    assert ax.get_legend().get_title().get_text() == "EER of the ROC convex hull"
 
 
 def test_bayes_error_of_distances_has_no_actual_curve(trials):
@@ -335,21 +345,62 @@ def test_bayes_error_of_distances_has_no_actual_curve(trials):
 # ------------------------------------------------------------------ histograms
 def test_hist_one_system_marks_the_threshold(trials):
     cnn = trials.query("system == 'cnn'")
-    ax = plot.hist(cnn, on="dev", apply_to="eval", bins=20)
+    axes = plot.hist(cnn, on="dev", apply_to="eval", bins=20)
+    assert axes.shape == (1, 1)
+    ax = axes[0, 0]
     assert len(ax.patches) == 2 * 20
     (line,) = ax.get_lines()
     expected = pbs.error_rates(cnn, on="dev", apply_to="eval").threshold.item()
     assert line.get_xdata()[0] == pytest.approx(expected)
-    assert _legend(ax)[-1] == f"threshold (eer on dev): {expected:.4g}"
+    assert ax.get_title() == f"cnn: threshold {expected:.4g}"
+    assert _legend(ax) == ["genuine", "impostor", "threshold (eer on dev)"]
 
 
-def test_hist_many_systems_and_no_threshold(trials):
-    ax = plot.hist(trials, apply_to="eval")
-    assert len(ax.get_lines()) == 4  # a threshold per system
-    assert len(_legend(ax)) == 4 * 3
-    bare = plot.hist(trials.query("split == 'dev'"), threshold=None, density=False)
-    assert not bare.get_lines()
-    assert bare.get_ylabel() == "trials"
+def test_hist_small_multiples_one_axes_per_system_and_split(trials):
+    axes = plot.hist(trials)  # 4 systems x 2 splits
+    assert axes.shape == (4, 2)
+    expected = pbs.error_rates(trials)
+    for (i, j), ax in np.ndenumerate(axes):
+        row = expected.iloc[2 * i + j]
+        assert ax.get_title() == f"{row.system} ({row.split}): threshold {row.threshold:.4g}"
+        assert len(ax.get_lines()) == 1  # this system's threshold only
+        assert ax.get_lines()[0].get_xdata()[0] == pytest.approx(row.threshold)
+        # each axes has its own bins, spanning its own scores
+        group = trials.query("system == @row.system and split == @row.split").score
+        xs = [p.get_x() for p in ax.patches]
+        assert min(xs) == pytest.approx(group.min())
+    # one legend, outside the data, naming the classes and the policy
+    legends = [ax.get_legend() for ax in axes.flat if ax.get_legend() is not None]
+    assert len(legends) == 1
+    assert [t.get_text() for t in legends[0].get_texts()] == [
+        "genuine", "impostor", "threshold (eer, chosen on each split itself)"
+    ]
+    renderer = _drawn(axes[0, 0])
+    box = legends[0].get_window_extent(renderer)
+    assert not any(box.overlaps(ax.get_window_extent(renderer)) for ax in axes.flat)
+    assert box.x1 <= axes[0, 0].figure.bbox.x1
+
+
+def test_hist_unrelated_score_scales_each_get_their_own_axes(trials):
+    scaled = trials.assign(
+        score=np.where(trials.system == "gmm", 1000 * trials.score, trials.score)
+    ).query("split == 'eval'")
+    axes = plot.hist(scaled, threshold=None, density=False)
+    assert axes.shape == (2, 3)
+    assert not axes[1, 1].get_visible() and not axes[1, 2].get_visible()
+    gmm = axes[0, 2]
+    assert gmm.get_title() == "gmm" and gmm.get_xlim()[1] > 500
+    assert axes[0, 0].get_xlim()[1] < 10  # cnn is not squashed by gmm's scale
+    assert not gmm.get_lines() and gmm.get_ylabel() == "trials"
+
+
+def test_hist_into_given_axes(trials):
+    fig, given = plt.subplots(2, 2)
+    axes = plot.hist(trials.query("split == 'eval'"), ax=given)
+    assert axes.shape == (2, 2) and axes[1, 1] is given[1, 1]
+    with pytest.raises(ValueError) as info:
+        plot.hist(trials, ax=given)
+    assert str(info.value) == plot.ERROR_PANELS.format(needed=8, got=4)
 
 
 # ------------------------------------------------------------------ accessor and files
