@@ -29,7 +29,7 @@ import pandas as pd
 
 from . import __version__, datasets
 from ._schema import SchemaError
-from .export import HEADERS, to_latex, to_markdown
+from .export import to_latex, to_markdown
 from .io import FORMATS, read_scores
 from .metrics import error_rates, summary
 from .resampling import bootstrap
@@ -84,10 +84,10 @@ class _Report:
         self.sections.append(f"## {heading}\n\n{body.rstrip()}\n")
 
     def table(self, name: str, heading: str, frame: pd.DataFrame, *, intro: str = "",
-              header: dict[str, str] | None = None, **options) -> None:
-        text = _rename_headers(to_markdown(frame, **options), header, "markdown")
+              **options) -> None:
+        text = to_markdown(frame, **options)
         self.add(heading, (intro + "\n\n" if intro else "") + text)
-        self.tables[name] = (frame, {**options, "header": header})
+        self.tables[name] = (frame, options)
 
     def markdown(self, figures: Sequence[tuple[str, str]] = ()) -> str:
         parts = [f"# pandas_biosig {__version__}: {self.title}\n", *self.sections]
@@ -97,23 +97,6 @@ class _Report:
             )
         parts.append(NOTES + "\n")
         return "\n".join(parts)
-
-
-def _rename_headers(text: str, header: dict[str, str] | None, flavor: str) -> str:
-    """Give a generic header (``Estimate (%)``) the metric's name, keeping the column width."""
-    for old, new in (header or {}).items():
-        if flavor == "latex":
-            old, new = old.replace("%", r"\%"), new.replace("%", r"\%")
-        if flavor == "markdown" and len(new) > len(old):
-            continue  # a longer header would break the table's alignment
-        text = text.replace(old, new.rjust(len(old)) if flavor == "markdown" else new)
-    return text
-
-
-def _difference_header(table: pd.DataFrame) -> str:
-    metrics = table["metric"].unique()
-    name = HEADERS.get(metrics[0], str(metrics[0])) if len(metrics) == 1 else "Estimate"
-    return f"{name} A-B (%)"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -163,7 +146,7 @@ def _report(
     )
     out.table(
         "summary", "Per-system summary (a posteriori, each split on its own)", s[shown],
-        precision=_PRECISION, caption="",
+        precision=_PRECISION,
     )
     if n_resamples:
         b = bootstrap(
@@ -175,7 +158,6 @@ def _report(
             "eer_bootstrap",
             f"EER with {100 * confidence_level:g}% bootstrap intervals",
             b.drop(columns=[c for c in ("split",) if not has_split]),
-            header={"Estimate (%)": "EER (%)"},
         )
     if apriori:
         er = error_rates(trials, threshold="eer", on=on, apply_to=apply_to, **cols)
@@ -195,7 +177,7 @@ def _report(
         out.table(
             "apriori",
             f"A-priori error rates on {apply_to} (EER threshold chosen on {on})",
-            table, precision={"threshold": 4}, header={"Estimate (%)": "HTER (%)"},
+            table, precision={"threshold": 4},
             intro=(
                 f"Each system's threshold is bob.measure's EER threshold on `{on}`, applied "
                 f"unchanged to `{apply_to}`; the HTER interval is Bengio & Mariéthoz's "
@@ -228,7 +210,6 @@ def _report(
                      "ci_low", "ci_high", "confidence_level", "statistic", "pvalue",
                      "adjust", "pvalue_adj", "alpha", "reject"]],
                 intro=f"Every pair of systems, {how}.",
-                header={"Estimate (%)": _difference_header(cmp)},
             )
         steps("pairwise tests")
     figs: dict = {}
@@ -379,9 +360,8 @@ def _write(rep: _Report, figs: dict, out: Path, *, latex: bool, pdf: bool) -> li
         frame.to_csv(out / f"{name}.csv", index=False)
         written.append(out / f"{name}.csv")
         if latex:
-            header = options.pop("header", None)
             text = to_latex(frame, label=f"tab:{name}", **options)
-            (out / f"{name}.tex").write_text(_rename_headers(text, header, "latex"))
+            (out / f"{name}.tex").write_text(text)
             written.append(out / f"{name}.tex")
     shown = []
     for name, (fig, caption) in figs.items():
