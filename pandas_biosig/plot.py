@@ -2,9 +2,11 @@ r"""Figures for papers: DET, ROC, EPC with bootstrap bands, Bayes error rate, sc
 
 Every function takes the tidy trial table (the curve functions also take the Dataset that
 :mod:`pandas_biosig.curves` or :func:`pandas_biosig.epc_bootstrap` returned), draws one
-curve per system (and ``by`` group and split) with a legend, and returns the matplotlib
-``Axes``. Pass ``ax=`` to draw into axes you already have; otherwise a new figure is made
-with :func:`matplotlib.pyplot.subplots`.
+curve per system (and ``by`` group and split) with a legend outside the data, on the right
+of the axes, and returns the matplotlib ``Axes``; :func:`hist` draws small multiples, one
+axes per system and split, and returns them as an array. Pass ``ax=`` to draw into axes
+you already have (save with ``bbox_inches="tight"`` to keep the legend); otherwise a new
+figure is made with :func:`matplotlib.pyplot.subplots` (constrained layout).
 
 matplotlib is a dependency of pandas-biosig, imported only when a figure is drawn, so ``import pandas_biosig`` never imports it.
 
@@ -13,7 +15,9 @@ The same functions are reachable from the accessor: ``trials.biosig.plot.det()``
 
 Rates are plotted as fractions and labelled in percent. The DET axes are in normal-deviate
 units: a point at rate :math:`r` is drawn at ``pbs.ppndf(r)``, and the ticks
-(:data:`DET_TICKS`) are labelled with the rates, in percent.
+(:data:`DET_TICKS`, thinned to the axes' size each time the figure is drawn) are labelled
+with the rates, in percent. A marked EER lies on the drawn curve, and the legend's title
+says which EER it is.
 """
 
 from __future__ import annotations
@@ -94,21 +98,22 @@ def _axes(ax, function: str, *, figsize=None):
 
 
 def _fit_width(ax) -> None:
-    """Widen a figure this module made until its legend (outside the axes) fits in it.
+    """Fit the width of a figure this module made to what it holds, legend included.
 
-    Axes of a fixed aspect (DET) do not grow when the figure widens, so the legend next to
-    them can overflow the figure that the layout engine sized; the figure is widened by
-    the overflow (a few passes, since the layout moves the axes).
+    Axes of a fixed aspect (DET) do not grow or shrink with the figure's width, so the
+    legend next to them can overflow the figure the layout engine sized, or leave empty
+    bands beside them; the figure's width is set to the drawn content's (a few passes,
+    since the layout moves the axes).
     """
     fig = ax.figure
     for _ in range(4):
         fig.canvas.draw()
         box = fig.get_tightbbox(fig.canvas.get_renderer())
         width, height = fig.get_size_inches()
-        over = max(box.x1 - width, 0.0) + max(-box.x0, 0.0)
-        if over <= 0.01:
+        wanted = box.width + 0.1
+        if box.x0 >= 0 and box.x1 <= width and abs(wanted - width) <= 0.05:
             return
-        fig.set_size_inches(width + over + 0.05, height)
+        fig.set_size_inches(wanted, height)
 
 
 def _args(local_vars: dict) -> dict:

@@ -121,6 +121,10 @@ def test_det_legend_is_outside_the_data(trials):
     assert legend.x0 >= ax.get_window_extent(renderer).x1
     figure = ax.figure.bbox
     assert figure.x0 <= legend.x0 and legend.x1 <= figure.x1  # and inside the figure
+    # the figure made for it is fitted to what it holds: nothing cut, no wide empty band
+    content = ax.figure.get_tightbbox(renderer)
+    width = ax.figure.get_size_inches()[0]
+    assert 0 <= content.x0 <= 0.1 and width - 0.1 <= content.x1 <= width
 
 
 @pytest.mark.parametrize("size", [(2.5, 2.5), (4.0, 3.0), (8.0, 5.5), (12.0, 12.0)])
