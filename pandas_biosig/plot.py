@@ -59,7 +59,10 @@ ERROR_NO_SPLIT = (
     "apply_to={value!r} selects a split, but the curves have no split dim (dims: {dims})"
 )
 ERROR_SPLIT = "apply_to={value!r}: the curves have only the splits {found}"
-ERROR_LIMITS = "limits={value!r} must be two rates (low, high) with 0 < low < high < 1"
+ERROR_LIMITS = (
+    "limits={value!r} must be two rates (low, high), or two such pairs ((far_low, far_high), "
+    "(frr_low, frr_high)), with 0 < low < high < 1"
+)
 ERROR_PAIR = "pair={value!r} is not a pair of systems of the Dataset; its pairs: {found}"
 ERROR_NO_PAIRS = (
     "pair={value!r} needs the pairwise variables of pbs.epc_bootstrap (difference, "
@@ -370,25 +373,26 @@ _DET_DEFAULT = (0.001, 0.5)
 def _det_limits(curves) -> tuple[tuple[float, float], tuple[float, float]]:
     """The (FAR, FRR) ranges, in normal deviates, that hold every curve between its ends.
 
-    Each axis runs from its smallest non-zero rate (the curves' resolution: one trial in
-    the class) to the largest rate the curves reach while the other rate is non-zero, with
-    a margin of :data:`_DET_MARGIN`; the axes are fitted independently, within the range
-    of :data:`DET_TICKS`.
+    Each axis runs over the rates of the curves' inner points, those where neither rate is
+    0 or 1 (the others lie off any DET plot): from the smallest (the resolution of the
+    data: one trial of the class) to the largest, with a margin of :data:`_DET_MARGIN`.
+    The axes are fitted independently, within the range of :data:`DET_TICKS`; with no
+    inner point at all they show :data:`_DET_DEFAULT`.
     """
     far_lo, far_hi, frr_lo, frr_hi = [], [], [], []
     for x, y in curves:
-        if (x > 0).any():
-            far_lo.append(x[x > 0].min())
-            frr_hi.append(y[x > 0].max())
-        if (y > 0).any():
-            frr_lo.append(y[y > 0].min())
-            far_hi.append(x[y > 0].max())
+        inner = (x > 0) & (x < 1) & (y > 0) & (y < 1)
+        if inner.any():
+            far_lo.append(x[inner].min())
+            far_hi.append(x[inner].max())
+            frr_lo.append(y[inner].min())
+            frr_hi.append(y[inner].max())
 
     def span(lows, highs):
         lo = min(lows) if lows else _DET_DEFAULT[0]
         hi = max(highs) if highs else _DET_DEFAULT[1]
         lo = min(max(lo, DET_TICKS[0]), 0.5)
-        hi = max(min(hi, DET_TICKS[-1]), lo * 2, 0.01)
+        hi = min(max(hi, lo * 2, 0.01), DET_TICKS[-1])
         return float(ppndf(lo)) - _DET_MARGIN, float(ppndf(hi)) + _DET_MARGIN
 
     return span(far_lo, far_hi), span(frr_lo, frr_hi)
@@ -457,9 +461,9 @@ def det(
     limits : (float, float) or ((float, float), (float, float)), optional
         The rate range of both axes, e.g. ``(0.001, 0.4)``, or of each, ``((far_low,
         far_high), (frr_low, frr_high))``. By default each axis is fitted to the curves on
-        its own: from its smallest non-zero rate (one trial of its class: the resolution
-        of the data) to the largest rate the curves reach while the other rate is
-        non-zero, with a margin of 0.12 normal deviates.
+        its own, over the points where neither rate is 0 or 1 (the others lie off any DET
+        plot): from its smallest rate (one trial of its class: the resolution of the
+        data) to its largest, with a margin of 0.12 normal deviates.
     eer : bool
         Mark each curve's EER with a dot on the drawn curve, and give it in the legend,
         whose title says which EER it is. For a curve of operating points (a table, or a

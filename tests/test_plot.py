@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 import xarray as xr
 from scipy.stats import norm
@@ -103,11 +104,15 @@ def test_det_axes_are_fitted_to_the_data_independently(trials):
     far, frr = ds.far.values, ds.frr.values
     ok = np.isfinite(far) & np.isfinite(frr)
     far, frr = far[ok], frr[ok]
-    # x: from the smallest non-zero FAR (1/960) to the largest FAR while FRR > 0
-    lo, hi = far[far > 0].min(), far[frr > 0].max()
+    assert far[far > 0].min() == pytest.approx(1 / 960)
+    inner = (far > 0) & (far < 1) & (frr > 0) & (frr < 1)
+    # x: from the smallest non-zero FAR (1/960) to the largest FAR while 0 < FRR < 1
+    lo, hi = far[inner].min(), far[inner].max()
+    assert lo == pytest.approx(1 / 960)
     np.testing.assert_allclose(ax.get_xlim(), pbs.ppndf([lo, hi]) + [-0.12, 0.12])
-    # y: from the smallest non-zero FRR (1/240) to the largest FRR while FAR > 0
-    lo, hi = frr[frr > 0].min(), frr[far > 0].max()
+    # y: from the smallest non-zero FRR (1/240) to the largest FRR while 0 < FAR < 1
+    lo, hi = frr[inner].min(), frr[inner].max()
+    assert lo == pytest.approx(1 / 240)
     np.testing.assert_allclose(ax.get_ylim(), pbs.ppndf([lo, hi]) + [-0.12, 0.12])
     assert ax.get_xlim()[0] != pytest.approx(ax.get_ylim()[0])  # no shared floor
     assert hi > 0.4  # the curves are not cut at 40 %
@@ -225,8 +230,9 @@ def test_det_accepts_datasets_and_existing_axes(trials):
     "limits", [(0.5, 0.1), (0, 0.5), (0.1,), "wide", ((0.1, 0.5), (0.5, 0.1)), ((0.1, 0.5),)]
 )
 def test_det_rejects_bad_limits(trials, limits):
-    with pytest.raises(ValueError, match="limits="):
+    with pytest.raises(ValueError) as info:
         plot.det(trials, limits=limits)
+    assert str(info.value) == plot.ERROR_LIMITS.format(value=limits)
 
 
 def test_det_rejects_other_inputs(trials):
@@ -431,3 +437,18 @@ def test_netcdf_round_trip_draws_the_same(trials, tmp_path):
     a, b = plot.det(ds), plot.det(back)
     for la, lb in zip(a.get_lines()[1:], b.get_lines()[1:], strict=True):
         np.testing.assert_allclose(la.get_xydata(), lb.get_xydata())
+
+
+def test_det_of_a_perfect_system_keeps_the_other_curves_in_view(trials):
+    cnn = trials.query("system == 'cnn' and split == 'eval'")
+    perfect = cnn.assign(
+        system="perfect", score=np.where(cnn.label == "genuine", 10.0, -10.0)
+    )
+    ax = plot.det(pd.concat([cnn, perfect]))
+    assert _legend(ax)[1] == "perfect, EER 0.00%"
+    alone = plot.det(cnn)
+    np.testing.assert_allclose(ax.get_xlim(), alone.get_xlim())
+    np.testing.assert_allclose(ax.get_ylim(), alone.get_ylim())
+    # nothing to fit at all: the default range
+    ax = plot.det(perfect)
+    np.testing.assert_allclose(ax.get_ylim(), pbs.ppndf([0.001, 0.5]) + [-0.12, 0.12])
