@@ -1,0 +1,795 @@
+"""Presentation-attack detection (ISO/IEC 30107-3): APCER per attack species, BPCER.
+
+A PAD table is a tidy table of presentations: ``system, trial, label, score`` where the
+label says *bona fide* or *attack* (vocabulary in :data:`PAD_LABEL_VOCABULARY`), plus the
+attack species (PAI species) of every attack in column ``pai``, and optionally ``split``
+and ``subject``. Bona fide is the positive class: a presentation is accepted as bona fide
+iff ``score >= threshold``.
+
+- APCER of a species = accepted attacks of that species / its attacks; the standard's
+  headline is the **maximum over species** (``apcer_max``), not the pooled rate.
+- BPCER = rejected bona fide presentations / bona fide presentations.
+- ACER = (APCER_max + BPCER) / 2 is reported because it is common, but it is *not* part of
+  ISO/IEC 30107-3 (the standard deprecates it).
+
+Every threshold comes from one function, :func:`_choose_thresholds`, which reads the
+sorted-score engine (:class:`pandas_biosig._kernels.pad.PadSweep`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ._kernels.pad import PadSweep, weighted_rates
+from ._kernels.resample import percentile_interval
+from ._schema import SchemaError, check_option, validate_trials
+from ._typing import NonFinite, Orientation
+
+__all__ = [
+    "PAD_CRITERIA",
+    "PAD_LABEL_VOCABULARY",
+    "PAD_METRICS_COLUMNS",
+    "PAD_RATES_COLUMNS",
+    "pad_det",
+    "pad_metrics",
+    "pad_rates",
+]
+
+#: PAD label vocabulary (case-insensitive, white space ignored): value -> is bona fide.
+PAD_LABEL_VOCABULARY: dict[str, bool] = {
+    "bona fide": True,
+    "bonafide": True,
+    "bona_fide": True,
+    "bona-fide": True,
+    "genuine": True,
+    "real": True,
+    "live": True,
+    "attack": False,
+    "spoof": False,
+    "fake": False,
+    "presentation attack": False,
+    "pa": False,
+    "true": True,
+    "false": False,
+    "1": True,
+    "0": False,
+}
+
+#: Threshold criteria of the PAD functions.
+PAD_CRITERIA = {
+    "eer": "bob.measure's EER threshold, all attacks pooled against bona fide",
+    "apcer": "lowest threshold with every species' APCER <= target (BPCER at APCER <= target)",
+    "bpcer": "highest threshold with BPCER <= target (APCER at BPCER <= target)",
+}
+
+#: Where the threshold is chosen when ``on="auto"``.
+AUTO_SPLIT = "dev"
+
+PadCriterion = Literal["eer", "apcer", "bpcer"]
+CIMethod = Literal["auto", "wilson", "beta", "bootstrap"]
+
+ERROR_PAD_LABELS = (
+    "column {column!r} holds label value(s) {values} outside the PAD vocabulary; "
+    "bona fide: {bonafide}; attack: {attack}"
+)
+ERROR_NO_SPECIES = (
+    "column {column!r} has {n} attack presentation(s) without an attack species. "
+    "Example rows:\n{rows}"
+)
+ERROR_NO_ATTACKS = "{where} has no attack presentations; PAD rates need bona fide and attacks"
+ERROR_PAD_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
+ERROR_PAD_THRESHOLD = (
+    "threshold={value!r} must be a number, a mapping {{system: threshold}} or one of {allowed}"
+)
+ERROR_PAD_THRESHOLD_MISSING = "no threshold given for system {system!r} (given for {given})"
+ERROR_PAD_ON = (
+    "{where} has no presentations in split {on!r}, so no threshold can be chosen there"
+)
+ERROR_PAD_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
+ERROR_PAD_LEVEL = "confidence_level must be a number strictly between 0 and 1, got {value!r}"
+ERROR_PAD_SUBJECT = (
+    "ci_method='bootstrap' resamples subjects; column {column!r} is not in the table "
+    "(its columns: {found})"
+)
+ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
+
+PAD_METRICS_COLUMNS = [
+    "system",
+    "split",
+    "criterion",
+    "threshold_split",
+    "target",
+    "threshold",
+    "n_bonafide",
+    "n_attack",
+    "n_species",
+    "apcer_max",
+    "apcer_max_species",
+    "apcer_pooled",
+    "bpcer",
+    "acer",
+    "eer",
+]
+PAD_RATES_COLUMNS = [
+    "system",
+    "split",
+    "criterion",
+    "threshold_split",
+    "target",
+    "threshold",
+    "metric",
+    "pai",
+    "n",
+    "errors",
+    "rate",
+    "confidence_level",
+    "ci_method",
+    "ci_low",
+    "ci_high",
+]
+
+
+# ----------------------------------------------------------------------------- the table
+@dataclass(frozen=True, eq=False)
+class PadGroup:
+    """The presentations of one system (within one ``by`` group and split), validated.
+
+    ``scores`` are oriented (higher = more bona fide); ``species`` holds an index into the
+    table's species list for attacks and -1 for bona fide presentations.
+    """
+
+    key: tuple
+    scores: np.ndarray
+    bonafide: np.ndarray
+    species: np.ndarray
+    trial: np.ndarray
+    subject: np.ndarray | None
+
+    @property
+    def system(self) -> Hashable:
+        return self.key[-2]
+
+    @property
+    def split(self) -> Hashable:
+        return self.key[-1]
+
+    def present(self) -> np.ndarray:
+        """Indices of the species that have attacks in this group."""
+        return np.unique(self.species[~self.bonafide])
+
+    def sweep(self) -> PadSweep:
+        s = self.scores
+        return PadSweep(
+            s[self.bonafide], [s[self.species == k] for k in self.present()]
+        )
+
+    def errors_at(self, threshold: float) -> np.ndarray:
+        """Per presentation: is it misclassified at ``threshold``."""
+        accepted = self.scores >= threshold
+        return np.where(self.bonafide, ~accepted, accepted)
+
+    def strata(self, n_species: int) -> np.ndarray:
+        """Stratum code per presentation: its species, bona fide last (= n_species)."""
+        return np.where(self.bonafide, n_species, self.species)
+
+
+@dataclass(frozen=True, eq=False)
+class PadTable:
+    groups: list[PadGroup]
+    species: list
+    by: tuple[str, ...]
+    split_column: str | None
+    orientation: str
+    found: list
+
+    @property
+    def key_names(self) -> list[str]:
+        return [*self.by, "system", "split"]
+
+    def where(self, g: PadGroup) -> str:
+        parts = [f"{b}={v!r}" for b, v in zip(self.by, g.key, strict=False)]
+        parts.append(f"system {g.system!r}")
+        if self.split_column is not None:
+            parts.append(f"split {g.split!r}")
+        return ", ".join(parts)
+
+
+def _is_bonafide(series: pd.Series, column: str) -> np.ndarray:
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind == "b":
+        return series.to_numpy()
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    mapped = []
+    for u in uniques:
+        if isinstance(u, bool | np.bool_):
+            mapped.append(bool(u))
+        elif isinstance(u, int | np.integer | float | np.floating) and u in (0, 1):
+            mapped.append(bool(u))
+        elif isinstance(u, str):
+            mapped.append(PAD_LABEL_VOCABULARY.get(u.strip().lower()))
+        else:
+            mapped.append(None)
+    bad = [u for u, m in zip(uniques, mapped, strict=True) if m is None]
+    if bad or (codes < 0).any():
+        shown = [*bad[:10], *(["<missing>"] if (codes < 0).any() else [])]
+        raise SchemaError(
+            ERROR_PAD_LABELS.format(
+                column=column,
+                values=shown,
+                bonafide=sorted(k for k, v in PAD_LABEL_VOCABULARY.items() if v),
+                attack=sorted(k for k, v in PAD_LABEL_VOCABULARY.items() if not v),
+            )
+        )
+    return np.asarray(mapped, dtype=bool)[codes]
+
+
+def validate_pad(
+    data: pd.DataFrame,
+    *,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    pai: str | None = "pai",
+    split: str | None = "split",
+    subject: str | None = "subject",
+    by: str | Sequence[str] | None = None,
+    orientation: str = "similarity",
+    nonfinite: str = "raise",
+) -> PadTable:
+    """Validate a PAD table and split it into per-system groups (the input is not changed).
+
+    Without a ``pai`` column (and ``pai`` left at its default) every attack belongs to one
+    species named ``"attack"``.
+    """
+    if not isinstance(data, pd.DataFrame):
+        from ._schema import ERROR_NOT_A_FRAME
+
+        raise TypeError(ERROR_NOT_A_FRAME.format(type=type(data).__name__))
+    if label not in data.columns:
+        from ._schema import ERROR_MISSING_COLUMNS
+
+        raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=[label], found=list(data.columns)))
+    pai_col = pai if pai is not None and (pai in data.columns or pai != "pai") else None
+    if pai_col is not None and pai_col not in data.columns:
+        from ._schema import ERROR_MISSING_COLUMNS
+
+        raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=[pai_col], found=list(data.columns)))
+    bonafide = _is_bonafide(data[label], label)
+    if pai_col is None:
+        species_values = pd.Series(np.where(bonafide, None, "attack"), dtype=object)
+    else:
+        species_values = data[pai_col].reset_index(drop=True)
+        missing = (~bonafide) & species_values.isna().to_numpy()
+        if pai_col is not None:
+            as_text = species_values.astype(str).str.strip()
+            missing |= (~bonafide) & (as_text == "").to_numpy()
+        if missing.any():
+            bad = np.flatnonzero(missing)
+            raise SchemaError(
+                ERROR_NO_SPECIES.format(
+                    column=pai_col, n=bad.size, rows=data.iloc[bad[:5]].to_string()
+                )
+            )
+    codes, species = pd.factorize(species_values.where(~pd.Series(bonafide), None))
+    # a derived table with boolean labels: validated by the one trial validator
+    frame = pd.DataFrame(
+        {c: data[c].to_numpy() for c in dict.fromkeys(data.columns) if c != label}
+    )
+    frame[label] = bonafide
+    trials = validate_trials(
+        frame, system=system, trial=trial, label=label, score=score, split=split,
+        subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    groups = []
+    for g in trials.groups:
+        rows = np.arange(len(frame)) if g.rows is None else g.rows
+        groups.append(
+            PadGroup(g.key, g.scores, g.genuine, codes[rows], g.trial, g.subject)
+        )
+    table = PadTable(
+        groups, [(s.item() if isinstance(s, np.generic) else s) for s in species],
+        trials.by, trials.split_column, trials.orientation, list(data.columns),
+    )
+    for g in groups:
+        if g.bonafide.all():
+            raise SchemaError(ERROR_NO_ATTACKS.format(where=table.where(g)))
+    return table
+
+
+# ----------------------------------------------------------------------------- thresholds
+def _resolve_on(table: PadTable, on):
+    """``"auto"``: the ``dev`` split when the table has one (thresholds a priori), else
+    each split's own trials."""
+    if on != "auto":
+        return on
+    if table.split_column is not None and any(g.split == AUTO_SPLIT for g in table.groups):
+        return AUTO_SPLIT
+    return None
+
+
+def _check_target(criterion, target):
+    if criterion == "eer":
+        return float("nan")
+    if (
+        target is None
+        or isinstance(target, bool)
+        or not isinstance(target, int | float | np.integer | np.floating)
+        or not 0 <= target <= 1
+    ):
+        raise ValueError(ERROR_PAD_TARGET.format(criterion=criterion, target=target))
+    return float(target)
+
+
+def _choose_thresholds(table: PadTable, *, threshold, target, on) -> list[tuple]:
+    """The one place PAD thresholds are chosen.
+
+    Returns, per group in table order, ``(criterion, threshold_split, target, oriented
+    threshold)``. A criterion is applied on split ``on`` (``None``: each group's own
+    presentations) and the threshold carried to every split of the same system.
+    """
+    sign = -1.0 if table.orientation == "distance" else 1.0
+    if isinstance(threshold, str):
+        check_option(threshold, PAD_CRITERIA, "threshold")
+        tgt = _check_target(threshold, target)
+        on = _resolve_on(table, on)
+        if on is None:
+            return [
+                (threshold, g.split, tgt, g.sweep().threshold(threshold, tgt))
+                for g in table.groups
+            ]
+        source = {g.key[:-1]: g for g in table.groups if g.split == on}
+        out, cache = [], {}
+        for g in table.groups:
+            src = source.get(g.key[:-1])
+            if src is None:
+                raise SchemaError(ERROR_PAD_ON.format(where=table.where(g), on=on))
+            if g.key[:-1] not in cache:
+                cache[g.key[:-1]] = src.sweep().threshold(threshold, tgt)
+            out.append((threshold, on, tgt, cache[g.key[:-1]]))
+        return out
+    if on not in (None, "auto"):
+        raise ValueError(ERROR_PAD_ON_FIXED.format(on=on, value=threshold))
+    nan = float("nan")
+    if isinstance(threshold, Mapping | pd.Series):
+        given = dict(threshold)
+        out = []
+        for g in table.groups:
+            if g.system not in given:
+                raise SchemaError(
+                    ERROR_PAD_THRESHOLD_MISSING.format(system=g.system, given=list(given))
+                )
+            out.append(("fixed", None, nan, sign * float(given[g.system])))
+        return out
+    if isinstance(threshold, int | float | np.integer | np.floating) and not isinstance(threshold, bool):
+        return [("fixed", None, nan, sign * float(threshold)) for _ in table.groups]
+    raise ValueError(ERROR_PAD_THRESHOLD.format(value=threshold, allowed=list(PAD_CRITERIA)))
+
+
+def _frame(table: PadTable, keys: list[tuple], rows: list[dict], columns: list[str]):
+    head = pd.DataFrame(keys, columns=table.key_names)
+    body = pd.DataFrame(rows, columns=[c for c in columns if c not in ("system", "split")])
+    out = pd.concat([head.reset_index(drop=True), body.reset_index(drop=True)], axis=1)
+    return out[[*table.by, *columns]]
+
+
+def _rates(g: PadGroup, n_species: int, t: float):
+    """Errors and totals per stratum (species..., bona fide) at threshold ``t``."""
+    if np.isnan(t):
+        full = np.full(n_species + 1, np.nan)
+        return full, weighted_rates(np.zeros(0), np.zeros(0, dtype=np.int64), n_species + 1)[1]
+    return weighted_rates(g.errors_at(t), g.strata(n_species), n_species + 1)
+
+
+# ----------------------------------------------------------------------------- public API
+def pad_metrics(
+    data: pd.DataFrame,
+    /,
+    *,
+    threshold: PadCriterion | float | Mapping[Hashable, float] = "eer",
+    target: float | None = None,
+    on: Hashable | None = "auto",
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    pai: str | None = "pai",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""ISO/IEC 30107-3 error rates of every PAD system at a threshold policy.
+
+    Parameters
+    ----------
+    data : DataFrame
+        PAD table: one row per (system, presentation) with columns ``system, trial,
+        label, score`` and the attack species in ``pai``. Labels: bona fide (``bona fide``,
+        ``bonafide``, ``bona_fide``, ``genuine``, ``real``, ``live``, 1, True) or attack
+        (``attack``, ``spoof``, ``fake``, 0, False), case-insensitive.
+    threshold : {"eer", "apcer", "bpcer"}, number or mapping, default "eer"
+        ``"eer"``: bob.measure's EER threshold of all attacks pooled against bona fide;
+        ``"apcer"``: the lowest threshold at which *every* species' APCER is at most
+        ``target`` — its BPCER is "BPCER at APCER ≤ target" (BPCER20 for 0.05, BPCER100
+        for 0.01); ``"bpcer"``: the highest threshold with BPCER ≤ ``target`` — APCER at
+        BPCER ≤ target. A number (or ``{system: number}``) is a fixed threshold in score
+        units.
+    target : float, optional
+        The rate bound of ``"apcer"`` and ``"bpcer"``.
+    on : split value, None or "auto", default "auto"
+        Split whose presentations choose the threshold, which is then applied to every
+        split of the same system (a priori). ``"auto"``: ``"dev"`` when the table has a
+        dev split, else each split's own presentations (a posteriori, said in
+        ``threshold_split``).
+    by : str or list of str, optional
+        Extra grouping columns.
+    system, trial, label, score, pai, split : str
+        Column names. ``pai`` holds the attack species; without that column all attacks
+        form one species ``"attack"``.
+    orientation : {"similarity", "distance"}
+        ``"distance"``: lower scores are more bona fide.
+    nonfinite : {"raise", "drop", "reject"}
+        NaN/inf scores: raise, drop, or count as always rejected.
+
+    Returns
+    -------
+    DataFrame
+        One row per system (and ``by`` group and split):
+
+        - ``system``, ``split``;
+        - ``criterion``, ``threshold_split`` (where the threshold was chosen),
+          ``target`` (NaN for ``"eer"`` and fixed thresholds), ``threshold`` (score units);
+        - ``n_bonafide``, ``n_attack``, ``n_species``;
+        - ``apcer_max``: the largest APCER over species (ISO/IEC 30107-3's APCER);
+          ``apcer_max_species``: the species that attains it (the first one on ties);
+        - ``apcer_pooled``: accepted attacks / attacks, all species pooled (not the
+          standard's figure);
+        - ``bpcer``;
+        - ``acer``: (apcer_max + bpcer)/2, **not** part of ISO/IEC 30107-3;
+        - ``eer``: bob.measure's threshold EER of this split, attacks pooled.
+
+    Raises
+    ------
+    SchemaError
+        Missing columns, labels outside the PAD vocabulary, attacks without a species, a
+        system without attacks or bona fide presentations, a split ``on`` missing.
+    ValueError
+        Unknown criterion, a bound ``target`` missing or outside [0, 1].
+
+    See Also
+    --------
+    pad_rates : per-species rates with binomial or subject-bootstrap intervals.
+    pad_det : DET curves per species.
+
+    Notes
+    -----
+    .. math::
+
+        APCER_s(\theta) = \frac{|\{a \in A_s : score(a) \ge \theta\}|}{|A_s|},\quad
+        APCER = \max_s APCER_s,\quad
+        BPCER(\theta) = \frac{|\{b \in B : score(b) < \theta\}|}{|B|}.
+
+    BPCER at APCER ≤ x is read at :math:`\min\{\theta : APCER_s(\theta) \le x\ \forall s\}`,
+    the ROC's own value; bob.pad.base places the threshold at an attack score instead
+    (``far_threshold``), which can give a higher BPCER (docs/methods.md).
+
+    References
+    ----------
+    ISO/IEC 30107-3:2017. Information technology — Biometric presentation attack
+    detection — Part 3: Testing and reporting.
+
+    Examples
+    --------
+    >>> pad = pbs.datasets.example_pad()
+    >>> m = pbs.pad_metrics(pad)
+    >>> m[["system", "split", "threshold_split", "apcer_max", "apcer_max_species", "bpcer"]]
+       system split threshold_split  apcer_max apcer_max_species   bpcer
+    0  resnet   dev             dev     0.1250            replay  0.0425
+    1  resnet  eval             dev     0.1200            replay  0.0575
+    2     cnn   dev             dev     0.1750             mask  0.0850
+    3     cnn  eval             dev     0.1550             mask  0.0700
+
+    BPCER20, the threshold chosen on dev so that every species' APCER stays within 5 %:
+
+    >>> pbs.pad_metrics(pad, threshold="apcer", target=0.05).bpcer.round(4).tolist()
+    [0.1425, 0.1475, 0.365, 0.3625]
+    """
+    table = validate_pad(
+        data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    chosen = _choose_thresholds(table, threshold=threshold, target=target, on=on)
+    sign = -1.0 if table.orientation == "distance" else 1.0
+    k = len(table.species)
+    rows, keys = [], []
+    for g, (crit, tsplit, tgt, t) in zip(table.groups, chosen, strict=True):
+        errs, totals = _rates(g, k, t)
+        present = totals[:k] > 0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            apcers = np.where(present, errs[:k] / np.where(present, totals[:k], 1), np.nan)
+        if np.isnan(t):
+            amax, which, pooled, bpcer = (np.nan, None, np.nan, np.nan)
+        else:
+            i = int(np.nanargmax(apcers))
+            amax, which = float(apcers[i]), table.species[i]
+            pooled = float(errs[:k].sum() / totals[:k].sum())
+            bpcer = float(errs[k] / totals[k])
+        keys.append(g.key)
+        rows.append(
+            dict(
+                criterion=crit,
+                threshold_split=tsplit,
+                target=tgt,
+                threshold=sign * t,
+                n_bonafide=int(g.bonafide.sum()),
+                n_attack=int((~g.bonafide).sum()),
+                n_species=int(present.sum()),
+                apcer_max=amax,
+                apcer_max_species=which,
+                apcer_pooled=pooled,
+                bpcer=bpcer,
+                acer=(amax + bpcer) / 2,
+                eer=g.sweep().eer(),
+            )
+        )
+    return _frame(table, keys, rows, PAD_METRICS_COLUMNS)
+
+
+def _check_level(confidence_level) -> float:
+    if (
+        isinstance(confidence_level, bool)
+        or not isinstance(confidence_level, int | float | np.integer | np.floating)
+        or not 0 < confidence_level < 1
+    ):
+        raise ValueError(ERROR_PAD_LEVEL.format(value=confidence_level))
+    return float(confidence_level)
+
+
+def _binomial_interval(errors: int, n: int, level: float, method: str) -> tuple[float, float]:
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(errors, n, alpha=1 - level, method=method)
+    return (0.0 if errors == 0 else float(low)), (1.0 if errors == n else float(high))
+
+
+def _cluster_bootstrap(g: PadGroup, t: float, k: int, n_resamples: int, level: float, rng):
+    """Percentile intervals of every stratum's rate when subjects are resampled."""
+    codes, uniques = pd.factorize(g.subject)
+    strata = g.strata(k)
+    err = g.errors_at(t).astype(np.float64)
+    n_c = len(uniques)
+    cell = codes * (k + 1) + strata
+    E = np.bincount(cell, weights=err, minlength=n_c * (k + 1)).reshape(n_c, k + 1)
+    N = np.bincount(cell, minlength=n_c * (k + 1)).reshape(n_c, k + 1).astype(np.float64)
+    W = rng.multinomial(n_c, np.full(n_c, 1.0 / n_c), size=n_resamples).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        reps = (W @ E) / (W @ N)
+    out = []
+    for s in range(k + 1):
+        col = reps[:, s]
+        col = col[np.isfinite(col)]
+        out.append(percentile_interval(col, level) if col.size else (np.nan, np.nan))
+    return out
+
+
+def pad_rates(
+    data: pd.DataFrame,
+    /,
+    *,
+    threshold: PadCriterion | float | Mapping[Hashable, float] = "eer",
+    target: float | None = None,
+    on: Hashable | None = "auto",
+    confidence_level: float = 0.95,
+    ci_method: CIMethod = "auto",
+    n_resamples: int = 2000,
+    seed: int | np.random.Generator | None = None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    pai: str | None = "pai",
+    split: str | None = "split",
+    subject: str | None = "subject",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""APCER of every attack species and BPCER, with confidence intervals.
+
+    Parameters
+    ----------
+    data, threshold, target, on, by, system, trial, label, score, pai, split, orientation, nonfinite
+        As in :func:`pad_metrics`.
+    confidence_level : float, default 0.95
+    ci_method : {"auto", "wilson", "beta", "bootstrap"}, default "auto"
+        ``"wilson"``: Wilson score interval; ``"beta"``: Clopper–Pearson (exact, never
+        below the level); both treat presentations as independent. ``"bootstrap"``:
+        percentile interval from resampling subjects (column ``subject``) with
+        replacement, the threshold held fixed. ``"auto"``: ``"bootstrap"`` when the table
+        has a subject column (presentations of one subject are not independent, and
+        binomial intervals are then too narrow), else ``"wilson"``.
+    n_resamples : int, default 2000
+        Bootstrap replicates.
+    seed : int or Generator, optional
+        Random seed of the bootstrap.
+    subject : str
+        Column of subject ids (used by the bootstrap).
+
+    Returns
+    -------
+    DataFrame
+        One row per system (and ``by`` group and split) and rate: first the APCER of each
+        species in the table's order, then the BPCER. Columns ``system, split, criterion,
+        threshold_split, target, threshold`` (as :func:`pad_metrics`), ``metric``
+        (``"apcer"`` or ``"bpcer"``), ``pai`` (the species; None on the BPCER row),
+        ``n`` (presentations), ``errors`` (accepted attacks or rejected bona fide),
+        ``rate``, ``confidence_level``, ``ci_method``, ``ci_low``, ``ci_high``. A species
+        without attacks in a group has ``n`` 0 and NaN rate.
+
+    Raises
+    ------
+    SchemaError, ValueError
+        As :func:`pad_metrics`; also a bad ``confidence_level``, ``ci_method`` or
+        ``n_resamples``, and ``ci_method="bootstrap"`` without a subject column.
+
+    Notes
+    -----
+    Measured coverage (``docs/validity.md``): the Wilson interval covers a species' APCER
+    at 94–96 % with independent presentations; with a subject effect it falls well below,
+    and the subject bootstrap is the valid choice.
+
+    Examples
+    --------
+    >>> pad = pbs.datasets.example_pad()
+    >>> r = pbs.pad_rates(pad.query("system == 'cnn'"), ci_method="wilson")
+    >>> r[r.split == "eval"][["pai", "n", "errors", "rate", "ci_low", "ci_high"]].round(4)
+          pai    n  errors    rate  ci_low  ci_high
+    4   print  200      21  0.1050  0.0697   0.1552
+    5  replay  200      29  0.1450  0.1030   0.2002
+    6    mask  200      31  0.1550  0.1114   0.2117
+    7    None  400      28  0.0700  0.0489   0.0993
+
+    Compare with statsmodels:
+
+    >>> from statsmodels.stats.proportion import proportion_confint
+    >>> [round(x, 4) for x in proportion_confint(21, 200, method="wilson")]
+    [0.0697, 0.1552]
+    """
+    level = _check_level(confidence_level)
+    check_option(ci_method, ("auto", "wilson", "beta", "bootstrap"), "ci_method")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < 1:
+        raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
+    table = validate_pad(
+        data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
+        subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    has_subject = bool(table.groups) and table.groups[0].subject is not None
+    method = ci_method
+    if method == "auto":
+        method = "bootstrap" if has_subject else "wilson"
+    if method == "bootstrap" and not has_subject:
+        raise SchemaError(ERROR_PAD_SUBJECT.format(column=subject, found=table.found))
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    chosen = _choose_thresholds(table, threshold=threshold, target=target, on=on)
+    sign = -1.0 if table.orientation == "distance" else 1.0
+    k = len(table.species)
+    rows, keys = [], []
+    for g, (crit, tsplit, tgt, t) in zip(table.groups, chosen, strict=True):
+        errs, totals = _rates(g, k, t)
+        boot = (
+            _cluster_bootstrap(g, t, k, n_resamples, level, rng)
+            if method == "bootstrap" and not np.isnan(t)
+            else None
+        )
+        for s in range(k + 1):
+            n = int(totals[s])
+            e = errs[s]
+            if n == 0 or np.isnan(t):
+                rate, low, high, e_out = np.nan, np.nan, np.nan, (0 if n == 0 else np.nan)
+            else:
+                e_out = int(e)
+                rate = e_out / n
+                if boot is None:
+                    low, high = _binomial_interval(e_out, n, level, method)
+                else:
+                    low, high = (float(x) for x in boot[s])
+            keys.append(g.key)
+            rows.append(
+                dict(
+                    criterion=crit, threshold_split=tsplit, target=tgt, threshold=sign * t,
+                    metric="apcer" if s < k else "bpcer",
+                    pai=table.species[s] if s < k else None,
+                    n=n, errors=e_out, rate=rate, confidence_level=level,
+                    ci_method=method, ci_low=low, ci_high=high,
+                )
+            )
+    return _frame(table, keys, rows, PAD_RATES_COLUMNS)
+
+
+def pad_det(
+    data: pd.DataFrame,
+    /,
+    *,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    pai: str | None = "pai",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> xr.Dataset:
+    r"""DET curves of PAD systems: APCER of each species, and their maximum, against BPCER.
+
+    Parameters
+    ----------
+    data, by, system, trial, label, score, pai, split, orientation, nonfinite
+        As in :func:`pad_metrics`.
+
+    Returns
+    -------
+    Dataset
+        Dims ``(*by, system, split, point)`` (``split`` only with a split column) and
+        ``species``. Data variables: ``threshold`` (score units), ``bpcer``, ``apcer``
+        over ``(..., species, point)`` — the coordinate ``species`` lists the table's
+        species and then ``"max"``, the curve of the standard's APCER —, ``eer`` (bob's
+        threshold EER, attacks pooled). Every distinct score is a point, from accept-all
+        to reject-all; groups with fewer points are NaN-padded. Attrs ``kind="pad_det"``,
+        ``orientation``, ``pandas_biosig_version``.
+
+    Examples
+    --------
+    >>> ds = pbs.pad_det(pbs.datasets.example_pad())
+    >>> ds.apcer.sel(system="cnn", split="eval", species="max").isel(point=0).item()
+    1.0
+    >>> list(ds.species.values)
+    ['print', 'replay', 'mask', 'max']
+    """
+    from .curves import _dataset, _Layout, _var
+
+    table = validate_pad(
+        data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    sign = -1.0 if table.orientation == "distance" else 1.0
+    k = len(table.species)
+    layout = _Layout(table, table.groups, with_split=table.split_column is not None)
+    curves, eers = [], []
+    for g in table.groups:
+        sw = g.sweep()
+        thr, ap, bp = sw.det_points()
+        full = np.full((k + 1, thr.size), np.nan)
+        full[g.present()] = ap
+        full[k] = ap.max(axis=0)
+        curves.append((sign * thr, full, bp))
+        eers.append(sw.eer())
+    length = max(c[0].size for c in curves)
+    thr = layout.curve([c[0] for c in curves], length)
+    bp = layout.curve([c[2] for c in curves], length)
+    ap = np.full((*layout.shape, k + 1, length), np.nan)
+    for idx, c in zip(layout.index, curves, strict=True):
+        ap[idx][:, : c[1].shape[1]] = c[1]
+    dims = (*layout.names, "point")
+    sdims = (*layout.names, "species", "point")
+    species = np.array([str(s) for s in table.species] + ["max"], dtype=object)
+    variables = {
+        "threshold": _var(dims, thr, "threshold (accept iff score >= threshold)", score),
+        "bpcer": _var(dims, bp, "BPCER", "1"),
+        "apcer": _var(sdims, ap, "APCER", "1"),
+        "eer": _var(tuple(layout.names), layout.summary(eers), "EER (attacks pooled)", "1"),
+    }
+    coords = {**layout.coords(), "species": species}
+    return _dataset(variables, coords, kind="pad_det", trials=table)
+
+
+def _is_nan(x: Any) -> bool:
+    return isinstance(x, float) and math.isnan(x)
