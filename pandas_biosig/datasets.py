@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["example_pad", "example_search", "example_trials"]
+__all__ = ["example_pad", "example_search", "example_trials", "example_vulnerability"]
 
 #: The example systems: (name, separation d', weight of the shared trial difficulty,
 #: weight of the subject effect). Systems with a large shared weight are strongly
@@ -200,3 +200,73 @@ def example_pad(
             )
         )
     return pd.concat(frames, ignore_index=True)
+
+
+#: The vulnerability example: attack species -> mean score (genuine 3, zero-effort 0).
+_VULN_SPECIES = {"print": 1.6, "replay": 0.9, "mask": 1.2}
+
+
+def example_vulnerability(
+    seed: int = 0,
+    *,
+    n_subjects: int = 40,
+    genuine_per_subject: int = 10,
+    zei_per_subject: int = 10,
+    attacks_per_subject: int = 5,
+) -> pd.DataFrame:
+    """A small synthetic vulnerability experiment: a face verification system facing
+    genuine attempts, zero-effort impostors and presentation attacks.
+
+    Subjects are split into ``dev`` and ``eval`` halves. Attacks of three species
+    (``print``, ``replay``, ``mask``) target the claimed identity; their scores lie
+    between the zero-effort impostors' and the genuine ones', with a per-subject effect.
+
+    Parameters
+    ----------
+    seed : int
+        Random seed.
+    n_subjects : int
+        Subjects, half in each split.
+    genuine_per_subject, zei_per_subject, attacks_per_subject : int
+        Attempts of each kind per subject (attacks: per species).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``system`` (``"face"``), ``trial``, ``kind`` (``"genuine"``, ``"zei"``,
+        ``"attack"``), ``score``, ``pai`` (species, None unless an attack), ``split``,
+        ``subject``.
+
+    Examples
+    --------
+    >>> vuln = pbs.datasets.example_vulnerability()
+    >>> vuln.kind.value_counts().to_dict()
+    {'genuine': 400, 'zei': 400, 'attack': 600}
+    """
+    rng = np.random.default_rng(seed)
+    subj, kind, pai, mean = [], [], [], []
+    for s in range(n_subjects):
+        for k, m, count in (("genuine", 3.0, genuine_per_subject), ("zei", 0.0, zei_per_subject)):
+            subj += [s] * count
+            kind += [k] * count
+            pai += [None] * count
+            mean += [m] * count
+        for species, m in _VULN_SPECIES.items():
+            subj += [s] * attacks_per_subject
+            kind += ["attack"] * attacks_per_subject
+            pai += [species] * attacks_per_subject
+            mean += [m] * attacks_per_subject
+    subj = np.asarray(subj)
+    n = subj.size
+    score = np.asarray(mean) + rng.normal(size=n) * 0.9 + rng.normal(scale=0.3, size=n_subjects)[subj]
+    return pd.DataFrame(
+        {
+            "system": "face",
+            "trial": np.arange(n),
+            "kind": kind,
+            "score": np.round(score, 3),
+            "pai": pd.Series(pai, dtype=object),
+            "split": np.where(subj < n_subjects // 2, "dev", "eval"),
+            "subject": np.char.add("s", np.char.zfill(subj.astype(str), 3)),
+        }
+    )

@@ -19,6 +19,7 @@ from .rates import Sweep
 __all__ = [
     "PadSweep",
     "area_trapezoid",
+    "epsc_choice",
     "epsc_grid",
     "weighted_rates",
 ]
@@ -129,3 +130,27 @@ def area_trapezoid(values: np.ndarray, grid: np.ndarray) -> np.ndarray:
     v = np.asarray(values, dtype=np.float64)
     g = np.asarray(grid, dtype=np.float64)
     return ((v[..., 1:] + v[..., :-1]) * np.diff(g) / 2).sum(axis=-1)
+
+
+def epsc_choice(fmr, fnmr, iapmr, omega, beta, criterion: str) -> np.ndarray:
+    """Index of the chosen operating point for every ``(beta, omega)``.
+
+    ``fmr, fnmr, iapmr`` are the rates at the candidate operating points in increasing
+    threshold order. ``"wer"`` minimizes WER_ω,β; ``"eer"`` (bob.bio.base's EPSC
+    criterion) minimizes |(1 − β)·FNMR − β·FAR_ω|. Ties: the smaller WER, then the higher
+    threshold.
+    """
+    omega = np.asarray(omega, dtype=np.float64)
+    out = np.empty((len(beta), omega.size), dtype=np.intp)
+    for i, b in enumerate(beta):
+        far_w = (1 - omega)[None, :] * fmr[:, None] + omega[None, :] * iapmr[:, None]
+        wer = (1 - b) * fnmr[:, None] + b * far_w
+        crit = wer if criterion == "wer" else np.abs((1 - b) * fnmr[:, None] - b * far_w)
+        best = crit.min(axis=0)
+        cand = crit == best[None, :]
+        masked = np.where(cand, wer, np.inf)
+        best_wer = masked.min(axis=0)
+        cand &= masked == best_wer[None, :]
+        # the highest threshold among the remaining ties
+        out[i] = crit.shape[0] - 1 - np.argmax(cand[::-1], axis=0)
+    return out
