@@ -281,6 +281,8 @@ def validate_pad(
                     column=pai_col, n=bad.size, rows=data.iloc[bad[:5]].to_string()
                 )
             )
+    if bonafide.all():
+        raise SchemaError(ERROR_NO_ATTACKS.format(where="the table"))
     codes, species = pd.factorize(species_values.where(~pd.Series(bonafide), None))
     # a derived table with boolean labels: validated by the one trial validator
     frame = pd.DataFrame(
