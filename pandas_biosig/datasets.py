@@ -121,7 +121,7 @@ def example_search(seed: int = 0, **kwargs):
 
 
 #: The PAD example: attack species -> (mean score of each system's attacks); bona fide
-#: scores have mean 2 for every system, all with unit variance plus a subject effect.
+#: scores have mean 3 for every system, all with unit variance plus a subject effect.
 _PAD_SPECIES = {"print": (-0.6, -0.2), "replay": (0.0, 0.2), "mask": (-0.2, 0.6)}
 _PAD_SYSTEMS = ("resnet", "cnn")
 
@@ -183,7 +183,7 @@ def example_pad(
     split = np.where(subj < n_subjects // 2, "dev", "eval")
     frames = []
     for j, name in enumerate(_PAD_SYSTEMS):
-        mean = np.array([2.0 if p is None else _PAD_SPECIES[p][j] for p in pai])
+        mean = np.array([3.0 if p is None else _PAD_SPECIES[p][j] for p in pai])
         own = rng.normal(size=n)
         score = mean + 0.6 * shared + 0.8 * own + subject_effect
         frames.append(
@@ -241,7 +241,7 @@ def example_vulnerability(
     --------
     >>> vuln = pbs.datasets.example_vulnerability()
     >>> vuln.kind.value_counts().to_dict()
-    {'genuine': 400, 'zei': 400, 'attack': 600}
+    {'attack': 600, 'genuine': 400, 'zei': 400}
     """
     rng = np.random.default_rng(seed)
     subj, kind, pai, mean = [], [], [], []
