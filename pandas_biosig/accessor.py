@@ -8,6 +8,7 @@ when the accessor is created.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal
 
@@ -18,7 +19,6 @@ import xarray as xr
 from . import curves, identification, metrics, resampling, significance
 from . import pad as _pad
 from . import plot as _plot
-from . import vulnerability as _vulnerability
 from ._schema import SchemaError, _genuine_from_labels
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .curves import EPCCriterion
@@ -28,6 +28,9 @@ from .stats import RateCIMethod
 from .vulnerability import LicitCriterion
 
 __all__ = ["BiosigAccessor"]
+
+# the module, not the function of the same name that the package exports
+_vulnerability = importlib.import_module(".vulnerability", __package__)
 
 
 @pd.api.extensions.register_dataframe_accessor("biosig")
