@@ -625,24 +625,25 @@ def pad_coverage(
     n_replications: int = 300,
     confidence_level: float = 0.95,
     n_resamples: int = 499,
+    intervals: tuple = ("wilson", "beta", "cluster", "bootstrap"),
     seed: int = 0,
 ) -> pd.DataFrame:
     """Coverage of :func:`pandas_biosig.pad_rates`' intervals of the per-species APCER and
-    the BPCER of system A on eval, at a fixed ``threshold`` (true rates known), for
-    ``ci_method`` Wilson, Clopper-Pearson and the subject bootstrap.
+    the BPCER of system A on eval, at a fixed ``threshold`` (true rates known), for each
+    ``ci_method`` in ``intervals``.
 
     Examples
     --------
     >>> from pandas_biosig.validity import PadSetting, pad_coverage
     >>> c = pad_coverage(PadSetting(n_subjects=10), n_replications=2, n_resamples=19)
     >>> sorted(c.interval.unique())
-    ['beta', 'bootstrap', 'wilson']
+    ['beta', 'bootstrap', 'cluster', 'wilson']
     """
     from .pad import pad_rates
 
     rng = np.random.default_rng(seed)
     truth = np.append(setting.true_apcer(threshold), setting.true_bpcer(threshold))
-    hits = {m: np.zeros(truth.size) for m in ("wilson", "beta", "bootstrap")}
+    hits = {m: np.zeros(truth.size) for m in intervals}
     for _ in range(n_replications):
         data = simulate_pad(setting, seed=rng)
         data = data[(data.system == "A") & (data.split == "eval")]

@@ -89,16 +89,33 @@ def test_wilson_and_clopper_pearson_match_statsmodels():
             assert (row.ci_low, row.ci_high) == pytest.approx((low, high))
 
 
-def test_subject_column_switches_to_the_subject_bootstrap():
+def test_subject_column_switches_to_cluster_intervals():
     pad = pbs.datasets.example_pad()
-    r = pbs.pad_rates(pad, seed=1, n_resamples=300)
-    assert (r.ci_method == "bootstrap").all()
+    r = pbs.pad_rates(pad)
+    assert (r.ci_method == "cluster").all()
     assert ((r.ci_low <= r.rate) & (r.rate <= r.ci_high)).all()
-    # clustered presentations: the subject bootstrap is wider than Wilson on average
+    # clustered presentations: the design effect widens the Wilson interval
     w = pbs.pad_rates(pad, ci_method="wilson")
+    assert ((r.ci_high - r.ci_low) >= (w.ci_high - w.ci_low) - 1e-12).all()
     assert (r.ci_high - r.ci_low).mean() > (w.ci_high - w.ci_low).mean()
-    with pytest.raises(SchemaError):
-        pbs.pad_rates(pad.drop(columns="subject"), ci_method="bootstrap")
+    b = pbs.pad_rates(pad, ci_method="bootstrap", seed=1, n_resamples=300)
+    assert ((b.ci_low <= b.rate) & (b.rate <= b.ci_high)).all()
+    for method in ("bootstrap", "cluster"):
+        with pytest.raises(SchemaError, match=f"ci_method='{method}' needs subjects"):
+            pbs.pad_rates(pad.drop(columns="subject"), ci_method=method)
+
+
+def test_design_effect_and_wilson_kernel():
+    from pandas_biosig._kernels.pad import design_effect, wilson_interval
+    from statsmodels.stats.proportion import proportion_confint
+
+    # independent-looking clusters: variance below binomial is floored at deff = 1
+    assert design_effect(np.array([1, 1, 1, 1]), np.array([4, 4, 4, 4])) == 1.0
+    # all errors in two of four subjects of 5: ratio variance 4/3 * 4 * 2.5^2 / 20^2 = 1/12,
+    # binomial p(1-p)/n = 0.25/20 = 1/80: deff = 80/12
+    assert design_effect(np.array([5, 5, 0, 0]), np.array([5, 5, 5, 5])) == pytest.approx(80 / 12)
+    low, high = proportion_confint(7, 40, method="wilson")
+    assert wilson_interval(7 / 40, 40, 1.959963984540054) == pytest.approx((low, high))
 
 
 def test_thresholds_are_a_priori_by_default():

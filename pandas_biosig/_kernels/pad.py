@@ -19,9 +19,11 @@ from .rates import Sweep
 __all__ = [
     "PadSweep",
     "area_trapezoid",
+    "design_effect",
     "epsc_choice",
     "epsc_grid",
     "weighted_rates",
+    "wilson_interval",
 ]
 
 
@@ -154,3 +156,29 @@ def epsc_choice(fmr, fnmr, iapmr, omega, beta, criterion: str) -> np.ndarray:
         # the highest threshold among the remaining ties
         out[i] = crit.shape[0] - 1 - np.argmax(cand[::-1], axis=0)
     return out
+
+
+def design_effect(errors: np.ndarray, totals: np.ndarray) -> float:
+    """Design effect of a proportion estimated from clusters (subjects): the cluster-robust
+    (ratio-estimator) variance of p = Σ errors / Σ totals over the binomial variance,
+    floored at 1 (Korn & Graubard, 1998). ``errors``, ``totals``: per cluster."""
+    keep = totals > 0
+    e = np.asarray(errors, dtype=np.float64)[keep]
+    m = np.asarray(totals, dtype=np.float64)[keep]
+    c, n = e.size, m.sum()
+    if c < 2 or n == 0:
+        return 1.0
+    p = e.sum() / n
+    if p <= 0 or p >= 1:
+        return 1.0
+    var = c / (c - 1) * np.sum((e - p * m) ** 2) / n**2
+    return float(max(var / (p * (1 - p) / n), 1.0))
+
+
+def wilson_interval(p: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``p`` observed on ``n`` (possibly effective,
+    non-integer) trials, at normal quantile ``z``."""
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z / denom * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return float(max(center - half, 0.0)), float(min(center + half, 1.0))
