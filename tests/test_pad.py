@@ -106,8 +106,9 @@ def test_subject_column_switches_to_cluster_intervals():
 
 
 def test_design_effect_and_wilson_kernel():
-    from pandas_biosig._kernels.pad import design_effect, wilson_interval
     from statsmodels.stats.proportion import proportion_confint
+
+    from pandas_biosig._kernels.pad import design_effect, wilson_interval
 
     # independent-looking clusters: variance below binomial is floored at deff = 1
     assert design_effect(np.array([1, 1, 1, 1]), np.array([4, 4, 4, 4])) == 1.0
