@@ -18,10 +18,9 @@ sorted-score engine (:class:`pandas_biosig._kernels.pad.PadSweep`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -832,10 +831,6 @@ def pad_det(
     }
     coords = {**layout.coords(), "species": species}
     return _dataset(variables, coords, kind="pad_det", trials=table)
-
-
-def _is_nan(x: Any) -> bool:
-    return isinstance(x, float) and math.isnan(x)
 
 
 # ----------------------------------------------------------------------------- comparison
