@@ -270,3 +270,8 @@ def example_vulnerability(
             "subject": np.char.add("s", np.char.zfill(subj.astype(str), 3)),
         }
     )
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

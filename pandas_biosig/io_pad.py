@@ -357,3 +357,8 @@ def read_asvspoof_asv(
             )
         )
     return _finish(frames, path, system, split)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -1165,3 +1165,8 @@ def pad_compare(
     by_cols = pd.DataFrame([f[:-1] for f in (list(families)[i] for i in family_of)], columns=list(table.by))
     out = pd.concat([by_cols.reset_index(drop=True), out.reset_index(drop=True)], axis=1)
     return out[[*table.by, *PAD_COMPARE_COLUMNS]]
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

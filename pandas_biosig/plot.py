@@ -1095,3 +1095,8 @@ def _epsc_method(
 
 _epsc_method.__name__ = _epsc_method.__qualname__ = "epsc"
 _PlotNamespace.epsc = _epsc_method
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

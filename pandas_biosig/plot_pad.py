@@ -197,3 +197,8 @@ def epsc(
         twin.set_ylabel("IAPMR (%)")
     ax.legend(fontsize=8, loc="upper left")
     return ax
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)
