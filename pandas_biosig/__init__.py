@@ -9,6 +9,14 @@ from . import datasets, plot, stats
 from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
 from .curves import bayes_error, det, det_grid, epc, ppndf, roc, rocch
+from .demographics import (
+    compare_fairness,
+    compare_groups,
+    cross_group_fmr,
+    fairness,
+    fdr_curve,
+    group_rates,
+)
 from .export import to_latex, to_markdown
 from .identification import (
     cmc,
@@ -86,6 +94,12 @@ __all__ = [
     "read_bob_identification",
     "read_pyeer_cmc",
     "recognition_rate",
+    "compare_fairness",
+    "compare_groups",
+    "cross_group_fmr",
+    "fairness",
+    "fdr_curve",
+    "group_rates",
 ]
 
 import importlib.util as _util

@@ -123,9 +123,9 @@ def example_search(seed: int = 0, **kwargs):
 #: The demographic example: per system, the genuine mean and the same-group impostor mean
 #: of groups A, B and C (impostor scores of other groups have mean -1, unit variance).
 _DEMOGRAPHIC_SYSTEMS = (
-    ("net_a", (3.4, 3.4, 3.3), (0.0, 0.0, 0.15)),
-    ("net_b", (3.6, 3.1, 2.9), (-0.4, 0.2, 0.6)),
-    ("net_c", (2.6, 2.4, 1.9), (0.0, 0.3, 0.4)),
+    ("net_a", (4.0, 4.0, 3.9), (0.0, 0.0, 0.1)),
+    ("net_b", (4.2, 3.6, 3.3), (-0.5, 0.3, 0.9)),
+    ("net_c", (2.8, 2.6, 2.0), (0.0, 0.3, 0.5)),
 )
 
 

@@ -524,9 +524,9 @@ def group_rates(
     >>> r = pbs.group_rates(trials, target=0.01, seed=0)
     >>> r[["system", "split", "group", "n_impostor", "fa", "fmr"]].head(3)
       system split group  n_impostor  fa       fmr
-    0  net_a  eval     A         480   4  0.008333
-    1  net_a  eval     B         480   4  0.008333
-    2  net_a  eval     C         480   8  0.016667
+    0  net_a  eval     A         480   6  0.012500
+    1  net_a  eval     B         480   3  0.006250
+    2  net_a  eval     C         480   7  0.014583
     """
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
@@ -626,9 +626,11 @@ def cross_group_fmr(
 
     Examples
     --------
-    >>> ds = pbs.cross_group_fmr(pbs.datasets.example_demographic_trials(), target=0.01)
-    >>> ds.fmr.sel(system="net_b", split="eval").round(4).values.tolist()
-    [[0.0021, 0.0, 0.0], [0.0, 0.0167, 0.0], [0.0, 0.0, 0.0375]]
+    >>> ds = pbs.cross_group_fmr(pbs.datasets.example_demographic_trials(), target=0.1)
+    >>> ds.fa.sel(system="net_b", split="eval").values.tolist()  # rows: probe group
+    [[9, 0, 0], [0, 34, 1], [0, 0, 96]]
+    >>> ds.fmr.sel(system="net_b", split="eval").round(3).values.tolist()
+    [[0.019, 0.0, 0.0], [0.0, 0.071, 0.017], [0.0, 0.0, 0.2]]
     """
     if reference_group is None:
         raise SchemaError(ERROR_REFERENCE_NEEDED.format(function="cross_group_fmr"))
@@ -778,9 +780,11 @@ def fairness(
     >>> f = pbs.fairness(pbs.datasets.example_demographic_trials(), target=0.01)
     >>> f[["system", "fmr_max_group", "fmr_ratio", "fdr", "garbe"]].round(3)
       system fmr_max_group  fmr_ratio    fdr  garbe
-    0  net_a             C      2.000  0.988  0.117
-    1  net_b             C     18.000  0.949  0.476
-    2  net_c             C      4.333  0.898  0.402
+    0  net_a             C      2.333  0.975  0.264
+    1  net_b             C        NaN  0.894  0.576
+    2  net_c             C      2.500  0.809  0.246
+    >>> print(f.undefined_reason[1])
+    min FMR is 0 (group 'A'): the FMR ratio is undefined
     """
     w = _check_weight(weight)
     plan = _plan(
@@ -850,7 +854,7 @@ def fdr_curve(
     --------
     >>> ds = pbs.fdr_curve(pbs.datasets.example_demographic_trials(), targets=[0.1, 0.01])
     >>> ds.au_fdr.sel(split="eval").round(3).values.tolist()
-    [0.976, 0.906, 0.826]
+    [0.967, 0.885, 0.814]
     """
     w = _check_weight(weight)
     check_option(scale, _fair.SCALES, "scale")
