@@ -460,3 +460,26 @@ def test_group_tests_hold_their_level_with_subject_effects_quick():
     # 150 replications: Monte-Carlo s.e. about 0.018 at 0.05
     assert r[("auto", "fmr")] < 0.11 and r[("auto", "fnmr")] < 0.11
     assert r[("wilson", "fmr")] > r[("auto", "fmr")] + 0.05
+
+
+# ----------------------------------------------------------------------------- figures
+def test_figures():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from pandas_biosig import plot_demographics as pdm
+
+    ds = pbs.cross_group_fmr(toy(), threshold=0.5)
+    ax = pdm.fmr_heatmap(ds)
+    texts = sorted(t.get_text() for t in ax.texts)
+    assert "40%\n2/5" in texts and texts.count("–") == 2  # two empty cells
+    plt.close(ax.figure)
+    ax = pdm.group_det(_split_table(), select="net_c", target=0.01)
+    assert ax.get_legend_handles_labels()[1][:3] == ["A", "B", "C"]
+    assert len(ax.get_lines()) >= 3 + 3  # a curve and a marker per group
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="select="):
+        pdm.fmr_heatmap(ds, select="nope")
