@@ -478,7 +478,8 @@ def group_rates(
         trials of one person are not independent and binomial intervals are then too
         narrow; the Wilson score interval otherwise. A bootstrap interval of a rate with no
         error would be [0, 0]; it is then the Wilson interval with n = the number of
-        subjects (each subject counted once: the most conservative effective size).
+        subjects (each subject counted once: the most conservative effective size; trials
+        when there is no subject column).
     confidence_level : float
         Level of the intervals.
     n_resamples, seed
@@ -493,8 +494,8 @@ def group_rates(
         - ``system``, ``split``, ``group``; ``impostors``;
         - ``criterion`` (``"fmr"``, ``"eer"`` or ``"fixed"``), ``target`` (NaN unless
           ``"fmr"``), ``threshold_split`` (None when fixed), ``threshold`` (score units);
-        - ``n_genuine``, ``n_impostor``: counted trials of the group; ``n_subjects``
-          (NaN without a subject column);
+        - ``n_genuine``, ``n_impostor``: counted trials of the group; ``n_subjects``:
+          subjects with counted trials in the group (NaN without a subject column);
         - ``fa``, ``fr``: false matches and false non-matches;
         - ``fmr`` = fa / n_impostor, ``fnmr`` = fr / n_genuine, with ``*_low``, ``*_high``;
         - ``interval`` (``"wilson"`` or ``"bootstrap"``), ``confidence_level``.
@@ -543,22 +544,22 @@ def group_rates(
     rows = []
     for rep in plan.reported:
         n_gen, n_imp, fr, fa = _counts(rep.part, rep.threshold, k)
-        cc = _cluster_counts(rep.part, rep.threshold, n_clusters) if plan.has_subject else None
+        cc = _cluster_counts(rep.part, rep.threshold, n_clusters) if how == _BOOT else None
         for j, name in enumerate(plan.labels):
             if n_gen[j] + n_imp[j] == 0:
                 continue
             members = None
-            n_subj = float("nan")
-            if cc is not None:
+            if cc is not None:  # clusters of the group: subjects, or trials without subjects
                 members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
-                n_subj = int(members.size)
+            if plan.has_subject:
+                held = np.zeros(plan.cluster_group.size, dtype=bool)
+                held[rep.part.cluster[rep.part.counted & (rep.part.group == j)]] = True
+                n_subj = int(held.sum())
+            else:
+                n_subj = float("nan")
             fmr = fa[j] / n_imp[j] if n_imp[j] else float("nan")
             fnmr = fr[j] / n_gen[j] if n_gen[j] else float("nan")
             if how == _BOOT:
-                if cc is None:
-                    members = np.flatnonzero(plan.cluster_group == j)
-                    cc = _cluster_counts(rep.part, rep.threshold, n_clusters)
-                    members = members[(cc[0] + cc[2])[members] > 0]
                 rf, rn = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
                 bounds = [
                     _boot_bounds(rf, fa[j], n_imp[j], int((cc[2][members] > 0).sum()), level),
@@ -615,7 +616,8 @@ def cross_group_fmr(
     Dataset
         Dims ``system``, ``split``, ``group`` (probe), ``reference_group``; variables
         ``fmr`` (NaN where a cell has no impostor trial), ``fa``, ``n_impostor`` over all
-        four, and ``threshold`` over (system, split). Scalar coords ``impostors``,
+        four, and ``threshold`` over (system, split); ``split`` is ``""`` when the table
+        has no split column. Scalar coords ``impostors``,
         ``criterion``, ``target``; attrs ``kind="cross_group_fmr"``.
 
     Raises

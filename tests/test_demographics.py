@@ -483,3 +483,35 @@ def test_figures():
     plt.close(ax.figure)
     with pytest.raises(ValueError, match="select="):
         pdm.fmr_heatmap(ds, select="nope")
+
+
+# ----------------------------------------------------------------------------- properties
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_FOM = ["fdr", "garbe", "gini_fmr", "gini_fnmr", "fmr_ratio", "inequity_rate"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), shift=st.floats(-5, 5), scale=st.floats(0.1, 10))
+def test_row_order_group_names_and_monotone_scores_change_nothing(seed, shift, scale):
+    rng = np.random.default_rng(seed)
+    t = toy()
+    base = pbs.fairness(t, threshold=0.5)[_FOM]
+    shuffled = t.iloc[rng.permutation(len(t))]
+    names = dict(zip("XYZ", rng.permutation(["p", "q", "r"]), strict=True))
+    renamed = shuffled.assign(group=shuffled.group.map(names),
+                              reference_group=shuffled.reference_group.map(names))
+    moved = renamed.assign(score=shift + scale * renamed.score)
+    out = pbs.fairness(moved, threshold=shift + scale * 0.5)[_FOM]
+    pd.testing.assert_frame_equal(out, base, check_exact=False, rtol=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(rates=st.lists(st.floats(0.001, 1.0), min_size=2, max_size=6), factor=st.floats(0.1, 0.99))
+def test_gini_and_ratio_are_scale_free(rates, factor):
+    x = np.array(rates)
+    assert kf.gini(x * factor) == pytest.approx(kf.gini(x), abs=1e-12)
+    assert kf.ratio(x * factor) == pytest.approx(kf.ratio(x), rel=1e-9)
+    assert 0 <= kf.gini(x) <= 1 + 1e-12
