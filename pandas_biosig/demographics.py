@@ -54,6 +54,7 @@ __all__ = [
     "ERROR_MISSING_GROUP",
     "ERROR_NO_IMPOSTORS",
     "ERROR_ON_FIXED",
+    "ERROR_ON_MISSING",
     "ERROR_ONE_GROUP",
     "ERROR_REFERENCE_NEEDED",
     "ERROR_TARGET",
@@ -111,6 +112,9 @@ ERROR_REFERENCE_NEEDED = (
 ERROR_TARGET = "target must be a rate strictly between 0 and 1, got {value!r}"
 ERROR_TARGETS = "targets must be at least two distinct rates strictly between 0 and 1, got {value!r}"
 ERROR_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
+ERROR_ON_MISSING = (
+    "system {system!r} has no trials in split {on!r}, so no threshold can be chosen there"
+)
 ERROR_THRESHOLD = "threshold={value!r} must be a number or one of {allowed}"
 ERROR_ONE_GROUP = "{function} needs at least two groups{where}, found {found}"
 ERROR_ONE_SYSTEM = "comparing systems needs at least two systems, found {found}"
@@ -312,9 +316,7 @@ def _plan(
             else:
                 src = part if on_value is None else parts.get((s, on_value))
                 if src is None:
-                    raise SchemaError(
-                        f"system {s!r} has no trials in split {on_value!r}, so no threshold can be chosen there"
-                    )
+                    raise SchemaError(ERROR_ON_MISSING.format(system=s, on=on_value))
                 if cache is None or on_value is None:
                     where = f"system {s!r}" + ("" if src.split is None else f", split {src.split!r}")
                     cache = _global_threshold(src.scores[src.counted], src.genuine[src.counted],

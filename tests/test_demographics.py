@@ -515,3 +515,10 @@ def test_gini_and_ratio_are_scale_free(rates, factor):
     assert kf.gini(x * factor) == pytest.approx(kf.gini(x), abs=1e-12)
     assert kf.ratio(x * factor) == pytest.approx(kf.ratio(x), rel=1e-9)
     assert 0 <= kf.gini(x) <= 1 + 1e-12
+
+
+def test_no_dev_trials_for_a_system():
+    t = _split_table()
+    t = t[~((t.system == "net_c") & (t.split == "dev"))]
+    with pytest.raises(SchemaError, match="no trials in split 'dev'"):
+        pbs.fairness(t, target=0.01, on="dev", apply_to="eval")
