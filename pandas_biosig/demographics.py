@@ -43,7 +43,6 @@ from ._kernels.rates import Sweep
 from ._kernels.resample import percentile_interval
 from ._schema import ERROR_MISSING_COLUMNS, SchemaError, _factorize, check_option, validate_trials
 from ._typing import NonFinite, Orientation
-from .metrics import _choose
 from .resampling import bootstrap_pvalue
 from .results import _check_confidence_level
 from .significance import _adjust, _check_adjust, _check_alpha
@@ -218,14 +217,15 @@ def _split_names(values: Sequence[Hashable], names: Sequence[str]) -> Hashable |
     return None
 
 
-def _global_threshold(scores: np.ndarray, genuine: np.ndarray, *, threshold, target, where) -> float:
-    """The one place a global threshold is chosen (oriented scores): the criterion of
-    :func:`pandas_biosig.error_rates` (``"far"`` with ``target``, or ``"eer"``) on one sorted
-    sweep of every counted trial of the population."""
+def _global_threshold(scores: np.ndarray, genuine: np.ndarray, *, threshold, target) -> float:
+    """The one place a global threshold is chosen (oriented scores), on one sorted sweep of
+    every counted trial of the population: the operating points of
+    :func:`pandas_biosig.error_rates` with ``threshold="far", target=target`` (the smallest
+    FRR with FAR <= target) or ``threshold="eer"`` (bob.measure's EER threshold)."""
     sweep = Sweep.from_scores(scores, genuine)
     if threshold == "eer":
         return float(sweep.eer_threshold()[1].threshold)
-    return float(_choose(sweep, "far", float("nan"), target, where).threshold)
+    return float(sweep.fnmr_at_fmr(target).threshold)
 
 
 def _plan(
@@ -318,9 +318,8 @@ def _plan(
                 if src is None:
                     raise SchemaError(ERROR_ON_MISSING.format(system=s, on=on_value))
                 if cache is None or on_value is None:
-                    where = f"system {s!r}" + ("" if src.split is None else f", split {src.split!r}")
                     cache = _global_threshold(src.scores[src.counted], src.genuine[src.counted],
-                                              threshold=threshold, target=tgt, where=where)
+                                              threshold=threshold, target=tgt)
                 t, tsplit = cache, src.split
             reported.append(_Reported(part, t, tsplit))
     return _Plan(reported, labels, impostors, threshold if isinstance(threshold, str) else "fixed",
