@@ -122,26 +122,33 @@ ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
 
 GROUP_RATE_COLUMNS = [
     "system", "split", "group", "impostors", "criterion", "target", "threshold_split",
-    "threshold", "n_genuine", "n_impostor", "n_subjects", "fa", "fr", "fmr", "fmr_low",
+    "threshold_from", "threshold", "n_genuine", "n_impostor", "n_subjects", "fa", "fr", "fmr", "fmr_low",
     "fmr_high", "fnmr", "fnmr_low", "fnmr_high", "interval", "confidence_level",
 ]
 FAIRNESS_COLUMNS = [
-    "system", "split", "impostors", "criterion", "target", "threshold_split", "threshold",
+    "system", "split", "impostors", "criterion", "target", "threshold_split", "threshold_from",
+    "threshold",
     "weight", "n_groups", "fmr_max", "fmr_max_group", "fmr_min", "fmr_min_group", "fmr_ratio",
     "fnmr_max", "fnmr_max_group", "fnmr_min", "fnmr_min_group", "fnmr_ratio", "fdr",
     "gini_fmr", "gini_fnmr", "garbe", "inequity_rate", "undefined_reason",
 ]
 COMPARE_GROUPS_COLUMNS = [
-    "system", "split", "metric", "group_a", "group_b", "impostors", "threshold", "n_a", "n_b",
+    "system", "split", "metric", "group_a", "group_b", "impostors", "threshold_from",
+    "threshold", "n_a", "n_b",
     "rate_a", "rate_b", "estimate", "statistic", "pvalue", "test", "adjust", "pvalue_adj",
     "alpha", "reject", "confidence_level", "ci_low", "ci_high",
 ]
 COMPARE_FAIRNESS_COLUMNS = [
-    "system_a", "system_b", "split", "metric", "impostors", "weight", "threshold_a",
+    "system_a", "system_b", "split", "metric", "impostors", "weight", "threshold_from",
+    "threshold_a",
     "threshold_b", "value_a", "value_b", "estimate", "pvalue", "test", "resample",
     "n_resamples", "adjust", "pvalue_adj", "alpha", "reject", "confidence_level", "ci_low",
     "ci_high",
 ]
+
+#: ``threshold_from`` of a threshold chosen on the reported trials / given as a number.
+SAME_TRIALS = "same trials"
+FIXED = "fixed"
 
 _WILSON = "wilson"
 _BOOT = "bootstrap"
@@ -168,6 +175,16 @@ class _Reported:
     part: _Part
     threshold: float  # oriented
     threshold_split: Hashable
+
+    @property
+    def threshold_from(self) -> str:
+        """Where the threshold came from: the split it was chosen on, ``"same trials"``
+        (chosen on the reported trials themselves) or ``"fixed"``."""
+        if self._fixed:
+            return FIXED
+        return SAME_TRIALS if self.threshold_split == self.part.split else str(self.threshold_split)
+
+    _fixed: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -321,7 +338,7 @@ def _plan(
                     cache = _global_threshold(src.scores[src.counted], src.genuine[src.counted],
                                               threshold=threshold, target=tgt)
                 t, tsplit = cache, src.split
-            reported.append(_Reported(part, t, tsplit))
+            reported.append(_Reported(part, t, tsplit, _is_number(threshold)))
     return _Plan(reported, labels, impostors, threshold if isinstance(threshold, str) else "fixed",
                  tgt, sign, has_subject, cluster_group, reference_group is not None)
 
@@ -494,7 +511,9 @@ def group_rates(
 
         - ``system``, ``split``, ``group``; ``impostors``;
         - ``criterion`` (``"fmr"``, ``"eer"`` or ``"fixed"``), ``target`` (NaN unless
-          ``"fmr"``), ``threshold_split`` (None when fixed), ``threshold`` (score units);
+          ``"fmr"``), ``threshold_split`` (None when fixed), ``threshold_from`` (the
+          split the threshold was chosen on, ``"same trials"`` or ``"fixed"``),
+          ``threshold`` (score units);
         - ``n_genuine``, ``n_impostor``: counted trials of the group; ``n_subjects``:
           subjects with counted trials in the group (NaN without a subject column);
         - ``fa``, ``fr``: false matches and false non-matches;
@@ -571,6 +590,7 @@ def group_rates(
             rows.append(dict(
                 system=rep.part.system, split=rep.part.split, group=name, impostors=plan.impostors,
                 criterion=plan.criterion, target=plan.target, threshold_split=rep.threshold_split,
+                threshold_from=rep.threshold_from,
                 threshold=plan.sign * rep.threshold, n_genuine=int(n_gen[j]),
                 n_impostor=int(n_imp[j]), n_subjects=n_subj, fa=int(fa[j]), fr=int(fr[j]),
                 fmr=fmr, fmr_low=bounds[0][0], fmr_high=bounds[0][1], fnmr=fnmr,
@@ -753,7 +773,7 @@ def fairness(
         counted impostor trials:
 
         - ``system``, ``split``, ``impostors``, ``criterion``, ``target``,
-          ``threshold_split``, ``threshold``, ``weight``, ``n_groups``;
+          ``threshold_split``, ``threshold_from``, ``threshold``, ``weight``, ``n_groups``;
         - ``fmr_max``, ``fmr_max_group``, ``fmr_min``, ``fmr_min_group``, ``fmr_ratio`` =
           max / min (and the same for ``fnmr``);
         - ``fdr``: :math:`1 - (\alpha\,(\max - \min)_{FMR} + (1-\alpha)\,(\max -
@@ -801,7 +821,8 @@ def fairness(
     for rep in plan.reported:
         row = dict(system=rep.part.system, split=rep.part.split, impostors=plan.impostors,
                    criterion=plan.criterion, target=plan.target,
-                   threshold_split=rep.threshold_split, threshold=plan.sign * rep.threshold,
+                   threshold_split=rep.threshold_split, threshold_from=rep.threshold_from,
+                   threshold=plan.sign * rep.threshold,
                    weight=w)
         row.update(_fom_row(plan.labels, *_counts(rep.part, rep.threshold, k), w))
         rows.append(row)
@@ -971,7 +992,7 @@ def compare_groups(
     -------
     DataFrame
         One row per (system, split, metric, pair), pairs in group order: ``system, split,
-        metric`` (``"fmr"``/``"fnmr"``), ``group_a, group_b, impostors, threshold``,
+        metric`` (``"fmr"``/``"fnmr"``), ``group_a, group_b, impostors, threshold_from, threshold``,
         ``n_a, n_b`` (trials of the class), ``rate_a, rate_b``, ``estimate`` = rate_a −
         rate_b, ``statistic`` (score z; bootstrap: estimate / replicate s.d.), ``pvalue``,
         ``test``, ``adjust``, ``pvalue_adj``, ``alpha``, ``reject``,
@@ -1036,6 +1057,7 @@ def compare_groups(
                 rows.append(dict(
                     system=rep.part.system, split=rep.part.split, metric=metric,
                     group_a=plan.labels[a], group_b=plan.labels[b], impostors=plan.impostors,
+                    threshold_from=rep.threshold_from,
                     threshold=plan.sign * rep.threshold, n_a=int(tot[a]), n_b=int(tot[b]),
                     rate_a=ra, rate_b=rb, estimate=est, statistic=stat, pvalue=p,
                     test=how, adjust=adj if adj is not None else "none", alpha=alpha,
@@ -1112,7 +1134,8 @@ def compare_fairness(
     -------
     DataFrame
         One row per pair of systems (input order) and split: ``system_a, system_b, split,
-        metric, impostors, weight, threshold_a, threshold_b, value_a, value_b``,
+        metric, impostors, weight, threshold_from, threshold_a, threshold_b, value_a,
+        value_b``,
         ``estimate`` = value_a − value_b, ``pvalue`` (twice the smaller share of
         replicated differences on either side of 0, +1 corrected; undefined replicates
         dropped), ``test``, ``resample`` (``"subject"`` or ``"trial"``), ``n_resamples``,
@@ -1193,7 +1216,8 @@ def compare_fairness(
                 p = lo = hi = float("nan")
             rows.append(dict(
                 system_a=a, system_b=b, split=sp, metric=metric, impostors=plan.impostors,
-                weight=w, threshold_a=plan.sign * reps[a].threshold,
+                weight=w, threshold_from=reps[a].threshold_from,
+                threshold_a=plan.sign * reps[a].threshold,
                 threshold_b=plan.sign * reps[b].threshold, value_a=values[a], value_b=values[b],
                 estimate=est, pvalue=p, test="paired cluster bootstrap",
                 resample="subject" if plan.has_subject else "trial", n_resamples=n_resamples,

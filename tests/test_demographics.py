@@ -522,3 +522,12 @@ def test_no_dev_trials_for_a_system():
     t = t[~((t.system == "net_c") & (t.split == "dev"))]
     with pytest.raises(SchemaError, match="no trials in split 'dev'"):
         pbs.fairness(t, target=0.01, on="dev", apply_to="eval")
+
+
+def test_threshold_from_says_where_the_threshold_came_from():
+    t = _split_table()
+    assert pbs.fairness(t, target=0.01).threshold_from.eq("dev").all()
+    assert pbs.fairness(t, target=0.01, on=None).threshold_from.eq("same trials").all()
+    assert pbs.fairness(t, threshold=2.0).threshold_from.eq("fixed").all()
+    assert pbs.group_rates(toy(), threshold="eer").threshold_from.eq("same trials").all()
+    assert pbs.compare_groups(toy(), threshold=0.5).threshold_from.eq("fixed").all()
