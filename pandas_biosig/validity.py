@@ -34,6 +34,7 @@ __all__ = [
     "Setting",
     "coverage",
     "demographic_rejection_rates",
+    "fairness_rejection_rates",
     "rejection_rates",
     "simulate_demographic_trials",
     "simulate_trials",
@@ -573,6 +574,55 @@ def demographic_rejection_rates(
                          subject_sd=subject_sd, n_subjects=n_subjects,
                          n_replications=n_replications))
     return pd.DataFrame(rows)
+
+
+
+def fairness_rejection_rates(
+    *,
+    metric: str = "fdr",
+    n_subjects: int = 40,
+    subject_sd: float = 0.5,
+    n_replications: int = 1000,
+    n_resamples: int = 300,
+    seed: int = 1,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Type-I error of :func:`pandas_biosig.compare_fairness` when two systems are equally
+    fair: both draw their scores from one model (three groups with different genuine
+    means 3, 3.3, 3.6 and same-group impostor means 0.3, 0, -0.3; a per-subject effect of
+    s.d. ``subject_sd`` shared by the systems; independent trial noise), at the fixed
+    threshold 1.6, so their true figures of merit are equal and their estimates
+    correlated. ``n_subjects`` subjects per group with 5 genuine and 20 impostor trials.
+
+    Returns one row: ``metric``, ``rejection_rate`` (over replications with a defined
+    p-value), ``mc_se``, ``n_defined``, ``subject_sd``, ``n_subjects``, ``n_replications``.
+    """
+    from .demographics import compare_fairness
+
+    rng = np.random.default_rng(seed)
+    k = 3 * n_subjects
+    subj = np.repeat(np.arange(k), 25)
+    grp = subj % 3
+    gen = np.tile(np.r_[np.ones(5, bool), np.zeros(20, bool)], k)
+    mean = np.where(gen, np.array([3.0, 3.3, 3.6])[grp], np.array([0.3, 0.0, -0.3])[grp])
+    own = math.sqrt(max(1 - subject_sd**2, 0.0))
+    hits = n = 0
+    for r in range(n_replications):
+        u = subject_sd * rng.standard_normal(k)[subj]
+        frames = [pd.DataFrame({"system": s, "trial": np.arange(subj.size), "label": gen,
+                                "score": mean + u + own * rng.standard_normal(subj.size),
+                                "subject": subj, "group": grp}) for s in ("A", "B")]
+        res = compare_fairness(pd.concat(frames, ignore_index=True), metric=metric,
+                               reference_group=None, threshold=1.6, alpha=alpha,
+                               n_resamples=n_resamples, seed=r)
+        if np.isfinite(res.pvalue.iloc[0]):
+            n += 1
+            hits += bool(res.reject.iloc[0])
+    rate = hits / n if n else float("nan")
+    return pd.DataFrame([dict(metric=metric, rejection_rate=rate,
+                              mc_se=math.sqrt(max(rate * (1 - rate), 1e-12) / max(n, 1)),
+                              n_defined=n, subject_sd=subject_sd, n_subjects=n_subjects,
+                              n_replications=n_replications)])
 
 
 if __name__ == "__main__":  # pragma: no cover

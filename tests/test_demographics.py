@@ -531,3 +531,13 @@ def test_threshold_from_says_where_the_threshold_came_from():
     assert pbs.fairness(t, threshold=2.0).threshold_from.eq("fixed").all()
     assert pbs.group_rates(toy(), threshold="eer").threshold_from.eq("same trials").all()
     assert pbs.compare_groups(toy(), threshold=0.5).threshold_from.eq("fixed").all()
+
+
+def test_system_comparison_is_not_liberal_quick():
+    """Two equally fair systems: compare_fairness rejects at most at about alpha
+    (docs/validity.md: 0.03 for the FDR over 2000 replications)."""
+    from pandas_biosig.validity import fairness_rejection_rates
+
+    r = fairness_rejection_rates(n_replications=150, n_resamples=200, seed=3)
+    assert r.n_defined.iloc[0] == 150
+    assert r.rejection_rate.iloc[0] < 0.1  # Monte-Carlo s.e. about 0.018
