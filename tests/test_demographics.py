@@ -541,3 +541,48 @@ def test_system_comparison_is_not_liberal_quick():
     r = fairness_rejection_rates(n_replications=150, n_resamples=200, seed=3)
     assert r.n_defined.iloc[0] == 150
     assert r.rejection_rate.iloc[0] < 0.1  # Monte-Carlo s.e. about 0.018
+
+
+# The toy at a target FMR. The 19 same-group impostor scores, pooled over the groups:
+# X 0.1 0.2 0.3 0.55 0.6 | Y 0.1 0.2 0.3 0.6 | Z 0.05 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9.
+# FMR <= 0.2 allows 3 false matches: accept >= 0.7 (the next distinct score above 0.6), at
+# bob's midpoint threshold 0.65. There: FA X 0/5, Y 0/4, Z 3/10; FR X 1/4 (0.4), Y 1/2
+# (0.6), Z 2/5 (0.3, 0.2); FMR spread 0.3, FNMR spread 0.25, FDR 1 - (0.3 + 0.25)/2 = 0.725.
+# FMR <= 0.5 allows 9: accept >= 0.4, threshold 0.35. FA X 2/5, Y 1/4, Z 6/10; FR X 0/4,
+# Y 0/2, Z 2/5; spreads 0.35 and 0.4, FDR 0.625. Area over [0.2, 0.5]: 0.675.
+def test_target_fmr_threshold_by_hand():
+    r = pbs.group_rates(toy(), threshold="fmr", target=0.2)
+    np.testing.assert_allclose(r.threshold, 0.65)  # (0.6 + 0.7) / 2 in floating point
+    assert r.threshold_from.eq("same trials").all()
+    assert r.fa.tolist() == [0, 0, 3] and r.fr.tolist() == [1, 1, 2]
+    r = pbs.group_rates(toy(), threshold="fmr", target=0.5)
+    np.testing.assert_allclose(r.threshold, 0.35)
+    assert r.fa.tolist() == [2, 1, 6] and r.fr.tolist() == [0, 0, 2]
+    ds = pbs.fdr_curve(toy(), targets=[0.2, 0.5])
+    np.testing.assert_allclose(ds.fdr.squeeze(["system", "split"]).values, [0.725, 0.625])
+    np.testing.assert_allclose(ds.fmr_spread.squeeze(["system", "split"]).values, [0.3, 0.35])
+    np.testing.assert_allclose(ds.fnmr_spread.squeeze(["system", "split"]).values, [0.25, 0.4])
+    np.testing.assert_allclose(ds.threshold.squeeze(["system", "split"]).values, [0.65, 0.35])
+    assert float(ds.au_fdr.squeeze()) == pytest.approx(0.675)
+
+
+# The toy with subjects: X has subjects x1 (genuine 0.9 0.8; impostors 0.6 0.1 0.2) and
+# x2 (genuine 0.4 0.7; impostors 0.3 0.55 and the cross ones), Y one subject y1, Z two
+# (z1: the first 3 genuine and 5 impostors, z2: the rest). Y has no false non-match: its
+# bootstrap interval would be a point, so it is Wilson's for 0 of 1 subject.
+def test_subjects_by_hand():
+    t = toy()
+    subj = (["x1", "x1", "x2", "x2"] + ["x1", "x1", "x1", "x2", "x2"] + ["x2", "x2"]
+            + ["y1"] * 7 + ["z1"] * 3 + ["z2"] * 2 + ["z1"] * 5 + ["z2"] * 5 + ["z2"])
+    t["subject"] = subj
+    r = pbs.group_rates(t, threshold=0.5, seed=0, n_resamples=200)
+    assert r.interval.eq("bootstrap").all()
+    assert r.n_subjects.tolist() == [2, 1, 2]
+    from statsmodels.stats.proportion import proportion_confint
+
+    y = r.iloc[1]
+    assert (y.fnmr_low, y.fnmr_high) == (0.0, pytest.approx(proportion_confint(0, 1, method="wilson")[1]))
+    # X's FNMR: subject x1 has 0 of 2 false non-matches, x2 1 of 2; every replicate is
+    # 0, 1/4 or 1/2, so the percentile interval lies on that grid
+    x = r.iloc[0]
+    assert {x.fnmr_low, x.fnmr_high} <= {0.0, 0.25, 0.5}
