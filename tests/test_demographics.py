@@ -281,11 +281,16 @@ def test_compare_groups_wilson_matches_statsmodels():
         assert row.estimate == pytest.approx(ka / na - kb / nb)
         res = test_proportions_2indep(ka, na, kb, nb, method="score", compare="diff")
         assert row.pvalue == pytest.approx(res.pvalue)
+        assert row.statistic == pytest.approx(res.statistic)
+        assert (row.rate_a, row.rate_b) == pytest.approx((ka / na, kb / nb))
         lo, hi = confint_proportions_2indep(ka, na, kb, nb, method="newcomb", compare="diff")
         assert (row.ci_low, row.ci_high) == pytest.approx((lo, hi))
     _, p_adj, _, _ = multipletests(t.pvalue, method="holm")
     np.testing.assert_allclose(t.pvalue_adj, p_adj)
     assert t.adjust.eq("holm").all() and t.test.eq("wilson").all()
+    assert t.alpha.eq(0.05).all() and t.confidence_level.eq(0.95).all()
+    assert (t.reject == (t.pvalue_adj <= 0.05)).all() and t.impostors.eq("same_group").all()
+    assert t.threshold.eq(0.5).all() and t.split.isna().all() and t.system.eq("toy").all()
 
 
 def test_compare_groups_swapping_flips_the_estimate():
