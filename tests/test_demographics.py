@@ -343,7 +343,14 @@ def test_compare_fairness_estimate_and_symmetry():
         assert row.value_a == pytest.approx(f.loc[row.system_a, "fdr"])
         assert row.estimate == pytest.approx(row.value_a - row.value_b)
         assert row.ci_low <= row.estimate <= row.ci_high
-    assert c["resample"].eq("subject").all()
+    assert c["resample"].eq("subject").all() and c.n_resamples.eq(300).all()
+    assert c.test.eq("paired cluster bootstrap").all() and c.metric.eq("fdr").all()
+    assert c.weight.eq(0.5).all() and c.threshold_from.eq("dev").all() and c.split.eq("eval").all()
+    assert c.threshold_a.tolist() == [f.loc[s, "threshold"] for s in c.system_a]
+    assert c.threshold_b.tolist() == [f.loc[s, "threshold"] for s in c.system_b]
+    from statsmodels.stats.multitest import multipletests
+
+    np.testing.assert_allclose(c.pvalue_adj, multipletests(c.pvalue, method="holm")[1])
     # reversed system order: the estimate flips, the p-value stays
     order = {"net_a": 2, "net_b": 1, "net_c": 0}
     rev = t.iloc[np.argsort(t.system.map(order).to_numpy(), kind="stable")]
