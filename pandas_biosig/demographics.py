@@ -227,11 +227,8 @@ def _check_resamples(n: Any) -> int:
     return int(n)
 
 
-def _split_names(values: Sequence[Hashable], names: Sequence[str]) -> Hashable | None:
-    for v in values:
-        if isinstance(v, str) and v.strip().lower() in names:
-            return v
-    return None
+def _split_named(value: Hashable, names: Sequence[str]) -> bool:
+    return isinstance(value, str) and value.strip().lower() in names
 
 
 def _global_threshold(scores: np.ndarray, genuine: np.ndarray, *, threshold, target) -> float:
@@ -310,9 +307,10 @@ def _plan(
     on_value, report = None, splits
     if not _is_number(threshold):
         if on == "auto":
-            dev, ev = _split_names(splits, DEV_NAMES), _split_names(splits, EVAL_NAMES)
-            if dev is not None and ev is not None:
-                on_value, report = dev, [ev]
+            devs = [v for v in splits if _split_named(v, DEV_NAMES)]
+            evals = [v for v in splits if _split_named(v, EVAL_NAMES)]
+            if len(devs) == 1 and evals:
+                on_value, report = devs[0], evals
         elif on is not None:
             trials.select_split(on, name="on")
             on_value, report = on, [s for s in splits if s != on] or [on]
@@ -441,8 +439,9 @@ _COMMON_DOC = """group, reference_group : str
         The FMR of ``threshold="fmr"``.
     on : "auto", split value or None
         Where the threshold is chosen. ``"auto"``: on the dev split (``dev``,
-        ``development``) and reported on eval (``eval``, ``evaluation``, ``test``) when the
-        table has both, else on the reported trials themselves (a-posteriori). ``None``:
+        ``development``) and reported on every eval split (``eval``, ``evaluation``,
+        ``test``) when the table has one dev split and at least one eval split, else on the
+        reported trials themselves (a-posteriori). ``None``:
         a-posteriori on every split. A split value: chosen there, reported on the others.
     apply_to : split value or list, optional
         Report only these splits.
@@ -690,7 +689,7 @@ def cross_group_fmr(
                                                      "units": "score"}),
         },
         coords={
-            "system": systems, "split": [str(s) if s is not None else "" for s in splits],
+            "system": systems, "split": ["" if s is None else s for s in splits],
             "group": plan.labels, "reference_group": plan.labels,
             "impostors": plan.impostors, "criterion": plan.criterion, "target": plan.target,
         },
@@ -919,7 +918,7 @@ def fdr_curve(
             "au_fdr": (("system", "split"), au, {"long_name": f"area under FDR ({scale} FMR axis)",
                                                   "units": "1"}),
         },
-        coords={"system": systems, "split": [str(s) if s is not None else "" for s in splits],
+        coords={"system": systems, "split": ["" if s is None else s for s in splits],
                 "target": t, "weight": w, "scale": scale, "impostors": impostors},
         attrs={"kind": "fdr_curve", "orientation": orientation},
     )

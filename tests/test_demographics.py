@@ -598,3 +598,11 @@ def test_subjects_by_hand():
     # 0, 1/4 or 1/2, so the percentile interval lies on that grid
     x = r.iloc[0]
     assert {x.fnmr_low, x.fnmr_high} <= {0.0, 0.25, 0.5}
+
+
+def test_auto_reports_every_eval_split():
+    t = _split_table()
+    t = t.assign(split=np.where((t.split == "eval") & (t.subject.str[-1].isin(list("01234"))),
+                                "test", t.split))
+    f = pbs.fairness(t, target=0.01)
+    assert sorted(set(f.split)) == ["eval", "test"] and f.threshold_from.eq("dev").all()
