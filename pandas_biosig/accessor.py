@@ -20,7 +20,14 @@ from . import plot as _plot
 from ._schema import SchemaError, _genuine_from_labels
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .curves import EPCCriterion
-from .demographics import FairnessMetric, GroupCriterion, Impostors, IntervalMethod, Scale
+from .demographics import (
+    FairnessMetric,
+    GroupCriterion,
+    Impostors,
+    IntervalMethod,
+    Scale,
+    TestMethod,
+)
 from .identification import IdentificationTest, SearchNonFinite
 from .stats import RateCIMethod
 
@@ -693,7 +700,7 @@ class BiosigAccessor:
         target: float = 0.001,
         on: Hashable | None = "auto",
         apply_to: Hashable | Sequence[Hashable] | None = None,
-        method: IntervalMethod = "auto",
+        method: TestMethod = "auto",
         adjust: str | None = "holm",
         alpha: float = 0.05,
         confidence_level: float = 0.95,

@@ -67,7 +67,8 @@ __all__ = [
 
 Impostors = Literal["same_group", "all"]
 GroupCriterion = Literal["fmr", "eer"]
-IntervalMethod = Literal["auto", "wilson", "bootstrap"]
+IntervalMethod = Literal["auto", "wilson", "wilson_cluster", "bootstrap"]
+TestMethod = Literal["auto", "wilson", "bootstrap"]
 FairnessMetric = Literal["fdr", "garbe", "inequity_rate", "fmr_ratio", "fnmr_ratio"]
 Scale = Literal["linear", "log"]
 
@@ -81,10 +82,20 @@ CRITERIA = {
     "fmr": "the threshold with FMR <= target and the smallest FNMR, on all counted trials",
     "eer": "bob.measure's EER threshold on all counted trials",
 }
-#: Intervals of one group's rate and tests of two groups' rates.
+#: Intervals of one group's rate (:func:`group_rates`).
 INTERVAL_METHODS = {
+    "auto": "'wilson_cluster' when the table has a subject column, else 'wilson'",
+    "wilson": "Wilson score interval (trials independent)",
+    "wilson_cluster": (
+        "Wilson interval on the design-effect sample size of the subject clusters, with "
+        "Student's t on (subjects - 1) degrees of freedom (Korn & Graubard, 1998)"
+    ),
+    "bootstrap": "subjects resampled within the group, percentile interval",
+}
+#: Tests of two groups' rates (:func:`compare_groups`).
+TEST_METHODS = {
     "auto": "'bootstrap' when the table has a subject column, else 'wilson'",
-    "wilson": "Wilson score interval; pairs: score test and Newcombe's interval",
+    "wilson": "score test of two proportions and Newcombe's interval (trials independent)",
     "bootstrap": "subjects resampled within each group (percentile interval and p-value)",
 }
 FAIRNESS_METRICS = ("fdr", "garbe", "inequity_rate", "fmr_ratio", "fnmr_ratio")
@@ -151,6 +162,7 @@ SAME_TRIALS = "same trials"
 FIXED = "fixed"
 
 _WILSON = "wilson"
+_CLUSTER = "wilson_cluster"
 _BOOT = "bootstrap"
 _BLOCK = 2**22  # bound on the cells of one block of bootstrap weights
 
@@ -391,11 +403,26 @@ def _replicates(rng, n_resamples: int, members: np.ndarray, columns: list[tuple]
     return out
 
 
-def _method(method: str, plan: _Plan) -> str:
-    check_option(method, INTERVAL_METHODS, "method")
+def _method(method: str, plan: _Plan, allowed: dict, clustered: str) -> str:
+    check_option(method, allowed, "method")
     if method == "auto":
-        return _BOOT if plan.has_subject else _WILSON
+        return clustered if plan.has_subject else _WILSON
     return method
+
+
+def _cluster_wilson(errors: np.ndarray, trials: np.ndarray, level: float) -> tuple[float, float]:
+    """Wilson interval on the design-effect sample size, Student's t on k - 1 degrees of
+    freedom (k subjects with trials); a rate of 0 or 1 (no variance to estimate) uses
+    n = k, each subject counted once."""
+    from scipy.stats import t as student
+
+    p, n_eff, k = _fair.effective_size(errors, trials)
+    if k == 0:
+        return float("nan"), float("nan")
+    if p in (0.0, 1.0):
+        n_eff = float(k)
+    q = float(student.ppf((1 + level) / 2, max(k - 1, 1)))
+    return _fair.wilson_interval(p, n_eff, q)
 
 
 def _wilson(k: int, n: int, level: float) -> tuple[float, float]:
@@ -489,14 +516,16 @@ def group_rates(
     data : DataFrame
         Demographic trial table (module docstring).
     {common}
-    method : {"auto", "wilson", "bootstrap"}
-        Interval of each rate. ``"auto"``: subjects resampled within the group
-        (``"bootstrap"``, percentile interval) when the table has a subject column, since
-        trials of one person are not independent and binomial intervals are then too
-        narrow; the Wilson score interval otherwise. A bootstrap interval of a rate with no
-        error would be [0, 0]; it is then the Wilson interval with n = the number of
-        subjects (each subject counted once: the most conservative effective size; trials
-        when there is no subject column).
+    method : {"auto", "wilson", "wilson_cluster", "bootstrap"}
+        Interval of each rate. ``"auto"``: ``"wilson_cluster"`` when the table has a
+        subject column (trials of one person are not independent, and binomial intervals
+        are then too narrow): the Wilson interval on the effective sample size
+        N / design effect of the subject clusters, with Student's t on (subjects − 1)
+        degrees of freedom (Korn & Graubard, 1998); a rate of 0 or 1 uses n = the number
+        of subjects. Without subjects, the Wilson score interval. ``"bootstrap"``:
+        subjects resampled within the group, percentile interval (a rate of 0 or 1: Wilson
+        with n = subjects, or trials without a subject column). Measured coverage:
+        docs/validity.md.
     confidence_level : float
         Level of the intervals.
     n_resamples, seed
@@ -517,7 +546,8 @@ def group_rates(
           subjects with counted trials in the group (NaN without a subject column);
         - ``fa``, ``fr``: false matches and false non-matches;
         - ``fmr`` = fa / n_impostor, ``fnmr`` = fr / n_genuine, with ``*_low``, ``*_high``;
-        - ``interval`` (``"wilson"`` or ``"bootstrap"``), ``confidence_level``.
+        - ``interval`` (``"wilson"``, ``"wilson_cluster"`` or ``"bootstrap"``),
+          ``confidence_level``.
 
     Raises
     ------
@@ -555,7 +585,7 @@ def group_rates(
         orientation=orientation, nonfinite=nonfinite,
     )
     level = _check_confidence_level(confidence_level)
-    how = _method(method, plan)
+    how = _method(method, plan, INTERVAL_METHODS, _CLUSTER)
     n_resamples = _check_resamples(n_resamples)
     rng = _rng(seed)
     k = len(plan.labels)
@@ -563,7 +593,8 @@ def group_rates(
     rows = []
     for rep in plan.reported:
         n_gen, n_imp, fr, fa = _counts(rep.part, rep.threshold, k)
-        cc = _cluster_counts(rep.part, rep.threshold, n_clusters) if how == _BOOT else None
+        cc = (_cluster_counts(rep.part, rep.threshold, n_clusters)
+              if how in (_BOOT, _CLUSTER) else None)
         for j, name in enumerate(plan.labels):
             if n_gen[j] + n_imp[j] == 0:
                 continue
@@ -584,6 +615,9 @@ def group_rates(
                     _boot_bounds(rf, fa[j], n_imp[j], int((cc[2][members] > 0).sum()), level),
                     _boot_bounds(rn, fr[j], n_gen[j], int((cc[0][members] > 0).sum()), level),
                 ]
+            elif how == _CLUSTER:
+                bounds = [_cluster_wilson(cc[3][members], cc[2][members], level),
+                          _cluster_wilson(cc[1][members], cc[0][members], level)]
             else:
                 bounds = [_wilson(fa[j], n_imp[j], level), _wilson(fr[j], n_gen[j], level)]
             rows.append(dict(
@@ -950,7 +984,7 @@ def compare_groups(
     target: float = 1e-3,
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = None,
-    method: IntervalMethod = "auto",
+    method: TestMethod = "auto",
     adjust: str | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
@@ -1012,7 +1046,7 @@ def compare_groups(
         trial=trial, label=label, score=score, split=split, subject=subject,
         orientation=orientation, nonfinite=nonfinite,
     )
-    how = _method(method, plan)
+    how = _method(method, plan, TEST_METHODS, _BOOT)
     level = _check_confidence_level(confidence_level)
     alpha = _check_alpha(alpha)
     adj = _check_adjust(adjust)

@@ -33,6 +33,7 @@ from .resampling import _fixed_threshold_deltas, bootstrap_pvalue
 __all__ = [
     "Setting",
     "coverage",
+    "demographic_coverage",
     "demographic_rejection_rates",
     "fairness_rejection_rates",
     "rejection_rates",
@@ -623,6 +624,49 @@ def fairness_rejection_rates(
                               mc_se=math.sqrt(max(rate * (1 - rate), 1e-12) / max(n, 1)),
                               n_defined=n, subject_sd=subject_sd, n_subjects=n_subjects,
                               n_replications=n_replications)])
+
+
+
+def demographic_coverage(
+    *,
+    subject_sd: float = 0.5,
+    n_subjects: int = 40,
+    n_replications: int = 1000,
+    n_resamples: int = 500,
+    methods: tuple[str, ...] = ("auto", "wilson"),
+    seed: int = 0,
+    confidence_level: float = 0.95,
+) -> pd.DataFrame:
+    """Coverage of the per-group intervals of :func:`pandas_biosig.group_rates` (both
+    groups, FMR and FNMR) on :func:`simulate_demographic_trials`, whose true rates at the
+    threshold ``mu/2`` are Phi(-mu/2) (0.05).
+
+    Returns one row per (method, metric): ``coverage``, ``mc_se``, ``mean_width``,
+    ``subject_sd``, ``n_subjects``, ``n_replications``.
+    """
+    from .demographics import group_rates
+
+    truth = float(norm.cdf(-3.29 / 2))
+    rng = np.random.default_rng(seed)
+    hits = {(m, r): [] for m in methods for r in ("fmr", "fnmr")}
+    for r in range(n_replications):
+        t = simulate_demographic_trials(n_subjects=n_subjects, subject_sd=subject_sd, seed=rng)
+        for m in methods:
+            res = group_rates(t, reference_group=None, threshold=3.29 / 2, method=m,
+                              confidence_level=confidence_level, n_resamples=n_resamples, seed=r)
+            for metric in ("fmr", "fnmr"):
+                lo, hi = res[f"{metric}_low"].to_numpy(), res[f"{metric}_high"].to_numpy()
+                hits[(m, metric)] += [((lo <= truth) & (truth <= hi)), hi - lo]
+    rows = []
+    for (m, metric), parts in hits.items():
+        cover = np.concatenate(parts[0::2])
+        width = np.concatenate(parts[1::2])
+        c = float(cover.mean())
+        rows.append(dict(method=m, metric=metric, coverage=c,
+                         mc_se=math.sqrt(max(c * (1 - c), 1e-12) / cover.size),
+                         mean_width=float(width.mean()), subject_sd=subject_sd,
+                         n_subjects=n_subjects, n_replications=n_replications))
+    return pd.DataFrame(rows)
 
 
 if __name__ == "__main__":  # pragma: no cover

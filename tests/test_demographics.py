@@ -314,17 +314,31 @@ def test_both_rates_zero_is_no_evidence():
     assert fn.estimate.eq(0).all() and fn.pvalue.eq(1.0).all()
 
 
-def test_subject_bootstrap_is_the_default_with_subjects():
+def _wilson_q(p, n, q):
+    """The Wilson formula written out, with critical value q."""
+    d = 1 + q * q / n
+    c = (p + q * q / (2 * n)) / d
+    h = q * math.sqrt(p * (1 - p) / n + q * q / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def test_subject_defaults():
+    from scipy.stats import t as student
+
     t = _split_table()
     r = pbs.group_rates(t, target=0.01, seed=3)
-    assert r.interval.eq("bootstrap").all() and r.n_subjects.eq(30).all()
+    assert r.interval.eq("wilson_cluster").all() and r.n_subjects.eq(30).all()
     assert ((r.fmr_low <= r.fmr) & (r.fmr <= r.fmr_high)).all()
     assert ((r.fnmr_low <= r.fnmr) & (r.fnmr <= r.fnmr_high)).all()
-    pd.testing.assert_frame_equal(r, pbs.group_rates(t, target=0.01, seed=3))
-    # a rate of 0: the Wilson interval with n = subjects, not a point
+    # a rate of 0: Wilson with n = 30 subjects and t on 29 degrees of freedom
     zero = r[r.fa == 0].iloc[0]
+    assert (zero.fmr_low, zero.fmr_high) == pytest.approx(_wilson_q(0.0, 30, student.ppf(0.975, 29)))
+    b = pbs.group_rates(t, target=0.01, seed=3, method="bootstrap")
+    assert b.interval.eq("bootstrap").all()
+    pd.testing.assert_frame_equal(b, pbs.group_rates(t, target=0.01, seed=3, method="bootstrap"))
     from statsmodels.stats.proportion import proportion_confint
 
+    zero = b[b.fa == 0].iloc[0]  # a point bootstrap distribution: Wilson with n = subjects
     assert zero.fmr_low == 0.0
     assert zero.fmr_high == pytest.approx(proportion_confint(0, 30, method="wilson")[1])
     c = pbs.compare_groups(t, target=0.01, n_resamples=200, seed=1)
@@ -412,6 +426,8 @@ def test_errors():
         pbs.group_rates(only_cross, threshold=0.5)
     with pytest.raises(ValueError, match="method="):
         pbs.group_rates(t, threshold=0.5, method="normal")
+    with pytest.raises(ValueError, match="method="):
+        pbs.compare_groups(t, threshold=0.5, method="wilson_cluster")
     with pytest.raises(ValueError, match="adjust"):
         pbs.compare_groups(t, threshold=0.5, adjust="nonsense")
 
@@ -587,7 +603,17 @@ def test_subjects_by_hand():
     subj = (["x1", "x1", "x2", "x2"] + ["x1", "x1", "x1", "x2", "x2"] + ["x2", "x2"]
             + ["y1"] * 7 + ["z1"] * 3 + ["z2"] * 2 + ["z1"] * 5 + ["z2"] * 5 + ["z2"])
     t["subject"] = subj
-    r = pbs.group_rates(t, threshold=0.5, seed=0, n_resamples=200)
+    from scipy.stats import t as student
+
+    c = pbs.group_rates(t, threshold=0.5)
+    assert c.interval.eq("wilson_cluster").all() and c.n_subjects.tolist() == [2, 1, 2]
+    # X's FNMR: x1 0 of 2, x2 1 of 2; p = 1/4, N = 4, binomial variance p(1-p)/N = 3/64,
+    # cluster variance 2/1 * ((0 - 1/2)^2 + (1 - 1/2)^2) / 16 = 1/16, design effect 4/3,
+    # effective n = 3; Student's t on 1 degree of freedom
+    x = c.iloc[0]
+    assert (x.fnmr_low, x.fnmr_high) == pytest.approx(_wilson_q(0.25, 3.0, student.ppf(0.975, 1)))
+    assert kf.effective_size([0, 1], [2, 2]) == pytest.approx((0.25, 3.0, 2))
+    r = pbs.group_rates(t, threshold=0.5, seed=0, n_resamples=200, method="bootstrap")
     assert r.interval.eq("bootstrap").all()
     assert r.n_subjects.tolist() == [2, 1, 2]
     from statsmodels.stats.proportion import proportion_confint

@@ -23,6 +23,7 @@ import numpy as np
 __all__ = [
     "area",
     "cluster_weights",
+    "effective_size",
     "fdr",
     "garbe",
     "gini",
@@ -30,6 +31,7 @@ __all__ = [
     "ratio",
     "spread",
     "weighted_rates",
+    "wilson_interval",
 ]
 
 #: Integration scales of :func:`area`.
@@ -133,3 +135,36 @@ def weighted_rates(weights: np.ndarray, errors: np.ndarray, trials: np.ndarray) 
     n = weights @ np.asarray(trials, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(n > 0, e / np.where(n > 0, n, 1.0), np.nan)
+
+
+def wilson_interval(p: float, n: float, z: float) -> tuple[float, float]:
+    r"""Wilson score interval of a proportion ``p`` observed on ``n`` (possibly effective,
+    non-integer) trials with critical value ``z``:
+    :math:`\frac{p + z^2/2n \pm z\sqrt{p(1-p)/n + z^2/4n^2}}{1 + z^2/n}`."""
+    d = 1.0 + z * z / n
+    centre = (p + z * z / (2.0 * n)) / d
+    half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / d
+    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
+
+
+def effective_size(errors, trials) -> tuple[float, float, int]:
+    r"""``(p, n_eff, k)`` of a rate estimated from ``k`` clusters (subjects) with
+    ``errors[i]`` of ``trials[i]`` each: :math:`n_{eff} = N / \max(1, \hat v_c / \hat v_b)`,
+    the design effect of the cluster (ratio-estimator) variance
+    :math:`\hat v_c = \frac{k}{k-1}\sum_i (e_i - p\,n_i)^2 / N^2` over the binomial one
+    :math:`\hat v_b = p(1-p)/N` (Korn & Graubard, 1998). Clusters without trials are
+    ignored; ``n_eff = N`` when p is 0 or 1 or there is one cluster."""
+    e = np.asarray(errors, dtype=np.float64)
+    n = np.asarray(trials, dtype=np.float64)
+    keep = n > 0
+    e, n = e[keep], n[keep]
+    k = int(n.size)
+    total = float(n.sum())
+    if total == 0:
+        return float("nan"), 0.0, 0
+    p = float(e.sum() / total)
+    vb = p * (1.0 - p) / total
+    if k < 2 or vb == 0:
+        return p, total, k
+    vc = k / (k - 1) * float(((e - p * n) ** 2).sum()) / total**2
+    return p, total / max(1.0, vc / vb), k
