@@ -120,6 +120,11 @@ def example_search(seed: int = 0, **kwargs):
     return _example_search(seed, **kwargs)
 
 
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)
+
+
 #: The demographic example: per system, the genuine mean and the same-group impostor mean
 #: of groups A, B and C (impostor scores of other groups have mean -1, unit variance).
 _DEMOGRAPHIC_SYSTEMS = (
