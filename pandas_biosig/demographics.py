@@ -48,15 +48,6 @@ from .results import _check_confidence_level
 from .significance import _adjust, _check_adjust, _check_alpha
 
 __all__ = [
-    "ERROR_DASK",
-    "ERROR_GENUINE_CROSS",
-    "ERROR_MISSING_GROUP",
-    "ERROR_NO_IMPOSTORS",
-    "ERROR_ON_FIXED",
-    "ERROR_ON_MISSING",
-    "ERROR_ONE_GROUP",
-    "ERROR_REFERENCE_NEEDED",
-    "ERROR_TARGET",
     "compare_fairness",
     "compare_groups",
     "cross_group_fmr",
@@ -1263,3 +1254,7 @@ def compare_fairness(
         out.extend(rows)
     return _frame(out, COMPARE_FAIRNESS_COLUMNS)
 
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

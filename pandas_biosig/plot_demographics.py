@@ -16,7 +16,7 @@ from ._schema import _genuine_from_labels
 from .curves import ppndf
 from .plot import _axes, _percent
 
-__all__ = ["ERROR_SELECT", "fmr_heatmap", "group_det"]
+__all__ = ["fmr_heatmap", "group_det"]
 
 ERROR_SELECT = "select={value!r} is not a system of the table; its systems: {found}"
 
@@ -156,3 +156,7 @@ def group_det(
     ax.set_title(f"{name}: one threshold ({rows.threshold.iloc[0]:.4g}) for every group")
     return ax
 
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)
