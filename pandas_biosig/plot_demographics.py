@@ -14,7 +14,7 @@ import xarray as xr
 from . import demographics as _dm
 from ._schema import _genuine_from_labels
 from .curves import ppndf
-from .plot import _axes, _percent
+from .plot import _axes
 
 __all__ = ["fmr_heatmap", "group_det"]
 
@@ -89,9 +89,10 @@ def fmr_heatmap(
     for i in range(len(groups)):
         for j in range(len(refs)):
             n = int(sub.n_impostor.values[i, j])
-            text = "–" if n == 0 else f"{_percent(fmr[i, j])}%\n{int(sub.fa.values[i, j])}/{n}"
+            text = "–" if n == 0 else f"{100 * fmr[i, j]:.3g}%\n{int(sub.fa.values[i, j])}/{n}"
+            light = not np.isfinite(shown[i, j]) or float(im.norm(shown[i, j])) > 0.6
             ax.text(j, i, text, ha="center", va="center", fontsize=8,
-                    color="black" if not np.isfinite(shown[i, j]) else "white")
+                    color="black" if light else "white")
     thr = float(sub.threshold)
     ax.set_title(f"{name}: FMR at threshold {thr:.4g}")
     return ax
