@@ -5,10 +5,18 @@ Importing the package registers the ``DataFrame.biosig`` accessor.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import datasets, plot, stats
+from . import datasets, plot, plot_demographics, stats
 from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
 from .curves import bayes_error, det, det_grid, epc, ppndf, roc, rocch
+from .demographics import (
+    compare_fairness,
+    compare_groups,
+    cross_group_fmr,
+    fairness,
+    fdr_curve,
+    group_rates,
+)
 from .export import to_latex, to_markdown
 from .identification import (
     cmc,
@@ -51,6 +59,7 @@ __all__ = [
     "bootstrap",
     "datasets",
     "plot",
+    "plot_demographics",
     "stats",
     "dcf",
     "eer",
@@ -100,6 +109,12 @@ __all__ = [
     "read_asvspoof_cm",
     "read_bob_pad",
     "read_bob_vuln",
+    "compare_fairness",
+    "compare_groups",
+    "cross_group_fmr",
+    "fairness",
+    "fdr_curve",
+    "group_rates",
 ]
 
 import importlib.util as _util
