@@ -14,8 +14,11 @@ from .accessor import BiosigAccessor
 # that importing the package costs little more than pandas and xarray.
 _LAZY = {
     "plot": None,
+    "plot_demographics": None,
     "stats": None,
     "curves": ["bayes_error", "det", "det_grid", "epc", "ppndf", "roc", "rocch"],
+    "demographics": ["compare_fairness", "compare_groups", "cross_group_fmr", "fairness",
+                     "fdr_curve", "group_rates"],
     "export": ["to_latex", "to_markdown"],
     "identification": [
         "cmc", "cmc_difference", "compare_identification", "detection_identification_rate",
@@ -24,10 +27,13 @@ _LAZY = {
     ],
     "io": ["ScoreFileError", "read_bob", "read_nist", "read_score_lists", "read_scores",
            "read_table"],
+    "io_pad": ["read_asvspoof_asv", "read_asvspoof_cm", "read_bob_pad", "read_bob_vuln"],
     "metrics": ["dcf", "eer", "error_rates", "summary"],
+    "pad": ["pad_compare", "pad_det", "pad_metrics", "pad_rates"],
     "resampling": ["bootstrap", "epc_bootstrap", "paired_bootstrap"],
     "significance": ["ci", "compare", "compare_folds", "eer_bound_table", "fold_metrics",
                      "fold_summary", "pairwise_matrix"],
+    "vulnerability": ["epsc", "iapmr", "vulnerability"],
 }
 _WHERE = {name: module for module, names in _LAZY.items() for name in (names or ())}
 
@@ -59,6 +65,7 @@ __all__ = [
     "bootstrap",
     "datasets",
     "plot",
+    "plot_demographics",
     "stats",
     "dcf",
     "eer",
@@ -97,6 +104,23 @@ __all__ = [
     "read_bob_identification",
     "read_pyeer_cmc",
     "recognition_rate",
+    "pad_compare",
+    "pad_det",
+    "pad_metrics",
+    "pad_rates",
+    "epsc",
+    "iapmr",
+    "vulnerability",
+    "read_asvspoof_asv",
+    "read_asvspoof_cm",
+    "read_bob_pad",
+    "read_bob_vuln",
+    "compare_fairness",
+    "compare_groups",
+    "cross_group_fmr",
+    "fairness",
+    "fdr_curve",
+    "group_rates",
 ]
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).parents[1]
 HEAVY = ["dask", "matplotlib", "scipy.stats", "scipy.optimize", "statsmodels",
          "pandas_biosig.plot", "pandas_biosig.stats", "pandas_biosig.identification",
-         "pandas_biosig.significance", "pandas_biosig.outofcore", "pandas_biosig.resampling"]
+         "pandas_biosig.significance", "pandas_biosig.outofcore", "pandas_biosig.resampling",
+         "pandas_biosig.demographics", "pandas_biosig.pad", "pandas_biosig.vulnerability"]
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
