@@ -3,7 +3,9 @@
 Importing the package registers the ``DataFrame.biosig`` accessor.
 """
 
+import sys as _sys
 from importlib.metadata import PackageNotFoundError, version
+from types import ModuleType as _ModuleType
 
 from . import datasets
 from ._lazy import register_when_imported
@@ -41,10 +43,10 @@ _WHERE = {name: module for module, names in _LAZY.items() for name in (names or 
 def __getattr__(name: str):
     import importlib
 
-    if name in _LAZY:
-        value = importlib.import_module(f"{__name__}.{name}")
-    elif name in _WHERE:
+    if name in _WHERE:  # a function (before a submodule of the same name)
         value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    elif name in _LAZY:
+        value = importlib.import_module(f"{__name__}.{name}")
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
@@ -122,6 +124,20 @@ __all__ = [
     "fdr_curve",
     "group_rates",
 ]
+
+
+class _Package(_ModuleType):
+    """The package module: a submodule whose function of the same name is exported
+    (``pbs.vulnerability``) keeps the function when the import system binds the
+    submodule on the package, whichever is loaded first."""
+
+    def __setattr__(self, name, value):
+        if name in _WHERE and _WHERE[name] == name and isinstance(value, _ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
 
 
 def _register_dask_accessor() -> None:  # optional extra: dask's ddf.biosig
