@@ -68,6 +68,7 @@ from ._schema import (
     _scalar,
     _scores,
     check_option,
+    combine_codes,
 )
 from ._typing import Alternative, Orientation
 from .resampling import _bootstrap_result
@@ -385,18 +386,16 @@ def validate_search(
     if all(len(u) == 1 for u in key_uniques):  # one group: no combined key to build
         slices: list[tuple[int, Any]] = [(0, slice(None))]
     else:
-        combined = np.zeros(len(data), dtype=np.int64)
-        for codes, uniques in zip(key_codes, key_uniques, strict=True):
-            combined = combined * len(uniques) + codes
+        combined = combine_codes(key_codes, [len(u) for u in key_uniques], len(data))
         slices = _group_rows(combined)
 
     groups: list[SearchGroup] = []
-    for code, rows in slices:
-        key = []
-        for uniques in reversed(key_uniques):
-            key.append(_scalar(uniques[code % len(uniques)]))
-            code //= len(uniques)
-        key = tuple(reversed(key))
+    for _code, rows in slices:
+        # the key of a group: the per-column codes of its first row
+        first = (rows.start or 0) if isinstance(rows, slice) else int(rows[0])
+        key = tuple(
+            _scalar(u[int(c[first])]) for u, c in zip(key_uniques, key_codes, strict=True)
+        )
         p, r, m, s = (a[rows] for a in (probe_codes, ref_codes, is_mate, values))
         if _k.has_duplicate_pairs(p, r, n_probes, n_refs):
             _raise_duplicates(data, rows, probe, reference, _where(by_cols, key))

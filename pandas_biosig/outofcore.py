@@ -96,6 +96,7 @@ from ._schema import (
     _scores,
     _where,
     check_option,
+    combine_codes,
 )
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .metrics import (
@@ -280,9 +281,7 @@ def _split(pdf: pd.DataFrame, spec: _Spec, *, trials: bool = False) -> _Part:
         codes, uniques = _factorize(pdf[col])
         codes_list.append(np.asarray(codes))
         uniques_list.append([_scalar(u) for u in uniques])
-    combined = np.zeros(len(pdf), dtype=np.int64)
-    for codes, uniques in zip(codes_list, uniques_list, strict=True):
-        combined = combined * len(uniques) + codes
+    combined = combine_codes(codes_list, [len(u) for u in uniques_list], len(pdf))
     if keep is not None:
         combined = np.where(keep, combined, -1)
     uniq = np.unique(combined)
@@ -295,13 +294,10 @@ def _split(pdf: pd.DataFrame, spec: _Spec, *, trials: bool = False) -> _Part:
         bounds = np.searchsorted(combined[order], uniq)
         ends = np.append(bounds[1:], len(pdf))
         slices = [(int(c), order[b:e]) for c, b, e in zip(uniq, bounds, ends, strict=True)]
-    for code, rows in slices:
-        parts = []
-        for uniques in reversed(uniques_list):
-            parts.append(code % len(uniques))
-            code //= len(uniques)
-        parts.reverse()
-        key = tuple(u[p] for u, p in zip(uniques_list, parts, strict=True))
+    for _code, rows in slices:
+        # the key of a group: the per-column codes of its first row
+        first = 0 if rows is None else int(rows[0])
+        key = tuple(u[int(c[first])] for u, c in zip(uniques_list, codes_list, strict=True))
         if spec.split is None:
             key = (*key, None)
         if rows is None:
