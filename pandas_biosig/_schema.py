@@ -99,6 +99,10 @@ ERROR_DUPLICATE_COLUMNS = (
     "(its columns: {found})"
 )
 ERROR_COLUMN_NAME = "{name}={value!r}: a column name must be a string"
+ERROR_MISSING_TRIALS = (
+    "column {column!r} has {n} missing trial id(s) (NaN/None); a trial id pairs a trial "
+    "across systems, so each trial needs one. Example rows:\n{rows}"
+)
 ERROR_NONFINITE = (
     "column {column!r} has {n} non-finite score(s) (NaN or inf). Pass nonfinite='drop' to "
     "remove them or nonfinite='reject' to count them as failures to acquire. Example rows:\n{rows}"
@@ -421,6 +425,12 @@ def validate_trials(
         codes_list.append(codes)
         uniques_list.append(uniques)
     trial_values = data[trial].to_numpy()
+    missing_trials = pd.isna(data[trial]).to_numpy()
+    if missing_trials.any():
+        bad = np.flatnonzero(missing_trials)
+        raise SchemaError(
+            ERROR_MISSING_TRIALS.format(column=trial, n=bad.size, rows=_example_rows(data, bad))
+        )
     subject_values = data[subject_col].to_numpy() if subject_col is not None else None
 
     if len(codes_list) == 1 and len(uniques_list[0]) == 1 and keep is None:

@@ -40,6 +40,7 @@ Rules, as bob.measure
 
 from __future__ import annotations
 
+import io
 import math
 import numbers
 import os
@@ -1660,12 +1661,39 @@ def _system_name(source, system) -> Hashable:
     return Path(name).stem if isinstance(name, str) else "system"
 
 
-def _read_fields(source, path: str, *, usecols=None) -> pd.DataFrame:
+def _source_text(source, path: str, max_bytes: int) -> str:
+    """The text of a local file (decompressed, bounded) or of a file-like object (bounded).
+
+    A string is always a local path: it is never downloaded.
+    """
+    from . import io as _io
+
+    max_bytes = _io._check_max_bytes(max_bytes)
+    if isinstance(source, str | os.PathLike):
+        blobs = _io._read_blobs(source, None, max_bytes)
+        if len(blobs) != 1:
+            raise _io.ScoreFileError(_io.ERROR_TABLE_MEMBERS.format(path=path, n=len(blobs)))
+        return _io._decode(blobs[0][1], blobs[0][0]).text
+    read = getattr(source, "read", None)
+    if read is None:
+        raise TypeError(_io.ERROR_PATH_TYPE.format(type=type(source).__name__))
+    data = read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise _io.FileTooLargeError(_io.ERROR_TOO_LARGE.format(source=path, max_bytes=max_bytes))
+    if isinstance(data, bytes | bytearray):
+        return _io._decode(bytes(data), path).text
+    if not isinstance(data, str):
+        raise TypeError(_io.ERROR_PATH_TYPE.format(type=type(source).__name__))
+    return data
+
+
+def _read_fields(source, path: str, *, usecols=None, max_bytes: int) -> pd.DataFrame:
     """Whitespace-separated text fields as strings; '#' starts a comment."""
+    text = _source_text(source, path, max_bytes)
     try:
         return pd.read_csv(
-            source, sep=r"\s+", header=None, comment="#", dtype=str, usecols=usecols,
-            skip_blank_lines=True, engine="c",
+            io.StringIO(text), sep=r"\s+", header=None, comment="#", dtype=str,
+            usecols=usecols, skip_blank_lines=True, engine="c",
         )
     except pd.errors.EmptyDataError:
         return pd.DataFrame(dtype=str)
@@ -1674,12 +1702,13 @@ def _read_fields(source, path: str, *, usecols=None) -> pd.DataFrame:
 
 
 def _numeric(fields: pd.Series, path: str) -> np.ndarray:
-    values = pd.to_numeric(fields, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = np.isnan(values) & ~fields.str.lower().str.lstrip("+-").isin(["nan"]).to_numpy()
+    from .io import SCORE_PATTERN
+
+    bad = ~fields.str.fullmatch(SCORE_PATTERN).fillna(False).to_numpy(dtype=bool)
     if bad.any():
         examples = fields[bad].tolist()[:3]
         raise SchemaError(ERROR_FILE_SCORES.format(path=path, n=int(bad.sum()), examples=examples))
-    return values
+    return fields.to_numpy(dtype=object).astype(np.float64)
 
 
 def read_bob_identification(
@@ -1688,6 +1717,7 @@ def read_bob_identification(
     *,
     system: Hashable | None = None,
     columns: Literal[4, 5] | None = None,
+    max_bytes: int = 1 << 30,
 ) -> pd.DataFrame:
     r"""Read a bob score file (4 or 5 columns) as a tidy search table.
 
@@ -1702,6 +1732,9 @@ def read_bob_identification(
         The value of the ``system`` column (default: the file name without suffix).
     columns : {4, 5}, optional
         The expected layout (default: from the first line).
+    max_bytes : int, default 1 GiB
+        The most bytes read from ``source`` (after decompression of a gzip, bzip2 or xz
+        file); past it :class:`~pandas_biosig.io.FileTooLargeError`.
 
     Returns
     -------
@@ -1728,8 +1761,8 @@ def read_bob_identification(
     -----
     bob.measure's ``cmc_four_column`` / ``cmc_five_column`` group the lines by
     ``test_label`` and split each probe's scores into positives (``claimed_id ==
-    real_id``) and negatives, as here.  Compressed (tar) score files are not read: extract
-    them first.
+    real_id``) and negatives, as here.  A gzip, bzip2 or xz compressed file is read
+    (decompressed as it streams, up to ``max_bytes``), and so is a tar archive of one file.
 
     Examples
     --------
@@ -1754,7 +1787,7 @@ def read_bob_identification(
     path = _source_name(source)
     if columns is not None and columns not in _BOB_LAYOUTS:
         raise SchemaError(ERROR_FILE_COLUMNS.format(path=path, found=columns, layout=_BOB_LAYOUT_TEXT))
-    fields = _read_fields(source, path)
+    fields = _read_fields(source, path, max_bytes=max_bytes)
     found = fields.shape[1]
     if found not in _BOB_LAYOUTS or (columns is not None and found != columns):
         layout = _BOB_LAYOUT_TEXT if columns is None else f"expected {columns}"
@@ -1789,6 +1822,7 @@ def read_pyeer_cmc(
     /,
     *,
     system: Hashable | None = None,
+    max_bytes: int = 1 << 30,
 ) -> pd.DataFrame:
     r"""Read pyeer's identification files (``getcmcinf``) as a tidy search table.
 
@@ -1802,6 +1836,9 @@ def read_pyeer_cmc(
     system : hashable, optional
         The value of the ``system`` column (default: the scores file name without
         suffix).
+    max_bytes : int, default 1 GiB
+        The most bytes read from each file (after decompression); past it
+        :class:`~pandas_biosig.io.FileTooLargeError`.
 
     Returns
     -------
@@ -1842,14 +1879,14 @@ def read_pyeer_cmc(
     [0.5]
     """
     path = _source_name(scores)
-    fields = _read_fields(scores, path, usecols=[0, 1, 2])
+    fields = _read_fields(scores, path, usecols=[0, 1, 2], max_bytes=max_bytes)
     if fields.shape[1] != 3 or fields.isna().any(axis=None):
         raise SchemaError(
             ERROR_FILE_LAYOUT.format(path=path, detail="every line needs: query template score")
         )
     fields.columns = ["probe", "reference", "score"]
     pairs_path = _source_name(true_pairs)
-    pairs = _read_fields(true_pairs, pairs_path)
+    pairs = _read_fields(true_pairs, pairs_path, max_bytes=max_bytes)
     if pairs.shape[1] != 2 or pairs.isna().any(axis=None):
         raise SchemaError(
             ERROR_FILE_LAYOUT.format(path=pairs_path, detail="every line needs: query true_template")

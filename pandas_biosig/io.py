@@ -1294,6 +1294,8 @@ def read_scores(
     )
     excluded = {Path(p).resolve() for p in trial_files.values()}
     entries = _entries(source, dev, eval, lists=format == "lists", excluded=excluded)
+    if not entries:
+        raise ValueError(ERROR_NO_FILES)
     if format == "lists":
         frames = _read_list_entries(entries, max_bytes)
     else:

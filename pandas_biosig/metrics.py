@@ -55,7 +55,10 @@ ERROR_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value
 ERROR_ON_MISSING = (
     "system {system!r} has no trials in split {on!r}{where}, so no threshold can be chosen there"
 )
-ERROR_COSTS = "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive"
+ERROR_COSTS = (
+    "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive finite "
+    "numbers"
+)
 ERROR_BAYES_DISTANCE = (
     "threshold='bayes' reads scores as log-likelihood ratios, which distances are not; "
     "pass a number or a criterion"
@@ -151,6 +154,13 @@ def _check_rate(value, name):
 
 
 def _check_costs(p_target, c_miss, c_fa):
+    values = (p_target, c_miss, c_fa)
+    if not all(
+        isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_)
+        and np.isfinite(v)
+        for v in values
+    ):
+        raise ValueError(ERROR_COSTS)
     if not (0 < p_target < 1) or not (c_miss > 0) or not (c_fa > 0):
         raise ValueError(ERROR_COSTS)
 
