@@ -153,6 +153,17 @@ def _check_rate(value, name):
     return float(value)
 
 
+def _cost_arrays(p_target, c_miss, c_fa) -> list[np.ndarray]:
+    """The costs as broadcast float arrays; anything but real numbers is ERROR_COSTS."""
+    try:
+        arrays = [np.atleast_1d(np.asarray(v)) for v in (p_target, c_miss, c_fa)]
+        if any(a.dtype.kind not in "iuf" or a.ndim != 1 for a in arrays):
+            raise ValueError(ERROR_COSTS)
+        return np.broadcast_arrays(*(a.astype(float) for a in arrays))
+    except (TypeError, ValueError):
+        raise ValueError(ERROR_COSTS) from None
+
+
 def _check_costs(p_target, c_miss, c_fa):
     values = (p_target, c_miss, c_fa)
     if not all(
@@ -593,11 +604,7 @@ def dcf(
     0    cnn   dev      0.01  0...
     1    cnn   dev      0.10  0...
     """
-    pt, cm, cf = np.broadcast_arrays(
-        np.atleast_1d(np.asarray(p_target, dtype=float)),
-        np.atleast_1d(np.asarray(c_miss, dtype=float)),
-        np.atleast_1d(np.asarray(c_fa, dtype=float)),
-    )
+    pt, cm, cf = _cost_arrays(p_target, c_miss, c_fa)
     for a, b, c in zip(pt, cm, cf, strict=True):
         _check_costs(a, b, c)
     trials = _validate(
