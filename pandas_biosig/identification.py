@@ -1691,10 +1691,12 @@ def _read_fields(source, path: str, *, usecols=None, max_bytes: int) -> pd.DataF
     """Whitespace-separated text fields as strings; '#' starts a comment."""
     text = _source_text(source, path, max_bytes)
     try:
-        return pd.read_csv(
+        fields = pd.read_csv(
             io.StringIO(text), sep=r"\s+", header=None, comment="#", dtype=str,
-            usecols=usecols, skip_blank_lines=True, engine="c",
+            usecols=usecols, skip_blank_lines=True, engine="c", na_filter=False,
         )
+        # a score "NaN" is a value; only the fields a short line lacks are missing
+        return fields.mask(fields == "")
     except pd.errors.EmptyDataError:
         return pd.DataFrame(dtype=str)
     except (pd.errors.ParserError, ValueError) as exc:  # ragged lines, too few columns

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ._schema import (
+    ERROR_DUPLICATE_COLUMNS,
     LABEL_VOCABULARY,
     SchemaError,
     check_columns,
@@ -239,7 +240,10 @@ def _codec_of(path: Path, head: bytes) -> str | None:
     return by_magic
 
 
-def _read_bounded(path: Path, max_bytes: int) -> bytes:
+_CHUNK = 1 << 20
+
+
+def _read_bounded(path: Path, max_bytes: int) -> bytearray:
     """The bytes of a file, decompressed as it streams, never more than ``max_bytes``."""
     codec = None
     try:
@@ -247,8 +251,13 @@ def _read_bounded(path: Path, max_bytes: int) -> bytes:
             head = handle.read(6)
         codec = _codec_of(path, head)
         opener = open if codec is None else _CODECS[codec][2]
+        data = bytearray()
         with opener(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+            while len(data) <= max_bytes:  # in chunks: memory stays near max_bytes
+                chunk = handle.read(min(_CHUNK, max_bytes + 1 - len(data)))
+                if not chunk:
+                    break
+                data += chunk
     except ScoreFileError:
         raise
     except _CODEC_ERRORS as error:
@@ -270,7 +279,7 @@ def _is_tar(data: bytes, path: Path) -> bool:
     return data[257:262] == b"ustar" or path.name.lower().endswith(_TAR_SUFFIXES)
 
 
-def _decode(data: bytes, name: str) -> _Source:
+def _decode(data: bytes | bytearray, name: str) -> _Source:
     try:
         return _Source(name, data.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
@@ -775,10 +784,15 @@ def _read_csv(path: Path, max_bytes: int) -> pd.DataFrame:
     if len(blobs) != 1:
         raise ScoreFileError(ERROR_TABLE_MEMBERS.format(path=path, n=len(blobs)))
     name, data = blobs[0]
-    _decode(data, name)  # a clear error for text that is not UTF-8
+    text = _decode(data, name).text  # a clear error for text that is not UTF-8
+    sep = "\t" if _table_suffix(path) == ".tsv" else ","
+    header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    repeated = sorted({c for c in header if header.count(c) > 1})
+    if repeated:  # pandas would rename the second copy silently ("a.1")
+        raise SchemaError(ERROR_DUPLICATE_COLUMNS.format(duplicated=repeated, found=header))
     try:
         return pd.read_csv(
-            io.BytesIO(data), sep="\t" if _table_suffix(path) == ".tsv" else ",",
+            io.BytesIO(data), sep=sep,
             encoding="utf-8-sig", compression=None,
         )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:

@@ -39,11 +39,14 @@ def is_named(exc: BaseException) -> bool:
     return bool(frames) and Path(frames[-1].filename).resolve().is_relative_to(_PACKAGE)
 
 
-def outcome(call, check=None, *, expect: str | None = None, family: str = "") -> str:
+def outcome(
+    call, check=None, *, expect: str | None = None, family: str = "", match: str | None = None
+) -> str:
     """Run ``call()``; return ``"correct"`` or ``"named"`` and count it.
 
     ``check(result)`` asserts the result against a brute-force count. ``expect`` pins the
-    outcome when the case is known to be valid (``"correct"``) or invalid (``"named"``).
+    outcome when the case is known to be valid (``"correct"``) or invalid (``"named"``);
+    ``match`` is text the error message must hold (the file's name, say).
     Any other exception, or a failed check, propagates and fails the test.
     """
     try:
@@ -52,9 +55,9 @@ def outcome(call, check=None, *, expect: str | None = None, family: str = "") ->
         if not is_named(exc):
             COUNTS[(family, "other")] += 1
             raise
-        if expect == "correct":
+        if expect == "correct" or (match is not None and match not in str(exc)):
             COUNTS[(family, "other")] += 1
-            raise AssertionError(f"a valid case raised {type(exc).__name__}: {exc}") from exc
+            raise AssertionError(f"unexpected {type(exc).__name__}: {exc}") from exc
         COUNTS[(family, "named")] += 1
         return "named"
     if expect == "named":
