@@ -65,16 +65,24 @@ _MARKDOWN_SPECIAL = re.compile(
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
-def escape_markdown(text: str) -> str:
+def escape_markdown(text: str, *, pipes: bool = True) -> str:
     """``text`` shown literally in Markdown: HTML's ``& < >`` as entities, Markdown's
-    inline punctuation (and the table separator ``|``) behind a backslash, line breaks as
-    spaces."""
+    inline punctuation (and, with ``pipes``, the table separator ``|``) behind a
+    backslash, line breaks as spaces."""
     text = re.sub(r"[\r\n\t]+", " ", str(text))
-    return _MARKDOWN_SPECIAL.sub(lambda m: _HTML.get(m.group(1), "\\" + m.group(1)), text)
+
+    def one(m: re.Match) -> str:
+        char = m.group(1)
+        if char == "|" and not pipes:
+            return char
+        return _HTML.get(char, "\\" + char)
+
+    return _MARKDOWN_SPECIAL.sub(one, text)
 
 
 def escape_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``frame`` whose text cells are escaped for Markdown (numbers unchanged)."""
+    """A copy of ``frame`` whose text cells are escaped for Markdown (numbers unchanged);
+    ``|`` is left to the table writer (:func:`pandas_biosig.export.to_markdown` escapes it)."""
     out = frame.copy()
     for column in out.columns:
         values = out[column]
@@ -82,7 +90,8 @@ def escape_frame(frame: pd.DataFrame) -> pd.DataFrame:
             values.dtype, pd.CategoricalDtype
         ):
             out[column] = [
-                escape_markdown(v) if isinstance(v, str) else v for v in values.astype(object)
+                escape_markdown(v, pipes=False) if isinstance(v, str) else v
+                for v in values.astype(object)
             ]
     return out
 
