@@ -53,9 +53,10 @@ What is exact, and what is not
   full-resolution curve has one point per distinct score, too many to hold in bounded
   memory, and lies within the boxes between consecutive grid points (``far_gap`` and
   ``frr_gap`` bound them).
-- Duplicate ``(system, trial)`` rows are not detected by the single-system functions (it
-  would take a shuffle of the whole table); :func:`pairwise_counts` detects them, because
-  it aligns the systems on ``trial``.
+- Duplicate ``(system, trial)`` rows and missing trial ids are refused as on the pandas
+  path (the same messages). Finding them costs one extra pass: each row's key and trial
+  are hashed to 64 bits and the hashes counted with a distributed ``value_counts``; the
+  rows of a repeated hash are then compared exactly.
 
 Options (``dask.config``): ``pandas_biosig.bins`` (bits of the first histogram, 20),
 ``pandas_biosig.refine_bits`` (16), ``pandas_biosig.gather_limit`` (scores fetched per
@@ -80,8 +81,10 @@ from ._kernels import outofcore as _ooc
 from ._kernels.pairwise import decision_errors, pair_counts
 from ._kernels.rates import _LN2, softplus
 from ._schema import (
+    ERROR_DUPLICATE_TRIALS,
     ERROR_EMPTY,
     ERROR_MISSING_COLUMNS,
+    ERROR_MISSING_TRIALS,
     ERROR_NONFINITE,
     ERROR_ONE_CLASS,
     ERROR_SCORE_DTYPE,
@@ -507,6 +510,57 @@ def _pair_combine(results):
     return out
 
 
+def _row_hashes(pdf: pd.DataFrame) -> pd.Series:
+    return pd.util.hash_pandas_object(pdf, index=False)
+
+
+def _check_trials(data: dd.DataFrame, spec: _Spec) -> None:
+    """Refuse missing trial ids and duplicate (by..., system, split, trial) rows, as the
+    pandas path does.
+
+    One pass hashes each row's key and trial (64 bits) and counts the hashes with a
+    distributed ``value_counts`` (``split_out``: no partition holds them all); the few rows
+    whose hash repeats are then fetched and compared exactly, so a hash collision is never
+    taken for a duplicate.
+    """
+    cols = list(dict.fromkeys([*spec.keys, spec.trial]))
+    sub = data[cols]
+    hashes = sub.map_partitions(_row_hashes, meta=pd.Series(dtype=np.uint64))
+    counts = hashes.value_counts(split_out=max(1, sub.npartitions // 4))
+    repeated = counts[counts > 1]
+    n_missing, n_repeated, examples = dask.compute(
+        sub[spec.trial].isna().sum(), repeated.size, repeated.index.to_series().head(
+            5, npartitions=-1, compute=False
+        )
+    )
+    if n_missing:
+        rows = sub[sub[spec.trial].isna()].head(5, npartitions=-1)
+        raise SchemaError(
+            ERROR_MISSING_TRIALS.format(column=spec.trial, n=int(n_missing), rows=rows.to_string())
+        )
+    if not n_repeated:
+        return
+    rows = sub[hashes.isin(list(examples))].compute()
+    dup = rows.duplicated(keep=False)
+    if not dup.any():  # pragma: no cover - a 64-bit hash collision
+        return
+    first = rows[dup].iloc[0]
+    key = tuple(_scalar(first[c]) for c in spec.keys)
+    group = Group(key if spec.split else (*key, None), np.zeros(0), np.zeros(0, bool),
+                  np.zeros(0), None)
+    same = rows[dup]
+    same = same[(same[spec.keys] == first[spec.keys]).all(axis=1)]
+    raise SchemaError(
+        ERROR_DUPLICATE_TRIALS.format(
+            where=_where(group, spec.by, spec.split),
+            n=int(same.duplicated().sum()) if int(n_repeated) <= 5 else f"at least {len(same) - 1}",
+            column=spec.trial,
+            examples=[_scalar(v) for v in pd.unique(same[spec.trial])[:5]],
+            rows=same.head(5).to_string(),
+        )
+    )
+
+
 # ----------------------------------------------------------------------------- engine
 class _Engine:
     """Passes over one dask table and the partly known scores of each group."""
@@ -545,6 +599,7 @@ class _Engine:
             self.moments[key] = e.get("moments")
             groups.append(group)
         self.sweeps = {key: _ooc.ExactSweep(ps) for key, ps in self.scores.items()}
+        _check_trials(data, spec)
         self.trials = Trials(
             groups=groups,
             by=spec.by,
@@ -770,8 +825,8 @@ def eer(
     ------
     SchemaError
         Missing columns, unknown labels, non-finite scores (``nonfinite="raise"``), a
-        one-class system or an empty table. Duplicate (system, trial) rows are *not*
-        detected out of core.
+        one-class system, an empty table, duplicate (system, trial) rows or missing
+        trial ids.
 
     See Also
     --------
