@@ -514,17 +514,26 @@ def _row_hashes(pdf: pd.DataFrame) -> pd.Series:
     return pd.util.hash_pandas_object(pdf, index=False)
 
 
-def _check_trials(data: dd.DataFrame, spec: _Spec) -> None:
+def _check_trials(data: dd.DataFrame, spec: _Spec, *, duplicates: bool = True) -> None:
     """Refuse missing trial ids and duplicate (by..., system, split, trial) rows, as the
     pandas path does.
 
     One pass hashes each row's key and trial (64 bits) and counts the hashes with a
     distributed ``value_counts`` (``split_out``: no partition holds them all); the few rows
     whose hash repeats are then fetched and compared exactly, so a hash collision is never
-    taken for a duplicate.
+    taken for a duplicate. Without ``duplicates`` (the pairwise functions, whose alignment
+    on ``trial`` finds them) only missing trial ids are looked for.
     """
     cols = list(dict.fromkeys([*spec.keys, spec.trial]))
     sub = data[cols]
+    if not duplicates:
+        n_missing = int(sub[spec.trial].isna().sum().compute())
+        if n_missing:
+            rows = sub[sub[spec.trial].isna()].head(5, npartitions=-1)
+            raise SchemaError(
+                ERROR_MISSING_TRIALS.format(column=spec.trial, n=n_missing, rows=rows.to_string())
+            )
+        return
     hashes = sub.map_partitions(_row_hashes, meta=pd.Series(dtype=np.uint64))
     counts = hashes.value_counts(split_out=max(1, sub.npartitions // 4))
     repeated = counts[counts > 1]
@@ -565,7 +574,9 @@ def _check_trials(data: dd.DataFrame, spec: _Spec) -> None:
 class _Engine:
     """Passes over one dask table and the partly known scores of each group."""
 
-    def __init__(self, data: dd.DataFrame, spec: _Spec, *, moments: bool = False):
+    def __init__(
+        self, data: dd.DataFrame, spec: _Spec, *, moments: bool = False, duplicates: bool = True
+    ):
         self.spec = spec
         self.frame = data[spec.columns]
         self._parts = None
@@ -599,7 +610,7 @@ class _Engine:
             self.moments[key] = e.get("moments")
             groups.append(group)
         self.sweeps = {key: _ooc.ExactSweep(ps) for key, ps in self.scores.items()}
-        _check_trials(data, spec)
+        _check_trials(data, spec, duplicates=duplicates)
         self.trials = Trials(
             groups=groups,
             by=spec.by,
@@ -787,8 +798,8 @@ def _resolve_thresholds(eng: _Engine, *, threshold, weight, target, p_target, c_
     raise ValueError(ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named]))
 
 
-def _engine(data, *, moments=False, **columns) -> _Engine:
-    return _Engine(data, _spec(data, **columns), moments=moments)
+def _engine(data, *, moments=False, duplicates=True, **columns) -> _Engine:
+    return _Engine(data, _spec(data, **columns), moments=moments, duplicates=duplicates)
 
 
 # ----------------------------------------------------------------------------- public API
@@ -1455,7 +1466,7 @@ def pairwise_counts(
     _check_costs(p_target, c_miss, c_fa)
     eng = _engine(
         data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, duplicates=False,
     )
     members = _members(eng, threshold=threshold, weight=weight, target=target,
                        p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
@@ -1592,7 +1603,7 @@ def compare(
     _check_costs(p_target, c_miss, c_fa)
     eng = _engine(
         data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, duplicates=False,
     )
     trials = eng.trials
     members = _members(eng, threshold=threshold, weight=weight, target=target,

@@ -200,7 +200,7 @@ ODD = [
 ]
 
 
-@hypothesis.settings(max_examples=25, deadline=None, derandomize=True,
+@hypothesis.settings(max_examples=25, deadline=None, derandomize=True, database=None,
                      suppress_health_check=list(hypothesis.HealthCheck))
 @hypothesis.given(st.lists(st.sampled_from(ODD), min_size=1, max_size=2))
 def test_odd_invocations_end_in_a_report_or_one_line(capsys, tmp_path_factory, combo):

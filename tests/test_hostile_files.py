@@ -36,7 +36,7 @@ st = pytest.importorskip("hypothesis.strategies")
 given, settings, HealthCheck = hypothesis.given, hypothesis.settings, hypothesis.HealthCheck
 
 SETTINGS = settings(
-    max_examples=120, deadline=None, derandomize=True,
+    max_examples=80, deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 #: score tokens: (text, float value or None when no score file means it)
