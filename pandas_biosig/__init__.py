@@ -21,7 +21,15 @@ from .identification import (
     read_pyeer_cmc,
     recognition_rate,
 )
-from .io import ScoreFileError, read_bob, read_nist, read_score_lists, read_scores, read_table
+from .io import (
+    FileTooLargeError,
+    ScoreFileError,
+    read_bob,
+    read_nist,
+    read_score_lists,
+    read_scores,
+    read_table,
+)
 from .metrics import dcf, eer, error_rates, summary
 from .resampling import bootstrap, epc_bootstrap, paired_bootstrap
 from .significance import (
@@ -72,6 +80,7 @@ __all__ = [
     "to_latex",
     "to_markdown",
     "ScoreFileError",
+    "FileTooLargeError",
     "read_bob",
     "read_nist",
     "read_score_lists",

@@ -72,6 +72,7 @@ from ._schema import (
     combine_codes,
 )
 from ._typing import Alternative, Orientation
+from .io import DEFAULT_MAX_BYTES
 from .resampling import _bootstrap_result
 from .results import TestResult, _check_confidence_level
 from .significance import _adjust, _check_adjust
@@ -1719,7 +1720,7 @@ def read_bob_identification(
     *,
     system: Hashable | None = None,
     columns: Literal[4, 5] | None = None,
-    max_bytes: int = 1 << 30,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     r"""Read a bob score file (4 or 5 columns) as a tidy search table.
 
@@ -1824,7 +1825,7 @@ def read_pyeer_cmc(
     /,
     *,
     system: Hashable | None = None,
-    max_bytes: int = 1 << 30,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     r"""Read pyeer's identification files (``getcmcinf``) as a tidy search table.
 

@@ -7,7 +7,10 @@ without error is one that every metric accepts. Non-finite scores (``nan``, ``in
 The metric functions decide what to do with them (``nonfinite=``).
 
 Text files are read transparently when they are gzip, bzip2 or xz compressed, or are tar
-archives (``.tar``, ``.tar.gz``, ...). A tar archive gives all its regular, non-hidden
+archives (``.tar``, ``.tar.gz``, ...): codecs are recognised by their magic bytes, archives
+by their magic bytes or a name ending in a tar suffix. Decompression streams under a bound,
+``max_bytes=`` (:data:`DEFAULT_MAX_BYTES`), past which :class:`FileTooLargeError` is
+raised; corrupt or truncated data is a :class:`ScoreFileError` naming the file and member. A tar archive gives all its regular, non-hidden
 members, one after the other, or the single ``member=`` you name. A malformed line is
 reported with the file, the line number and what was expected: these messages are the
 ``ERROR_*`` constants of this module.
@@ -874,6 +877,9 @@ def read_bob(
         (:data:`EXTENSIONS`): ``scores-dev.txt.gz`` gives ``"scores-dev"``.
     split : str, optional
         Adds a ``split`` column holding this value.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from the file (all tar members together), after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
@@ -895,7 +901,11 @@ def read_bob(
     ------
     ScoreFileError
         A line with the wrong number of fields, a score that is not a number, an unknown
-        label or an empty file: the message names the file and line.
+        label or an empty file: the message names the file and line. A corrupt or
+        truncated compressed file or archive, text that is not UTF-8, a sparse tar
+        member: the message names the file (and member).
+    FileTooLargeError
+        More than ``max_bytes`` bytes once decompressed.
     SchemaError
         The table breaks the tidy schema: one class only, duplicate trials.
     FileNotFoundError
@@ -948,6 +958,9 @@ def read_nist(
         The system name; by default the score file's name without its extensions.
     split : str, optional
         Adds a ``split`` column holding this value.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from each of the two files, after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
@@ -1010,6 +1023,9 @@ def read_table(
         name without its extensions). An error if the table has one.
     split : str, optional
         For a table without a ``split`` column: adds one holding this value.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from the file, after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
@@ -1065,6 +1081,9 @@ def read_score_lists(
         The system name; by default the genuine file's name without its extensions.
     split : str, optional
         Adds a ``split`` column holding this value.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from each list, after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
@@ -1221,6 +1240,9 @@ def read_scores(
         ``format="nist"`` only: the trials key shared by all systems, or ``{split: key}``.
     columns : mapping, optional
         Table files only: the column renaming of :func:`read_table`.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from each file, after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
