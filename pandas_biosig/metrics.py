@@ -274,15 +274,28 @@ def _resolve_thresholds(
         for g in groups:
             if g.system not in given:
                 raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=g.system, given=list(given)))
-            yield g, "fixed", None, float("nan"), float("nan"), sign * float(given[g.system]), None
+            yield g, "fixed", None, float("nan"), float("nan"), sign * _fixed(given[g.system]), None
         return
-    if isinstance(threshold, int | float | np.integer | np.floating) and not isinstance(threshold, bool):
+    if _is_real(threshold) and not np.isnan(threshold):
         for g in groups:
             yield g, "fixed", None, float("nan"), float("nan"), sign * float(threshold), None
         return
     raise ValueError(
         ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named])
     )
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def _fixed(value) -> float:
+    """A fixed threshold: a real number, ±inf allowed (accept or reject all), NaN not."""
+    if not _is_real(value) or np.isnan(value):
+        raise ValueError(ERROR_THRESHOLD.format(value=value, allowed=list(CRITERIA)))
+    return float(value)
 
 
 def _rates_row(sweep: Sweep, t: float) -> dict:
