@@ -140,6 +140,7 @@ ERROR_LABEL = "{source}, line {line}: expected a label in field {field} ({expect
 ERROR_EMPTY_FILE = "{source}: no data lines (the file is empty or blank)"
 ERROR_NOT_TEXT = "{source}: not UTF-8 text ({reason})"
 ERROR_NO_FILE = "{path}: no such file or directory"
+ERROR_NOT_REGULAR = "{path}: not a regular file (a directory, a device or a pipe)"
 ERROR_EMPTY_DIRECTORY = "{path}: the directory has no score files"
 ERROR_NO_MEMBERS = "{path}: the tar archive has no regular (non-hidden) member"
 ERROR_MEMBER = "{path}: the tar archive has no member {member!r}; its members: {members}"
@@ -350,6 +351,18 @@ def _read_members(
         ) from None
 
 
+def _regular_file(path: PathLike) -> Path:
+    """``path`` as a Path naming an existing regular file, or a named error."""
+    if not isinstance(path, str | os.PathLike) or isinstance(path, bytes):
+        raise TypeError(ERROR_PATH_TYPE.format(type=type(path).__name__))
+    path = Path(path)
+    if not path.is_file():
+        if path.exists():
+            raise FileNotFoundError(ERROR_NOT_REGULAR.format(path=path))
+        raise FileNotFoundError(ERROR_NO_FILE.format(path=path))
+    return path
+
+
 def _read_blobs(
     path: PathLike, member: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> list[tuple[str, bytes]]:
@@ -359,11 +372,7 @@ def _read_blobs(
     never downloaded.
     """
     max_bytes = _check_max_bytes(max_bytes)
-    if not isinstance(path, str | os.PathLike):
-        raise TypeError(ERROR_PATH_TYPE.format(type=type(path).__name__))
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(ERROR_NO_FILE.format(path=path))
+    path = _regular_file(path)
     data = _read_bounded(path, max_bytes)
     if not _is_tar(data, path):
         if member is not None:
@@ -557,7 +566,7 @@ def _strip_extensions(name: str) -> str:
 
 def _file_system_name(path: PathLike) -> str:
     """The system name of a single-file reader: the file name without its extensions."""
-    return _strip_extensions(Path(path).name)
+    return _strip_extensions(_regular_file(path).name)
 
 
 def _take_token(parts: list[str], tokens: Mapping[str, str]) -> str | None:
@@ -808,11 +817,7 @@ def _table_frame(
     path, *, columns, system, split, default_system=None, max_bytes=DEFAULT_MAX_BYTES
 ) -> pd.DataFrame:
     max_bytes = _check_max_bytes(max_bytes)
-    if not isinstance(path, str | os.PathLike):
-        raise TypeError(ERROR_PATH_TYPE.format(type=type(path).__name__))
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(ERROR_NO_FILE.format(path=path))
+    path = _regular_file(path)
     frame = _read_parquet(path, max_bytes) if _is_parquet(path) else _read_csv(path, max_bytes)
     mapping = dict(columns or {})
     missing = [c for c in mapping if c not in frame.columns]
@@ -1150,6 +1155,8 @@ def _expand(spec, excluded: set[Path]) -> list[tuple[Path, str | None]]:
         if not path.is_file():
             raise FileNotFoundError(ERROR_NO_FILE.format(path=path))
         return [(path, None)]
+    if not isinstance(spec, Sequence | set | frozenset) or isinstance(spec, bytes):
+        raise TypeError(ERROR_PATH_TYPE.format(type=type(spec).__name__))
     return [item for element in spec for item in _expand(element, excluded)]
 
 
