@@ -81,6 +81,7 @@ from ._kernels import outofcore as _ooc
 from ._kernels.pairwise import decision_errors, pair_counts
 from ._kernels.rates import _LN2, softplus
 from ._schema import (
+    ERROR_DUPLICATE_COLUMNS,
     ERROR_DUPLICATE_TRIALS,
     ERROR_EMPTY,
     ERROR_MISSING_COLUMNS,
@@ -93,11 +94,13 @@ from ._schema import (
     Group,
     SchemaError,
     Trials,
+    _by_columns,
     _factorize,
     _genuine_from_labels,
     _scalar,
     _scores,
     _where,
+    check_column_names,
     check_option,
     combine_codes,
 )
@@ -231,7 +234,17 @@ def _spec(data, *, system, trial, label, score, split, by, orientation, nonfinit
         raise TypeError(ERROR_NOT_DASK.format(type=type(data).__name__))
     check_option(orientation, ORIENTATIONS, "orientation")
     check_option(nonfinite, NONFINITE_POLICIES, "nonfinite")
-    by_cols: tuple[str, ...] = () if by is None else ((by,) if isinstance(by, str) else tuple(by))
+    by_cols = _by_columns(by)
+    check_column_names(
+        system=system, trial=trial, label=label, score=score, split=split, by=list(by_cols)
+    )
+    if data.columns.has_duplicates:
+        raise SchemaError(
+            ERROR_DUPLICATE_COLUMNS.format(
+                duplicated=list(dict.fromkeys(data.columns[data.columns.duplicated()])),
+                found=list(data.columns),
+            )
+        )
     found = list(data.columns)
     split_col = split if split is not None and (split in found or split != "split") else None
     required = [*by_cols, system, trial, label, score] + ([split_col] if split_col else [])
