@@ -15,7 +15,7 @@ import decimal
 import numpy as np
 import pandas as pd
 import pytest
-from hostile import outcome
+from hostile import COUNTS, outcome
 
 import pandas_biosig as pbs
 
@@ -376,3 +376,19 @@ def test_dask_path_counts_or_refuses_like_the_pandas_path(m):
     outcome(lambda: ddf.biosig.error_rates(threshold=m["threshold"], by=by), check,
             expect="named" if expected is None else "correct", family="dask")
     pd.testing.assert_frame_equal(frame, before)
+
+
+def test_combined_codes_order_rows_like_their_key_tuples():
+    """combine_codes (shared by the pandas, dask and identification paths) never overflows
+    and orders rows exactly as the tuples of their per-column codes."""
+    from pandas_biosig._schema import combine_codes
+
+    rng = np.random.default_rng(1)
+    n, k, size = 500, 12, 97  # 97**12 > 2**63
+    codes = [rng.integers(0, size, n) for _ in range(k)]
+    combined = combine_codes(codes, [size] * k, n)
+    tuples = list(zip(*codes, strict=True))
+    for i, j in rng.integers(0, n, (2000, 2)):
+        assert (combined[i] < combined[j]) == (tuples[i] < tuples[j])
+        assert (combined[i] == combined[j]) == (tuples[i] == tuples[j])
+    COUNTS[("frames", "correct")] += 1
