@@ -181,7 +181,7 @@ def _frame(m) -> pd.DataFrame:
         score = score.astype(np.float64).fillna(0).astype(np.complex128)
     if "decimal" in d:
         score = pd.Series(
-            [decimal.Decimal(str(float(s))) for s in score.astype(np.float64).fillna(0)],
+            [decimal.Decimal(str(float(np.real(s)))) for s in score.fillna(0)],
             dtype=object,
         )
     data = {"system": system, "trial": trial, "label": label, "score": score}
