@@ -68,8 +68,13 @@ from ._schema import (
     _genuine_from_labels,
     _scalar,
     _scores,
+    check_column_names,
+    check_columns,
     check_option,
     combine_codes,
+)
+from ._schema import (
+    _by_columns as _schema_by_columns,
 )
 from ._typing import Alternative, Orientation
 from .io import DEFAULT_MAX_BYTES
@@ -205,6 +210,10 @@ CMC_DIFFERENCE_VARIABLES = ["estimate", "ci_low", "ci_high", "band_low", "band_h
 
 ERROR_NOT_A_FRAME = "expected a pandas DataFrame of search results, got {type}"
 ERROR_EMPTY = "the search table is empty: there are no comparisons to evaluate"
+ERROR_MISSING_IDS = (
+    "column {column!r} has {n} missing id(s) (NaN/None); every comparison needs its probe "
+    "and reference. Example rows:\n{rows}"
+)
 ERROR_DUPLICATE_PAIRS = (
     "{where} compares {n} (probe, reference) pair(s) more than once, e.g. {examples}; each "
     "(system, probe, reference) must appear once (several separate searches, such as "
@@ -327,9 +336,7 @@ def _where(by: Sequence[str], key: tuple) -> str:
 
 
 def _by_columns(by) -> tuple[str, ...]:
-    if by is None:
-        return ()
-    return (by,) if isinstance(by, str) else tuple(by)
+    return _schema_by_columns(by)
 
 
 def validate_search(
@@ -356,6 +363,11 @@ def validate_search(
     check_option(orientation, ORIENTATIONS, "orientation")
     check_option(nonfinite, NONFINITE_POLICIES, "nonfinite")
     by_cols = _by_columns(by)
+    check_column_names(
+        system=system, probe=probe, reference=reference, score=score, mate=mate,
+        by=list(by_cols),
+    )
+    check_columns(data)
     required = [*by_cols, system, probe, reference, score, mate]
     missing = [c for c in dict.fromkeys(required) if c not in data.columns]
     if missing:
@@ -376,6 +388,13 @@ def validate_search(
     if orientation == "distance":
         values = -values
 
+    for column in (probe, reference):
+        missing_ids = pd.isna(data[column]).to_numpy()
+        if missing_ids.any():
+            bad = np.flatnonzero(missing_ids)
+            raise SchemaError(
+                ERROR_MISSING_IDS.format(column=column, n=bad.size, rows=_example_rows(data, bad))
+            )
     probe_codes, probe_uniques = _id_codes(data[probe])
     ref_codes, ref_uniques = _id_codes(data[reference])
     n_probes, n_refs = len(probe_uniques), len(ref_uniques)

@@ -392,3 +392,65 @@ def test_combined_codes_order_rows_like_their_key_tuples():
         assert (combined[i] < combined[j]) == (tuples[i] < tuples[j])
         assert (combined[i] == combined[j]) == (tuples[i] == tuples[j])
     COUNTS[("frames", "correct")] += 1
+
+
+# -------------------------------------------------------------------- search tables
+@st.composite
+def searches(draw):
+    n = draw(st.integers(1, 4))
+    rows = []
+    for p in range(n):
+        for r in range(n):
+            rows.append(dict(probe=f"p{p}", reference=f"r{r}", mate=p == r,
+                             score=draw(st.sampled_from(SCORES))))
+    return dict(
+        rows=rows,
+        dtype=draw(st.sampled_from(["object", "category", "arrow", "int"])),
+        score_dtype=draw(st.sampled_from(["float64", "Float64", "arrow"])),
+        defect=draw(st.sampled_from([None] * 6 + ["na_probe", "dup_pair", "nan_score",
+                                                  "dup_column"])),
+    )
+
+
+@SETTINGS
+@given(searches())
+def test_rank_one_recognition_rate_or_a_named_error(m):
+    """Rank-1 recognition rate against a brute-force count: a mated probe is recognised
+    at rank 1 iff its mate's score beats every other reference's (ties count against it)."""
+    from pandas_biosig.identification import recognition_rate
+
+    rows = m["rows"]
+    frame = pd.DataFrame(rows).assign(system="s")
+    if m["dtype"] == "category":
+        frame["probe"] = frame.probe.astype("category")
+        frame["reference"] = pd.Categorical(frame.reference, categories=["zz", *frame.reference.unique()])
+    elif m["dtype"] == "arrow":
+        frame["probe"] = frame.probe.astype(pd.ArrowDtype(pa.string()))
+        frame["reference"] = frame.reference.astype(pd.ArrowDtype(pa.string()))
+    elif m["dtype"] == "int":
+        frame["probe"] = frame.probe.str[1:].astype(int)
+        frame["reference"] = frame.reference.str[1:].astype(int)
+    frame["score"] = frame.score.astype(
+        pd.ArrowDtype(pa.float64()) if m["score_dtype"] == "arrow" else m["score_dtype"]
+    )
+    if m["defect"] == "na_probe":
+        frame["probe"] = [None, *frame.probe.astype(object).iloc[1:]]
+    elif m["defect"] == "dup_pair":
+        frame = pd.concat([frame, frame.iloc[[0]]], ignore_index=True)
+    elif m["defect"] == "nan_score":
+        frame["score"] = np.where(frame.index == 0, np.nan, frame.score.astype(float))
+    elif m["defect"] == "dup_column":
+        frame = pd.concat([frame, frame[["score"]]], axis=1)
+    before = frame.copy(deep=True)
+    probes = sorted({r["probe"] for r in rows})
+    hits = 0
+    for p in probes:
+        mine = [r for r in rows if r["probe"] == p]
+        mate = [r["score"] for r in mine if r["mate"]][0]
+        hits += all(r["score"] < mate for r in mine if not r["mate"])
+    expected = hits / len(probes)
+
+    outcome(lambda: recognition_rate(frame, rank=1),
+            lambda r: r.recognition_rate.tolist() == [expected],
+            expect="correct" if m["defect"] is None else "named", family="frames")
+    pd.testing.assert_frame_equal(frame, before)
