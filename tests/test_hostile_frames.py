@@ -454,3 +454,34 @@ def test_rank_one_recognition_rate_or_a_named_error(m):
             lambda r: r.recognition_rate.tolist() == [expected],
             expect="correct" if m["defect"] is None else "named", family="frames")
     pd.testing.assert_frame_equal(frame, before)
+
+
+@SETTINGS
+@given(models())
+def test_roc_points_match_a_brute_force_count(m):
+    """Every ROC point of every system: FAR and FRR at its threshold, counted by brute
+    force with the decision rule (accept iff score >= threshold), or a named error."""
+    frame, defects = _frame(m)
+    before = frame.copy(deep=True)
+    expected = _expected(dict(m, by=False), defects)
+    rows = m["rows"]
+    if m["score_dtype"] in ("int64", "Int64"):
+        rows = [dict(r, score=float(np.floor(r["score"]))) for r in rows]
+
+    def check(ds):
+        assert {str(s) for s in ds.system.values} == {k[-1] for k in expected}
+        for name in ds.system.values:
+            sel = [r for r in rows if r["system"] == str(name)]
+            gen = np.array([r["score"] for r in sel if r["genuine"]])
+            imp = np.array([r["score"] for r in sel if not r["genuine"]])
+            point = ds.sel(system=name)
+            t = point.threshold.values
+            ok = ~np.isnan(t)
+            far = (imp[None, :] >= t[ok, None]).mean(axis=1)
+            frr = (gen[None, :] < t[ok, None]).mean(axis=1)
+            np.testing.assert_array_equal(point.far.values[ok], far)
+            np.testing.assert_array_equal(point.frr.values[ok], frr)
+
+    outcome(lambda: pbs.roc(frame), check,
+            expect="named" if expected is None else "correct", family="frames")
+    pd.testing.assert_frame_equal(frame, before)
