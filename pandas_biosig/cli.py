@@ -21,20 +21,21 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, datasets
+from . import __version__, datasets, stats
+from ._cli_inputs import cli_message, load_trials
+from ._progress import interactive, make_bar
 from ._report_folder import escape_frame, escape_markdown, write_report
 from ._schema import SchemaError
 from .export import HEADERS, to_latex, to_markdown
-from .io import FORMATS, read_scores
+from .io import FORMATS
 from .metrics import error_rates, summary
 from .resampling import bootstrap
-from .significance import ADJUST_METHODS, TESTS, ci, compare
+from .significance import ADJUST_METHODS, TESTS, _compare_independent_sets, ci, compare
 
 __all__ = ["main"]
 
@@ -58,19 +59,19 @@ ERROR_MATPLOTLIB = (
 
 
 class _Steps:
-    """Progress lines on stderr, only when it is a terminal."""
+    """The report's steps as one progress bar on stderr (tqdm: count, rate, time left),
+    shown where someone is watching (see :func:`pandas_biosig._progress.interactive`)."""
 
     def __init__(self, total: int, enabled: bool | None = None):
-        self.total = total
-        self.done = 0
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.start = time.perf_counter()
+        self.enabled = interactive() if enabled is None else enabled
+        self.bar = make_bar(total, "biosig report", unit="step", delay=0) if self.enabled else None
 
     def __call__(self, what: str) -> None:
-        self.done += 1
-        if self.enabled:
-            elapsed = time.perf_counter() - self.start
-            print(f"biosig: [{self.done}/{self.total}] {what} ({elapsed:.1f} s)", file=sys.stderr)
+        if self.bar is not None:
+            self.bar.set_postfix_str(what, refresh=False)
+            self.bar.update(1)
+            if self.bar.n >= self.bar.total:
+                self.bar.close()
 
 
 class _Report:
@@ -122,7 +123,7 @@ def _difference_header(table: pd.DataFrame) -> str:
 def _one_line(exc: BaseException) -> str:
     """The first line of an error message (the readers' messages name file and line)."""
     lines = str(exc).strip().splitlines() or [type(exc).__name__]
-    return re.sub(r"\s*Example rows:$", "", lines[0])
+    return cli_message(re.sub(r"\s*Example rows:$", "", lines[0]))
 
 
 # ----------------------------------------------------------------------------- the report
@@ -142,6 +143,7 @@ def _report(
     test: str = "hter_dependent",
     adjust: str | None = "holm",
     alpha: float = 0.05,
+    common_trials: bool = False,
     figures: bool = False,
     progress: bool | None = None,
 ) -> tuple[_Report, dict]:
@@ -186,12 +188,22 @@ def _report(
             trials, metric="hter", threshold="eer", on=on, apply_to=apply_to,
             confidence_level=confidence_level, **cols,
         )
+        fta = ["fta", "fmr", "fnmr"] if (er["fta"] > 0).any() else []
+        low, high = hter_ci["ci_low"].to_numpy(), hter_ci["ci_high"].to_numpy()
+        if fta:  # eq. 13 around the reported HTER: FTA-inclusive FAR, FRR over all trials
+            bounds = [
+                stats.hter_ci(r.far, r.frr, n_impostor=int(r.n_impostor),
+                              n_genuine=int(r.n_genuine)).confidence_interval(
+                    confidence_level=confidence_level)
+                for r in er.itertuples()
+            ]
+            low, high = [b.low for b in bounds], [b.high for b in bounds]
         table = er[
             ["system", "threshold_split", "criterion", "threshold", "n_genuine", "n_impostor",
-             "fa", "fr", "far", "frr"]
+             "fa", "fr", *fta, "far", "frr"]
         ].assign(
-            metric="hter", estimate=er["hter"], ci_low=hter_ci["ci_low"].to_numpy(),
-            ci_high=hter_ci["ci_high"].to_numpy(), confidence_level=confidence_level,
+            metric="hter", estimate=er["hter"], ci_low=low,
+            ci_high=high, confidence_level=confidence_level,
             ci_method="bengio",
         )
         steps("a-priori error rates")
@@ -205,6 +217,12 @@ def _report(
                 f"{escape_markdown(on)}, applied unchanged to {escape_markdown(apply_to)}; "
                 "the HTER interval is Bengio & Mariéthoz's "
                 "(2004) eq. 13."
+                + (
+                    " Failures to acquire (non-finite scores) as bob.measure counts them: "
+                    "thresholds and FA/FR on the acquired scores (FMR, FNMR), "
+                    "FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA), FTA over all trials."
+                    if fta else ""
+                )
             ),
         )
     elif has_split and len(splits) > 1:
@@ -222,20 +240,45 @@ def _report(
             if apriori
             else "each split's own EER thresholds (a posteriori: optimistic)"
         )
+        cmp, why = None, ""
         try:
             cmp = compare(
                 trials, test=test, adjust=adjust, alpha=alpha, confidence_level=confidence_level,
-                seed=seed, n_resamples=max(n_resamples, 1), progress=progress, **where, **cols,
+                seed=seed, n_resamples=max(n_resamples, 1), progress=progress,
+                common_trials=common_trials, **where, **cols,
+            )
+            why = (
+                f" Test `{test}` ({TESTS[test]}): the systems scored the same trials"
+                + (" (or, with --common-trials, are tested on the trials they share)."
+                   if common_trials else ".")
             )
         except SchemaError as exc:
-            out.add("Pairwise significance", f"Not computed: {escape_markdown(_one_line(exc))}")
-        else:
+            if test not in ("hter_dependent", "hter_independent"):
+                out.add(
+                    "Pairwise significance", f"Not computed: {escape_markdown(_one_line(exc))}"
+                )
+            else:  # different trial lists: the independent test needs only rates
+                er = error_rates(trials, threshold="eer", **where, **cols)
+                if not apriori and has_split:
+                    er = er[er["split"].notna()]
+                cmp = _compare_independent_sets(
+                    er, adjust=adjust, alpha=alpha, confidence_level=confidence_level
+                )
+                reason = escape_markdown(_one_line(exc).split(";")[0].rstrip("."))
+                why = (
+                    " Test `hter_independent` (Bengio & Mariéthoz eq. 15, from each "
+                    "system's FAR and FRR on its own trials), because the systems were not "
+                    f"scored on the same trials ({reason})."
+                    + ("" if common_trials else
+                       " Pass --common-trials to test the trials they share, paired.")
+                )
+        if cmp is not None:
             out.table(
                 "compare", "Pairwise significance",
                 cmp[["system_a", "system_b", "split", "metric", "test", "n", "estimate",
                      "ci_low", "ci_high", "confidence_level", "statistic", "pvalue",
                      "adjust", "pvalue_adj", "alpha", "reject"]],
-                intro=f"Every pair of systems, {how}.",
+                intro=f"Every pair of systems, {how}.{why}",
                 header={"Estimate (%)": _difference_header(cmp)},
             )
         steps("pairwise tests")
@@ -313,17 +356,31 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "files", nargs="*", type=Path,
         help="score files or directories (bob, NIST with --trials, lists) or tidy CSV/Parquet "
-             "tables (columns system, trial, label, score, optionally split); dev/eval are read "
-             "off the file names",
+             "tables (columns system, trial, label, score, optionally split); the split is read "
+             "off the file names (tokens dev, eval, test = eval, train; any case): "
+             "dev-1.txt test-1.txt dev-2.txt test-2.txt gives systems 1 and 2",
     )
+    rep.add_argument("-e", "--dev-eval", action="store_true",
+                     help="the files come in dev/eval pairs, in order: dev of system 1, eval "
+                          "of system 1, dev of system 2... (bob.measure's -e)")
     rep.add_argument("--dev", nargs="+", type=Path, metavar="FILE",
                      help="score files of the development set (thresholds are chosen here)")
     rep.add_argument("--eval", nargs="+", type=Path, metavar="FILE",
-                     help="score files of the evaluation set (a-priori rates are reported here)")
+                     help="score files of the evaluation set (a-priori rates are reported "
+                          "here), paired with the --dev files by name (split tokens removed) "
+                          "or else by position")
+    rep.add_argument("-l", "--name", action="append", metavar="NAME[,NAME...]",
+                     help="the systems' names (legends), in the order the systems appear: "
+                          "-l ISV,GMM or -l ISV -l GMM (bob.measure's -lg)")
     rep.add_argument("--format", default="auto", choices=list(FORMATS),
                      help="how to read the files (default: auto, by extension)")
     rep.add_argument("--trials", type=Path, metavar="KEY",
-                     help="--format nist: the trials key (enroll test target|nontarget)")
+                     help="NIST/Kaldi trials key (enroll test target|nontarget) shared by all "
+                          "score files; implies --format nist")
+    rep.add_argument("--trials-dev", type=Path, metavar="KEY",
+                     help="the trials key of the dev score files (implies --format nist)")
+    rep.add_argument("--trials-eval", type=Path, metavar="KEY",
+                     help="the trials key of the eval score files (implies --format nist)")
     rep.add_argument("--column", action="append", default=[], metavar="OLD=NEW",
                      help="rename a table column to the schema, e.g. --column llr=score")
     rep.add_argument("--split-column", default="split", metavar="NAME",
@@ -338,6 +395,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="NaN/inf scores: an error, dropped, or failures to acquire")
     rep.add_argument("--test", default="hter_dependent", choices=list(TESTS),
                      help="the pairwise test (default: hter_dependent)")
+    rep.add_argument("--common-trials", action="store_true",
+                     help="pair systems on the trials they share (default: systems scored on "
+                          "different trials get the independent HTER test)")
     rep.add_argument("--adjust", default="holm",
                      help="multiplicity correction, a statsmodels code or 'none' (default: holm)")
     rep.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
@@ -346,6 +406,8 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--n-resamples", type=int, default=1000, metavar="N",
                      help="bootstrap replicates; 0 skips the bootstrap (default 1000)")
     rep.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    rep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="progress bars on stderr (default: only on a terminal)")
     rep.add_argument("--out", type=Path, metavar="DIR", help="write the report folder here")
     rep.add_argument("--latex", action="store_true", help="also write the tables as .tex")
     rep.add_argument("--pdf", action="store_true", help="also write the figures as PDF")
@@ -363,14 +425,16 @@ def _load(args) -> tuple[pd.DataFrame, str]:
             raise ValueError(f"--column {item!r}: expected OLD=NEW, e.g. --column llr=score")
         columns[old] = new
     if not args.files and not args.dev and not args.eval:
-        return datasets.example_trials(), "bundled example (pandas_biosig.datasets.example_trials())"
-    trials = read_scores(
-        [str(p) for p in args.files] if args.files else None,
-        format=args.format,
-        dev=[str(p) for p in args.dev] if args.dev else None,
-        eval=[str(p) for p in args.eval] if args.eval else None,
-        trials=str(args.trials) if args.trials else None,
-        columns=columns or None,
+        trials = datasets.example_trials()
+        if args.name:
+            names = [n.strip() for item in args.name for n in item.split(",") if n.strip()]
+            trials = load_trials([], names=names, table=trials)
+        return trials, "bundled example (pandas_biosig.datasets.example_trials())"
+    names = [n.strip() for item in args.name or [] for n in item.split(",") if n.strip()]
+    trials = load_trials(
+        args.files, dev=args.dev, eval=args.eval, pairs=args.dev_eval, names=names or None,
+        format=args.format, trials=args.trials, trials_dev=args.trials_dev,
+        trials_eval=args.trials_eval, columns=columns,
     )
     names = [*map(str, args.files), *map(str, args.dev or []), *map(str, args.eval or [])]
     title = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
@@ -414,7 +478,8 @@ def main(argv: list[str] | None = None) -> int:
             orientation=args.orientation, nonfinite=args.nonfinite,
             n_resamples=args.n_resamples, confidence_level=args.confidence_level,
             seed=args.seed, test=args.test, adjust=adjust, alpha=args.alpha,
-            figures=args.out is not None,
+            common_trials=args.common_trials, figures=args.out is not None,
+            progress=args.progress,
         )
         if args.out is None:
             print(rep.markdown())
@@ -427,6 +492,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"biosig: wrote {written[0]} and {len(written) - 1} more file(s) in {args.out}")
     return 0
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)
 
 
 if __name__ == "__main__":  # pragma: no cover

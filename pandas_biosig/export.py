@@ -54,6 +54,9 @@ HEADERS: dict[str, str] = {
     "frr": "FRR",
     "fa": "FA",
     "fr": "FR",
+    "fta": "FTA",
+    "fmr": "FMR",
+    "fnmr": "FNMR",
     "error_rate": "Error rate",
     "recognition_rate": "Recognition rate",
     "fmr100": "FMR100",
@@ -98,7 +101,7 @@ RATES = frozenset(
     {
         "eer", "eer_rocch", "eer_threshold", "eer_interpolated", "min_hter", "hter", "far",
         "frr", "error_rate", "recognition_rate", "fmr100", "fmr1000", "zero_fmr",
-        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target",
+        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target", "fta", "fmr", "fnmr",
     }
 )
 
@@ -929,3 +932,8 @@ def to_markdown(
 
 to_latex.__doc__ = to_latex.__doc__.replace("{shared}", _SHARED_DOC)
 to_markdown.__doc__ = to_markdown.__doc__.replace("{shared}", _SHARED_DOC)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

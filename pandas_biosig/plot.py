@@ -1038,3 +1038,8 @@ class _PlotNamespace:
     ) -> Axes:
         """Score histograms with the threshold; see :func:`pandas_biosig.plot.hist`."""
         return hist(self._obj, **_args(locals()))
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

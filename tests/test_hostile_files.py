@@ -131,6 +131,10 @@ def test_bob_files_read_exactly_or_fail_by_name(tmp_path_factory, m):
     before = _listing(folder)
     damaged = m["damage"] != "none" and m["codec"] != "none"
     valid = _tokens_valid([r[3] for r in m["rows"]]) and not m["latin1"] and not damaged
+    # non-finite scores are failures to acquire: each class needs an acquired (finite) one
+    for genuine in (True, False):
+        finite = [np.isfinite(v) for c, r, _, (_, v) in m["rows"] if (c == r) == genuine and v is not None]
+        valid = valid and any(finite)
 
     def check(frame):
         assert len(frame) == len(m["rows"])
@@ -154,7 +158,8 @@ def test_score_lists_parse_numbers_strictly(tmp_path_factory, tokens, codec):
     genuine = _render(dict(m, name="cnn_genuine.txt"), folder)
     impostor = folder / "cnn_impostor.txt"
     impostor.write_text("0.25\n")
-    valid = _tokens_valid(tokens)
+    # non-finite scores are failures to acquire: the genuine list needs a finite one
+    valid = _tokens_valid(tokens) and any(np.isfinite(v) for _, v in tokens)
 
     def check(frame):
         want = np.array([v for _, v in tokens] + [0.25])
