@@ -31,7 +31,7 @@ from ._cli_inputs import cli_message, load_trials
 from ._progress import interactive, make_bar
 from ._report_folder import escape_frame, escape_markdown, write_report
 from ._schema import SchemaError
-from .export import HEADERS, to_latex, to_markdown
+from .export import to_latex, to_markdown
 from .io import FORMATS
 from .metrics import error_rates, summary
 from .resampling import bootstrap
@@ -86,10 +86,10 @@ class _Report:
         self.sections.append(f"## {heading}\n\n{body.rstrip()}\n")
 
     def table(self, name: str, heading: str, frame: pd.DataFrame, *, intro: str = "",
-              header: dict[str, str] | None = None, **options) -> None:
-        text = _rename_headers(to_markdown(escape_frame(frame), **options), header, "markdown")
+              **options) -> None:
+        text = to_markdown(escape_frame(frame), **options)
         self.add(heading, (intro + "\n\n" if intro else "") + text)
-        self.tables[name] = (frame, {**options, "header": header})
+        self.tables[name] = (frame, options)
 
     def markdown(self, figures: Sequence[tuple[str, str]] = ()) -> str:
         parts = [f"# pandas_biosig {__version__}: {escape_markdown(self.title)}\n", *self.sections]
@@ -101,23 +101,6 @@ class _Report:
             )
         parts.append(NOTES + "\n")
         return "\n".join(parts)
-
-
-def _rename_headers(text: str, header: dict[str, str] | None, flavor: str) -> str:
-    """Give a generic header (``Estimate (%)``) the metric's name, keeping the column width."""
-    for old, new in (header or {}).items():
-        if flavor == "latex":
-            old, new = old.replace("%", r"\%"), new.replace("%", r"\%")
-        if flavor == "markdown" and len(new) > len(old):
-            continue  # a longer header would break the table's alignment
-        text = text.replace(old, new.rjust(len(old)) if flavor == "markdown" else new)
-    return text
-
-
-def _difference_header(table: pd.DataFrame) -> str:
-    metrics = table["metric"].unique()
-    name = HEADERS.get(metrics[0], str(metrics[0])) if len(metrics) == 1 else "Estimate"
-    return f"{name} A-B (%)"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -168,7 +151,7 @@ def _report(
     )
     out.table(
         "summary", "Per-system summary (a posteriori, each split on its own)", s[shown],
-        precision=_PRECISION, caption="",
+        precision=_PRECISION,
     )
     if n_resamples:
         b = bootstrap(
@@ -180,7 +163,6 @@ def _report(
             "eer_bootstrap",
             f"EER with {100 * confidence_level:g}% bootstrap intervals",
             b.drop(columns=[c for c in ("split",) if not has_split]),
-            header={"Estimate (%)": "EER (%)"},
         )
     if apriori:
         er = error_rates(trials, threshold="eer", on=on, apply_to=apply_to, **cols)
@@ -211,7 +193,7 @@ def _report(
             "apriori",
             f"A-priori error rates on {escape_markdown(apply_to)} "
             f"(EER threshold chosen on {escape_markdown(on)})",
-            table, precision={"threshold": 4}, header={"Estimate (%)": "HTER (%)"},
+            table, precision={"threshold": 4},
             intro=(
                 f"Each system's threshold is bob.measure's EER threshold on "
                 f"{escape_markdown(on)}, applied unchanged to {escape_markdown(apply_to)}; "
@@ -279,7 +261,6 @@ def _report(
                      "ci_low", "ci_high", "confidence_level", "statistic", "pvalue",
                      "adjust", "pvalue_adj", "alpha", "reject"]],
                 intro=f"Every pair of systems, {how}.{why}",
-                header={"Estimate (%)": _difference_header(cmp)},
             )
         steps("pairwise tests")
     figs: dict = {}
@@ -301,13 +282,16 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
 
     cols = dict(split=split, orientation=orientation, nonfinite=nonfinite)
     figs = {}
-    fig = Figure(figsize=(5.5, 5.5))
+    fig = Figure(figsize=(8.0, 5.5), layout="constrained")
     plot.det(trials, apply_to=apply_to if apriori else None, ax=fig.add_subplot(), **cols)
     fig.axes[0].set_title(f"DET curves{f' on {apply_to}' if apriori else ''}")
-    figs["det"] = (fig, "DET curves, EER marked (ROC convex hull)")
+    figs["det"] = (
+        fig, "DET curves; the dot on each curve and the legend give its EER (threshold), "
+        "bob.measure's (FAR + FRR)/2 where the two are closest",
+    )
     steps("DET figure")
     if apriori:
-        fig = Figure(figsize=(7.0, 4.5))
+        fig = Figure(figsize=(8.0, 4.5), layout="constrained")
         if n_resamples:
             try:
                 ds = plot._epc_bands(
@@ -328,10 +312,13 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
         fig.axes[0].set_title(
             f"Expected performance curve: thresholds on {on}, HTER on {apply_to}"
         )
+        bands = (
+            f" with {100 * confidence_level:g}% bootstrap bands" if "hter_low" in ds
+            else " (no bootstrap bands)"
+        )
         figs["epc"] = (
             fig,
-            "EPC with bootstrap bands"
-            + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else ""),
+            f"EPC{bands}" + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else ""),
         )
     steps("EPC figure")
     return figs
@@ -450,10 +437,8 @@ def _write(
         for name, (frame, options) in rep.tables.items():
             frame.to_csv(stage / f"{name}.csv", index=False)
             if latex:
-                options = dict(options)
-                header = options.pop("header", None)
                 text = to_latex(frame, label=f"tab:{name}", **options)
-                (stage / f"{name}.tex").write_text(_rename_headers(text, header, "latex"))
+                (stage / f"{name}.tex").write_text(text)
         shown = []
         for name, (fig, caption) in figs.items():
             fig.savefig(stage / f"{name}.png", dpi=150, bbox_inches="tight")

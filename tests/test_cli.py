@@ -83,8 +83,8 @@ def test_example_report_folder_in_under_30_seconds(capsys, tmp_path):
     assert (out_dir / "det.png").read_bytes()[:4] == b"\x89PNG"
     assert (out_dir / "epc.pdf").read_bytes()[:4] == b"%PDF"
     text = (out_dir / "report.md").read_text()
-    assert "![DET curves, EER marked (ROC convex hull)](det.png)" in text
-    assert "shaded where cnn and cnn_aug differ](epc.png)" in text
+    assert "![DET curves; the dot on each curve and the legend give its EER (threshold)" in text
+    assert "![EPC with 95% bootstrap bands; shaded where cnn and cnn_aug differ](epc.png)" in text
     assert out.strip() == f"biosig: wrote {out_dir / 'report.md'} and 12 more file(s) in {out_dir}"
     # the CSV tables hold numbers, the same as the library's
     apriori = pd.read_csv(out_dir / "apriori.csv")
@@ -103,6 +103,7 @@ def test_without_png_options_no_pdf_or_tex(capsys, tmp_path):
     assert "det.png" in names and "epc.png" in names
     assert not {n for n in names if n.endswith((".pdf", ".tex"))}
     assert "eer_bootstrap.csv" not in names  # --n-resamples 0 skips the bootstrap
+    assert "![EPC (no bootstrap bands)](epc.png)" in (tmp_path / "report.md").read_text()
 
 
 # ------------------------------------------------------------------ bob's conventions
