@@ -5,10 +5,18 @@ Importing the package registers the ``DataFrame.biosig`` accessor.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import datasets, plot, stats
+from . import datasets, plot, plot_demographics, stats
 from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
 from .curves import bayes_error, det, det_grid, epc, ppndf, roc, rocch
+from .demographics import (
+    compare_fairness,
+    compare_groups,
+    cross_group_fmr,
+    fairness,
+    fdr_curve,
+    group_rates,
+)
 from .export import to_latex, to_markdown
 from .identification import (
     cmc,
@@ -30,7 +38,9 @@ from .io import (
     read_scores,
     read_table,
 )
+from .io_pad import read_asvspoof_asv, read_asvspoof_cm, read_bob_pad, read_bob_vuln
 from .metrics import dcf, eer, error_rates, summary
+from .pad import pad_compare, pad_det, pad_metrics, pad_rates
 from .resampling import bootstrap, epc_bootstrap, paired_bootstrap
 from .significance import (
     ci,
@@ -41,6 +51,7 @@ from .significance import (
     fold_summary,
     pairwise_matrix,
 )
+from .vulnerability import epsc, iapmr, vulnerability
 
 try:
     __version__ = version("pandas-biosig")
@@ -56,6 +67,7 @@ __all__ = [
     "bootstrap",
     "datasets",
     "plot",
+    "plot_demographics",
     "stats",
     "dcf",
     "eer",
@@ -95,6 +107,23 @@ __all__ = [
     "read_bob_identification",
     "read_pyeer_cmc",
     "recognition_rate",
+    "pad_compare",
+    "pad_det",
+    "pad_metrics",
+    "pad_rates",
+    "epsc",
+    "iapmr",
+    "vulnerability",
+    "read_asvspoof_asv",
+    "read_asvspoof_cm",
+    "read_bob_pad",
+    "read_bob_vuln",
+    "compare_fairness",
+    "compare_groups",
+    "cross_group_fmr",
+    "fairness",
+    "fdr_curve",
+    "group_rates",
 ]
 
 import importlib.util as _util
