@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ._lazy import LazyModule
-from ._schema import SchemaError, _genuine_from_labels
+from ._schema import SchemaError, _genuine_from_labels, check_columns
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 
 # the modules behind the methods load when a method is first called
@@ -141,6 +141,10 @@ class BiosigAccessor(metaclass=_FunctionDocs):
         self._obj = pandas_obj
 
     def __repr__(self) -> str:
+        try:
+            check_columns(self._obj)
+        except SchemaError as exc:  # a repr never raises: it says what is wrong
+            return f"biosig accessor: {exc}"
         return _describe(self._obj)
 
     def __dir__(self) -> list[str]:

@@ -55,7 +55,10 @@ ERROR_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value
 ERROR_ON_MISSING = (
     "system {system!r} has no trials in split {on!r}{where}, so no threshold can be chosen there"
 )
-ERROR_COSTS = "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive"
+ERROR_COSTS = (
+    "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive finite "
+    "numbers"
+)
 ERROR_BAYES_DISTANCE = (
     "threshold='bayes' reads scores as log-likelihood ratios, which distances are not; "
     "pass a number or a criterion"
@@ -156,7 +159,25 @@ def _check_rate(value, name):
     return float(value)
 
 
+def _cost_arrays(p_target, c_miss, c_fa) -> list[np.ndarray]:
+    """The costs as broadcast float arrays; anything but real numbers is ERROR_COSTS."""
+    try:
+        arrays = [np.atleast_1d(np.asarray(v)) for v in (p_target, c_miss, c_fa)]
+        if any(a.dtype.kind not in "iuf" or a.ndim != 1 for a in arrays):
+            raise ValueError(ERROR_COSTS)
+        return np.broadcast_arrays(*(a.astype(float) for a in arrays))
+    except (TypeError, ValueError):
+        raise ValueError(ERROR_COSTS) from None
+
+
 def _check_costs(p_target, c_miss, c_fa):
+    values = (p_target, c_miss, c_fa)
+    if not all(
+        isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_)
+        and np.isfinite(v)
+        for v in values
+    ):
+        raise ValueError(ERROR_COSTS)
     if not (0 < p_target < 1) or not (c_miss > 0) or not (c_fa > 0):
         raise ValueError(ERROR_COSTS)
 
@@ -259,15 +280,28 @@ def _resolve_thresholds(
         for g in groups:
             if g.system not in given:
                 raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=g.system, given=list(given)))
-            yield g, "fixed", None, float("nan"), float("nan"), sign * float(given[g.system]), None
+            yield g, "fixed", None, float("nan"), float("nan"), sign * _fixed(given[g.system]), None
         return
-    if isinstance(threshold, int | float | np.integer | np.floating) and not isinstance(threshold, bool):
+    if _is_real(threshold) and not np.isnan(threshold):
         for g in groups:
             yield g, "fixed", None, float("nan"), float("nan"), sign * float(threshold), None
         return
     raise ValueError(
         ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named])
     )
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def _fixed(value) -> float:
+    """A fixed threshold: a real number, ±inf allowed (accept or reject all), NaN not."""
+    if not _is_real(value) or np.isnan(value):
+        raise ValueError(ERROR_THRESHOLD.format(value=value, allowed=list(CRITERIA)))
+    return float(value)
 
 
 def _rates_row(sweep: Sweep, t: float, fta: tuple[int, int] = (0, 0)) -> dict:
@@ -613,11 +647,7 @@ def dcf(
     0    cnn   dev      0.01  0...
     1    cnn   dev      0.10  0...
     """
-    pt, cm, cf = np.broadcast_arrays(
-        np.atleast_1d(np.asarray(p_target, dtype=float)),
-        np.atleast_1d(np.asarray(c_miss, dtype=float)),
-        np.atleast_1d(np.asarray(c_fa, dtype=float)),
-    )
+    pt, cm, cf = _cost_arrays(p_target, c_miss, c_fa)
     for a, b, c in zip(pt, cm, cf, strict=True):
         _check_costs(a, b, c)
     trials = _validate(
