@@ -25,6 +25,7 @@ from .io import ScoreFileError, read_bob, read_nist, read_score_lists, read_scor
 from .metrics import dcf, eer, error_rates, summary
 from .resampling import bootstrap, epc_bootstrap, paired_bootstrap
 from .significance import (
+    DecisionTestError,
     ci,
     compare,
     compare_folds,
@@ -44,6 +45,7 @@ __all__ = [
     "BiosigAccessor",
     "BiosigWarning",
     "SchemaError",
+    "DecisionTestError",
     "__version__",
     "bootstrap",
     "datasets",

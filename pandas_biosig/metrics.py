@@ -10,23 +10,47 @@ column), and a fixed list of columns that never depends on the arguments.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._kernels.rates import OperatingPoint, Sweep, d_prime
+from ._kernels.rates import Sweep, d_prime
 from ._schema import (
-    BiosigWarning,
     Group,
-    SchemaError,
     Trials,
     check_option,
     validate_trials,
 )
 from ._typing import Criterion, EERMethod, NonFinite, Orientation
+from ._validation import ERROR_COSTS, ERROR_RATE, check_costs, check_rate
+from .protocol import (
+    CRITERIA,
+    ERROR_ON_FIXED,
+    ERROR_ON_MISSING,
+    ERROR_TARGET,
+    ERROR_THRESHOLD,
+    ERROR_THRESHOLD_MISSING,
+    WARN_FRR_INFEASIBLE,
+    Protocol,
+)
 
-__all__ = ["dcf", "eer", "error_rates", "summary", "CRITERIA", "EER_METHODS"]
+__all__ = [
+    "CRITERIA",
+    "EER_METHODS",
+    "ERROR_BAYES_DISTANCE",
+    "ERROR_COSTS",
+    "ERROR_ON_FIXED",
+    "ERROR_ON_MISSING",
+    "ERROR_RATE",
+    "ERROR_TARGET",
+    "ERROR_THRESHOLD",
+    "ERROR_THRESHOLD_MISSING",
+    "WARN_FRR_INFEASIBLE",
+    "dcf",
+    "eer",
+    "error_rates",
+    "summary",
+]
 
 #: EER definitions (SPEC §2).
 EER_METHODS = {
@@ -35,33 +59,9 @@ EER_METHODS = {
     "threshold": "bob.measure: the candidate threshold minimizing |FAR - FRR|, (FAR+FRR)/2 there",
 }
 
-#: Threshold criteria: name -> what is minimized over the candidate thresholds.
-CRITERIA = {
-    "eer": "|FAR - FRR| (bob.measure's EER threshold)",
-    "min_hter": "(FAR + FRR) / 2",
-    "min_weighted": "weight * FAR + (1 - weight) * FRR",
-    "far": "FRR subject to FAR <= target",
-    "frr": "FAR subject to FRR <= target",
-    "min_dcf": "c_miss * p_target * FRR + c_fa * (1 - p_target) * FAR",
-}
-
-ERROR_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
-ERROR_RATE = "{name}={value!r} must be a number in [0, 1]"
-ERROR_THRESHOLD = (
-    "threshold={value!r} must be a number, a mapping {{system: threshold}} or one of {allowed}"
-)
-ERROR_THRESHOLD_MISSING = "no threshold given for system {system!r} (thresholds given for {given})"
-ERROR_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
-ERROR_ON_MISSING = (
-    "system {system!r} has no trials in split {on!r}{where}, so no threshold can be chosen there"
-)
-ERROR_COSTS = "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive"
 ERROR_BAYES_DISTANCE = (
     "threshold='bayes' reads scores as log-likelihood ratios, which distances are not; "
     "pass a number or a criterion"
-)
-WARN_FRR_INFEASIBLE = (
-    "{where}: no threshold reaches FRR <= {target}: failures to acquire alone exceed it"
 )
 
 _COLUMN_DOC = "system, trial, label, score, split"
@@ -71,6 +71,7 @@ ERROR_RATE_COLUMNS = [
     "split",
     "criterion",
     "threshold_split",
+    "threshold_from",
     "weight",
     "target",
     "threshold",
@@ -82,6 +83,7 @@ ERROR_RATE_COLUMNS = [
     "frr",
     "hter",
     "error_rate",
+    "resample",
 ]
 EER_COLUMNS = ["system", "split", "n_genuine", "n_impostor", "method", "eer", "threshold", "far", "frr"]
 DCF_COLUMNS = [
@@ -144,15 +146,8 @@ def _frame(trials: Trials, groups: Sequence[Group], rows: list[dict], columns: l
     return out[[*trials.by, *columns]]
 
 
-def _check_rate(value, name):
-    if not isinstance(value, int | float | np.integer | np.floating) or not 0 <= value <= 1:
-        raise ValueError(ERROR_RATE.format(name=name, value=value))
-    return float(value)
-
-
-def _check_costs(p_target, c_miss, c_fa):
-    if not (0 < p_target < 1) or not (c_miss > 0) or not (c_fa > 0):
-        raise ValueError(ERROR_COSTS)
+_check_rate = check_rate
+_check_costs = check_costs
 
 
 def _where(trials: Trials, group: Group) -> str:
@@ -161,107 +156,6 @@ def _where(trials: Trials, group: Group) -> str:
     if trials.split_column is not None:
         parts.append(f"split {group.split!r}")
     return ", ".join(parts)
-
-
-def _criterion_weight(criterion, weight, p_target, c_miss, c_fa) -> float:
-    if criterion == "min_hter":
-        return 0.5
-    if criterion == "min_weighted":
-        return _check_rate(weight, "weight")
-    if criterion == "min_dcf":
-        _check_costs(p_target, c_miss, c_fa)
-        a = c_fa * (1 - p_target)
-        return a / (a + c_miss * p_target)
-    return float("nan")
-
-
-def _choose(sweep: Sweep, criterion: str, weight: float, target, where: str) -> OperatingPoint:
-    """The operating point chosen by ``criterion`` on ``sweep`` (oriented threshold)."""
-    if criterion == "eer":
-        return sweep.eer_threshold()[1]
-    if criterion in ("min_hter", "min_weighted", "min_dcf"):
-        return sweep.min_weighted(weight)
-    if criterion == "far":
-        return sweep.fnmr_at_fmr(target)
-    op = sweep.fmr_at_fnmr(target)
-    if op is None:
-        import warnings
-
-        warnings.warn(WARN_FRR_INFEASIBLE.format(where=where, target=target), BiosigWarning, stacklevel=4)
-        return OperatingPoint(float("nan"), 0, 0, sweep.n, sweep.p)
-    return op
-
-
-def _resolve_thresholds(
-    trials: Trials,
-    *,
-    threshold,
-    weight,
-    target,
-    p_target,
-    c_miss,
-    c_fa,
-    on,
-    apply_to,
-    extra_named: Mapping[str, Any] | None = None,
-):
-    """Yield ``(group, criterion, threshold_split, weight, target, oriented threshold)``
-    for every reported group, following the fixed / per-system / criterion-on-split rules."""
-    sign = _sign(trials)
-    groups = trials.groups
-    if apply_to is not None:
-        wanted = [apply_to] if isinstance(apply_to, str) or not isinstance(apply_to, Sequence) else list(apply_to)
-        groups = [g for v in wanted for g in trials.select_split(v, name="apply_to")]
-        order = {id(g): i for i, g in enumerate(trials.groups)}
-        groups.sort(key=lambda g: order[id(g)])
-    named = dict(extra_named or {})
-    if isinstance(threshold, str) and threshold not in named:
-        check_option(threshold, CRITERIA, "threshold")
-        criterion = threshold
-        w = _criterion_weight(criterion, weight, p_target, c_miss, c_fa)
-        tgt = float("nan")
-        if criterion in ("far", "frr"):
-            if target is None:
-                raise ValueError(ERROR_TARGET.format(criterion=criterion, target=target))
-            tgt = _check_rate(target, "target")
-        if on is None:
-            for g in groups:
-                op = _choose(_sweep(g), criterion, w, tgt, _where(trials, g))
-                yield g, criterion, g.split, w, tgt, op.threshold, op
-            return
-        source = {g.key[:-1]: g for g in trials.select_split(on, name="on")}
-        cache: dict = {}
-        for g in groups:
-            src = source.get(g.key[:-1])
-            if src is None:
-                where = "".join(f", {b}={v!r}" for b, v in zip(trials.by, g.key, strict=False))
-                raise SchemaError(ERROR_ON_MISSING.format(system=g.system, on=on, where=where))
-            if g.key[:-1] not in cache:
-                cache[g.key[:-1]] = _choose(_sweep(src), criterion, w, tgt, _where(trials, src))
-            op = cache[g.key[:-1]]
-            yield g, criterion, on, w, tgt, op.threshold, (op if src is g else None)
-        return
-    if on is not None:
-        raise ValueError(ERROR_ON_FIXED.format(on=on, value=threshold))
-    if isinstance(threshold, str):
-        criterion = threshold
-        for g in groups:
-            yield g, criterion, None, float("nan"), float("nan"), named[threshold](g), None
-        return
-    if isinstance(threshold, Mapping | pd.Series):
-        given = dict(threshold)
-        for g in groups:
-            if g.system not in given:
-                raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=g.system, given=list(given)))
-            yield g, "fixed", None, float("nan"), float("nan"), sign * float(given[g.system]), None
-        return
-    if isinstance(threshold, int | float | np.integer | np.floating) and not isinstance(threshold, bool):
-        for g in groups:
-            yield g, "fixed", None, float("nan"), float("nan"), sign * float(threshold), None
-        return
-    raise ValueError(
-        ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named])
-    )
 
 
 def _rates_row(sweep: Sweep, t: float) -> dict:
@@ -461,7 +355,9 @@ def error_rates(
         - ``threshold``: the threshold applied, in score units;
         - ``n_genuine``, ``n_impostor``; ``fa``, ``fr``: false acceptances and rejections;
         - ``far``, ``frr``, ``hter`` = (far + frr)/2, ``error_rate`` = (fa + fr)/(n_genuine +
-          n_impostor) (fractions).
+          n_impostor) (fractions);
+        - ``resample``: ``"none"`` (nothing is resampled here; the column is shared with
+          :func:`pandas_biosig.bootstrap` and :func:`pandas_biosig.ci`).
 
     Raises
     ------
@@ -494,19 +390,20 @@ def error_rates(
     )
     sign = _sign(trials)
     groups, rows = [], []
-    for g, crit, tsplit, w, tgt, t, _ in _resolve_thresholds(
-        trials, threshold=threshold, weight=weight, target=target, p_target=p_target,
-        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-    ):
-        sw = _sweep(g)
+    protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
+                        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
+    for r in protocol.resolve(trials):
+        g, sw, t = r.group, r.sweep, r.threshold
         row = dict(
-            criterion=crit,
-            threshold_split=tsplit,
-            weight=w,
-            target=tgt,
+            criterion=r.criterion,
+            threshold_split=r.threshold_split,
+            threshold_from=r.threshold_from,
+            weight=r.weight,
+            target=r.target,
             threshold=sign * t,
             n_genuine=sw.p,
             n_impostor=sw.n,
+            resample=r.resample,
         )
         row.update(_rates_row(sw, t))
         groups.append(g)
@@ -601,11 +498,10 @@ def dcf(
     for a, b, c in zip(pt, cm, cf, strict=True):
         bayes = {"bayes": lambda g, a=a, b=b, c=c: float(np.log(c * (1 - a) / (b * a)))}
         norm = min(b * a, c * (1 - a))
-        for g, crit, _, _, _, t, _ in _resolve_thresholds(
-            trials, threshold=threshold, weight=0.5, target=None, p_target=a, c_miss=b,
-            c_fa=c, on=on, apply_to=apply_to, extra_named=bayes,
-        ):
-            sw = _sweep(g)
+        protocol = Protocol(threshold=threshold, weight=0.5, target=None, p_target=a,
+                            c_miss=b, c_fa=c, on=on, apply_to=apply_to)
+        for r in protocol.resolve(trials, named=bayes):
+            g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion
             rates = _rates_row(sw, t)
             min_cost, op = sw.min_dcf(a, b, c)
             rows.append(

@@ -26,11 +26,27 @@ from ._kernels.resample import (
 )
 from ._schema import Group, SchemaError, Trials, check_option
 from ._typing import Criterion, NonFinite, Orientation
-from .metrics import _check_costs, _check_rate, _frame, _resolve_thresholds, _validate
+from ._validation import check_costs, check_rate
+from .metrics import _frame, _validate
+from .protocol import (
+    AUTO,
+    ERROR_ONE_CLUSTER,
+    ERROR_SUBJECT,
+    ERROR_SUBJECT_MISSING,
+    RESAMPLE,
+    Protocol,
+    Resolved,
+    split_roles,
+    subject_clusters,
+)
 from .results import ConfidenceInterval, TestResult
 
 __all__ = [
     "BOOTSTRAP_COLUMNS",
+    "ERROR_ONE_CLUSTER",
+    "ERROR_SUBJECT",
+    "ERROR_SUBJECT_MISSING",
+    "RESAMPLE",
     "BOOTSTRAP_METRICS",
     "BootstrapTestResult",
     "bootstrap",
@@ -57,12 +73,6 @@ BOOTSTRAP_METRICS = {
 _LOCAL = {"eer_threshold", "eer_interpolated", "fnmr_at_fmr", "fmr_at_fnmr", "far", "frr", "hter"}
 _FIXED = {"far", "frr", "hter"}
 
-#: How trials are drawn with replacement.
-RESAMPLE = {
-    "label": "trials within each class, so the genuine and impostor counts stay fixed",
-    "trial": "trials regardless of class",
-    "subject": "whole subjects (all their trials together), for trials that share a person",
-}
 CI_METHODS = {"percentile": "quantiles of the replicates", "basic": "2*estimate - quantiles"}
 
 BOOTSTRAP_COLUMNS = [
@@ -78,12 +88,9 @@ BOOTSTRAP_COLUMNS = [
     "resample",
     "n_resamples",
     "threshold",
+    "threshold_from",
 ]
 
-ERROR_SUBJECT = (
-    "resample='subject' needs a subject column; column {column!r} is not in the table "
-    "(its columns: {found})"
-)
 ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
 ERROR_LEVEL = "confidence_level must lie strictly between 0 and 1, got {value!r}"
 ERROR_PAIR = "system {system!r} is not in the table (systems: {found})"
@@ -168,8 +175,7 @@ class _Replicates:
             sweep.prepare_resampling()
         if resample == "subject":
             self.perm = _class_permutations(group)
-            codes, uniques = pd.factorize(group.subject)
-            self.clusters, self.n_clusters = codes, len(uniques)
+            self.clusters, self.n_clusters = subject_clusters(group.subject, _named(group))
 
     def draw(self, rng: np.random.Generator) -> Sweep:
         sw = self.sweep
@@ -190,12 +196,18 @@ class _Replicates:
         return sw.reweighted(w[neg_order], w[pos_order])
 
 
+def _named(group: Group) -> str:
+    where = f"system {group.system!r}"
+    return where if group.split is None else f"{where}, split {group.split!r}"
+
+
 def _check_common(n_resamples, confidence_level, resample, ci_method):
     if not isinstance(n_resamples, int | np.integer) or isinstance(n_resamples, bool) or n_resamples < 1:
         raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
     if not (isinstance(confidence_level, int | float) and 0 < confidence_level < 1):
         raise ValueError(ERROR_LEVEL.format(value=confidence_level))
-    check_option(resample, RESAMPLE, "resample")
+    if resample != AUTO:
+        check_option(resample, RESAMPLE, "resample")
     check_option(ci_method, CI_METHODS, "ci_method")
 
 
@@ -214,15 +226,15 @@ def bootstrap(
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     ci_method: str = "percentile",
-    resample: str = "label",
+    resample: str = "auto",
     seed: int | np.random.Generator | None = None,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     target: float | None = None,
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     progress: bool | None = None,
     by: str | Sequence[str] | None = None,
     system: str = "system",
@@ -307,35 +319,27 @@ def bootstrap(
     if metric in ("fnmr_at_fmr", "fmr_at_fnmr"):
         if target is None:
             raise ValueError(f"metric={metric!r} needs target= (a rate in [0, 1])")
-        target = _check_rate(target, "target")
+        target = check_rate(target, "target")
     if metric == "min_dcf":
-        _check_costs(p_target, c_miss, c_fa)
+        check_costs(p_target, c_miss, c_fa)
     trials = _validate(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
     )
-    if resample == "subject" and trials.groups[0].subject is None:
-        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
     sign = -1.0 if orientation == "distance" else 1.0
     f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
-    if metric in _FIXED:
-        plan = [
-            (g, t)
-            for g, _, _, _, _, t, _ in _resolve_thresholds(
-                trials, threshold=threshold, weight=0.5, target=target, p_target=p_target,
-                c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-            )
-        ]
-    else:
-        plan = [(g, float("nan")) for g in trials.groups]
+    protocol = Protocol(threshold=threshold, weight=0.5, target=target, p_target=p_target,
+                        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
+    unit = protocol.unit(trials, subject=subject)
+    plan = protocol.resolve(trials, needs_threshold=metric in _FIXED, resample=unit)
     rng = _rng(seed)
     tick = _progress(progress, n_resamples * len(plan), "bootstrap")
     groups, rows = [], []
     done = 0
-    for g, t in plan:
-        sw = Sweep.from_scores(g.scores, g.genuine)
+    for r in plan:
+        g, sw, t = r.group, r.sweep, r.threshold
         estimate = f(sw, t)
-        reps = _Replicates(g, sw, resample, lazy=metric in _LOCAL)
+        reps = _Replicates(g, sw, unit, lazy=metric in _LOCAL)
         values = np.empty(n_resamples)
         for i in range(n_resamples):
             values[i] = f(reps.draw(rng), t)
@@ -352,9 +356,10 @@ def bootstrap(
                 ci_high=high,
                 confidence_level=confidence_level,
                 ci_method=ci_method,
-                resample=resample,
+                resample=unit,
                 n_resamples=n_resamples,
                 threshold=sign * t,
+                threshold_from=r.threshold_from,
             )
         )
     return _frame(trials, groups, rows, BOOTSTRAP_COLUMNS)
@@ -400,8 +405,7 @@ class PairedResampler:
         elif resample == "trial":
             self.strata, self.n_strata = np.zeros(genuine.size, dtype=np.int64), 1
         else:
-            codes, uniques = pd.factorize(groups[0].subject)
-            self.clusters, self.n_clusters = codes, len(uniques)
+            self.clusters, self.n_clusters = subject_clusters(groups[0].subject, _named(groups[0]))
 
     def weights(self, rng: np.random.Generator) -> np.ndarray:
         """Multiplicities of the trials for one replicate."""
@@ -501,10 +505,10 @@ def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng
     acc_b = b.scores >= thresholds[1]
     cell = a.genuine.astype(np.int64) * 4 + acc_a * 2 + acc_b
     if resample == "subject":
-        codes, uniques = pd.factorize(a.subject)
-        table = np.zeros((len(uniques), 8))
+        codes, n_subjects = subject_clusters(a.subject, _named(a))
+        table = np.zeros((n_subjects, 8))
         np.add.at(table, (codes, cell), 1)
-        mult = rng.multinomial(len(uniques), np.full(len(uniques), 1 / len(uniques)), size=n_resamples)
+        mult = rng.multinomial(n_subjects, np.full(n_subjects, 1 / n_subjects), size=n_resamples)
         counts = mult @ table
     else:
         n_cell = np.bincount(cell, minlength=8).astype(np.float64)
@@ -569,7 +573,7 @@ def paired_bootstrap(
     metric: str = "eer",
     n_resamples: int = 1000,
     alternative: str = "two-sided",
-    resample: str = "label",
+    resample: str = "auto",
     seed: int | np.random.Generator | None = None,
     common_trials: bool = False,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
@@ -577,8 +581,8 @@ def paired_bootstrap(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | None = "auto",
     progress: bool | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -633,39 +637,38 @@ def paired_bootstrap(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
     )
-    if resample == "subject" and trials.groups[0].subject is None:
-        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
     f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
-    ga, ta = _pick(trials, system_a, threshold, target, p_target, c_miss, c_fa, on, apply_to, metric)
-    gb, tb = _pick(trials, system_b, threshold, target, p_target, c_miss, c_fa, on, apply_to, metric)
-    ga, gb = align_pair(ga, gb, common_trials=common_trials)
+    protocol = Protocol(threshold=threshold, weight=0.5, target=target, p_target=p_target,
+                        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
+    unit = protocol.unit(trials, subject=subject)
+    plan = protocol.resolve(trials, needs_threshold=metric in _FIXED, resample=unit)
+    if metric not in _FIXED and isinstance(apply_to, str) and apply_to == AUTO:
+        evals = split_roles(trials)[1]
+        if len(evals) == 1:  # no threshold to choose: test on the evaluation split
+            plan = [r for r in plan if r.group.split == evals[0]]
+    ra, rb = _pick(trials, plan, system_a), _pick(trials, plan, system_b)
+    ga, gb = align_pair(ra.group, rb.group, common_trials=common_trials)
     tick = _progress(progress, n_resamples, "paired bootstrap")
     return bootstrap_difference(
-        ga, gb, f, (ta, tb), n_resamples=n_resamples, resample=resample, rng=_rng(seed),
-        alternative=alternative, tick=tick, metric=metric,
+        ga, gb, f, (ra.threshold, rb.threshold), n_resamples=n_resamples, resample=unit,
+        rng=_rng(seed), alternative=alternative, tick=tick, metric=metric,
     )
 
 
-def _pick(trials: Trials, name, threshold, target, p_target, c_miss, c_fa, on, apply_to, metric):
+ERROR_GROUPS = (
+    "system {system!r} has {n} groups (splits); pass apply_to=<split> to choose the one "
+    "to test on"
+)
+
+
+def _pick(trials: Trials, plan: list[Resolved], name) -> Resolved:
     found = list(dict.fromkeys(g.system for g in trials.groups))
     if name not in found:
         raise SchemaError(ERROR_PAIR.format(system=name, found=found))
-    if metric in _FIXED:
-        for g, _, _, _, _, t, _ in _resolve_thresholds(
-            trials, threshold=threshold, weight=0.5, target=target, p_target=p_target,
-            c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-        ):
-            if g.system == name:
-                return g, t
-    groups = [g for g in trials.groups if g.system == name]
-    if apply_to is not None:
-        groups = [g for g in trials.select_split(apply_to, name="apply_to") if g.system == name]
-    if len(groups) != 1:
-        raise SchemaError(
-            f"system {name!r} has {len(groups)} groups (splits); pass apply_to=<split> to "
-            "choose the one to test on"
-        )
-    return groups[0], float("nan")
+    mine = [r for r in plan if r.group.system == name]
+    if len(mine) != 1:
+        raise SchemaError(ERROR_GROUPS.format(system=name, n=len(mine)))
+    return mine[0]
 
 
 # ------------------------------------------------------------------------- EPC bands
@@ -679,7 +682,7 @@ def epc_bootstrap(
     apply_to: Hashable = "eval",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    resample: str = "label",
+    resample: str = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     system: str = "system",
@@ -753,8 +756,7 @@ def epc_bootstrap(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
     )
-    if resample == "subject" and trials.groups[0].subject is None:
-        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
+    resample = Protocol(resample=resample).unit(trials, subject=subject)
     keys, dev_thr = _curves._epc_thresholds(trials, criterion=criterion, weights=alpha, on=on)
     row = {k: i for i, k in enumerate(keys)}
     targets = trials.select_split(apply_to, name="apply_to")
@@ -772,7 +774,7 @@ def epc_bootstrap(
     rng = _rng(seed)
     n_trials = genuine.size
     if resample == "subject":
-        codes, uniques = pd.factorize(ref.subject)
+        codes, n_subjects = subject_clusters(ref.subject, f"split {apply_to!r}")
     # each system's trials grouped by bucket, impostors first: one gather and one
     # reduceat per chunk of replicates gives the per-bucket counts of every replicate
     layouts = []
@@ -801,7 +803,7 @@ def epc_bootstrap(
             )
             w = np.bincount(flat, minlength=b_c * n_trials).reshape(b_c, n_trials)
         else:
-            mult = np.stack([cluster_counts(rng, codes, len(uniques)) for _ in range(b_c)])
+            mult = np.stack([cluster_counts(rng, codes, n_subjects) for _ in range(b_c)])
             w = mult.astype(np.int32)
         n = w[:, imp_idx].sum(axis=1, dtype=np.int64)[:, None]
         p = w[:, gen_idx].sum(axis=1, dtype=np.int64)[:, None]

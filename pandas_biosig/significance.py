@@ -32,7 +32,6 @@ import gc
 import itertools
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -55,14 +54,15 @@ from ._schema import (
     check_option,
 )
 from ._typing import Alternative, Criterion, NonFinite, Orientation
-from .metrics import _check_costs, _check_rate, _resolve_thresholds, _validate
+from ._validation import check_costs as _check_costs
+from ._validation import check_rate as _check_rate
+from .metrics import _validate
+from .protocol import RESAMPLE, Protocol, Resolved
 from .resampling import (
     _FIXED,
     BOOTSTRAP_METRICS,
     ERROR_LABELS_DIFFER,
     ERROR_N_RESAMPLES,
-    ERROR_SUBJECT,
-    RESAMPLE,
     _metric_function,
     _progress,
     _rng,
@@ -73,6 +73,10 @@ from .results import TestResult
 
 __all__ = [
     "ADJUST_METHODS",
+    "DECISION_TESTS",
+    "DecisionTestError",
+    "ERROR_DECISION_TEST",
+    "NULL_HYPOTHESIS",
     "CI_COLUMNS",
     "CI_METRICS",
     "COMPARE_COLUMNS",
@@ -228,6 +232,38 @@ ERROR_N_DIFFERS = (
     "measured on one common dataset (use by= to separate the datasets)"
 )
 
+#: Tests that compare the systems' decisions (errors at each system's threshold).
+DECISION_TESTS = ("naive", "class", "mcnemar", "gunter_simple", "gunter_paired")
+#: The null hypothesis of each test of :func:`compare` (the ``null_hypothesis`` column).
+NULL_HYPOTHESIS = {
+    "hter_dependent": "HTER_A = HTER_B",
+    "hter_independent": "HTER_A = HTER_B",
+    "naive": "HTER_A = HTER_B, each HTER read as one proportion of all trials",
+    "class": "(FA + FR)/(NI + NC) is the same for A and B",
+    "mcnemar": "A and B are wrong on as many trials (P(only A wrong) = P(only B wrong))",
+    "gunter_simple": "A and B make as many correct decisions",
+    "gunter_paired": "A and B make as many correct decisions",
+    "bootstrap": "metric_A = metric_B",
+}
+_OWN_RULES = ", at each system's own threshold (tests the decision rules)"
+
+
+class DecisionTestError(ValueError):
+    """A decision-level test was asked to compare systems at thresholds it cannot judge."""
+
+
+ERROR_DECISION_TEST = (
+    "test={test!r} tests '{null}' for the two systems' decisions at their thresholds. "
+    "Here each system's threshold is chosen by threshold={criterion!r} (from {where!r}), "
+    "so the thresholds differ by estimation noise and the test detects that the two "
+    "decision rules differ, not that the systems do: on two identical systems it rejects "
+    "far more often than alpha. Ways out: threshold=<number>, one common threshold fixed "
+    "in advance; test='hter_dependent', a class-balanced test whose null is 'HTER_A = "
+    "HTER_B' and which holds its level at per-system thresholds; or "
+    "test_decision_rules=True to test the decision rules themselves (the rows say so in "
+    "null_hypothesis)"
+)
+
 # --------------------------------------------------------------------------- columns
 
 #: Columns of :func:`ci` (after the ``by`` columns); the shared names mean what they mean
@@ -245,6 +281,8 @@ CI_COLUMNS = [
     "threshold",
     "criterion",
     "threshold_split",
+    "threshold_from",
+    "resample",
     "n_genuine",
     "n_impostor",
     "p_target",
@@ -273,7 +311,14 @@ _PAIR_COLUMNS = [
     "method",
 ]
 #: Columns of :func:`compare` (after the ``by`` columns).
-COMPARE_COLUMNS = [*_PAIR_COLUMNS, "threshold_a", "threshold_b"]
+COMPARE_COLUMNS = [
+    *_PAIR_COLUMNS,
+    "threshold_a",
+    "threshold_b",
+    "threshold_from",
+    "resample",
+    "null_hypothesis",
+]
 #: Columns of :func:`compare_folds` (after the ``by`` columns).
 COMPARE_FOLDS_COLUMNS = [
     *_PAIR_COLUMNS,
@@ -394,54 +439,33 @@ def _key_where(names: Sequence[str], values: Sequence[Any]) -> str:
 # --------------------------------------------------------------------------- plan
 
 
-@dataclass(frozen=True)
-class _Member:
-    """One system of a family with the threshold chosen for it (oriented)."""
+def _plan(trials: Trials, *, fixed: bool, threshold, weight, target, p_target, c_miss, c_fa,
+          on, apply_to, resample: str | None = None) -> list[Resolved]:
+    """The reported groups with their resolved protocol (NaN thresholds when the metric
+    needs none)."""
+    protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
+                        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
+    return protocol.resolve(trials, needs_threshold=fixed, resample=resample)
 
-    group: Group
-    threshold: float
-    criterion: str
-    threshold_split: Any
 
-
-def _plan(
-    trials: Trials,
-    *,
-    fixed: bool,
-    threshold,
-    weight,
-    target,
-    p_target,
-    c_miss,
-    c_fa,
-    on,
-    apply_to,
-) -> list[_Member]:
-    """The reported groups with their thresholds (NaN when the metric needs none)."""
-    if fixed:
-        return [
-            _Member(g, t, crit, tsplit)
-            for g, crit, tsplit, _, _, t, _ in _resolve_thresholds(
-                trials, threshold=threshold, weight=weight, target=target, p_target=p_target,
-                c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-            )
-        ]
-    groups = trials.groups
-    if apply_to is not None:
-        wanted = (
-            [apply_to] if isinstance(apply_to, str) or not isinstance(apply_to, Sequence)
-            else list(apply_to)
-        )
-        keep = {id(g) for v in wanted for g in trials.select_split(v, name="apply_to")}
-        groups = [g for g in groups if id(g) in keep]
-    return [_Member(g, float("nan"), "none", None) for g in groups]
+def _null_hypothesis(test: str, protocol: Protocol, members: list[Resolved],
+                     opt_in: bool) -> str:
+    """The null of ``test`` under the protocol; refuses a decision-level test at
+    thresholds chosen per system by a criterion, unless ``opt_in``."""
+    own_rules = test in DECISION_TESTS and protocol.is_criterion()
+    if own_rules and not opt_in:
+        raise DecisionTestError(ERROR_DECISION_TEST.format(
+            test=test, criterion=protocol.threshold, null=NULL_HYPOTHESIS[test],
+            where=members[0].threshold_from if members else protocol.on,
+        ))
+    return NULL_HYPOTHESIS[test] + (_OWN_RULES if own_rules else "")
 
 
 def _families(
-    trials: Trials, members: list[_Member], n_by: int
-) -> list[tuple[tuple, list[_Member]]]:
+    trials: Trials, members: list[Resolved], n_by: int
+) -> list[tuple[tuple, list[Resolved]]]:
     """Members grouped by (``by`` values, split), families and systems in input order."""
-    out: dict[tuple, list[_Member]] = {}
+    out: dict[tuple, list[Resolved]] = {}
     for m in members:
         key = m.group.key
         out.setdefault((*key[:n_by], key[-1]), []).append(m)
@@ -489,7 +513,7 @@ def _same_trials(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _error_columns(
-    members: list[_Member], *, common_trials: bool, in_where: str
+    members: list[Resolved], *, common_trials: bool, in_where: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """The (n, k) error matrix of a family on its aligned trials, the class of each trial,
     and the (n, k) presence matrix (None when every system scored every trial)."""
@@ -650,8 +674,8 @@ def ci(
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
     target: float | None = None,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     confidence_level: float = 0.95,
     method: str = "wilson",
     p_target: float = 0.01,
@@ -814,7 +838,7 @@ def ci(
     rows = []
     for m in members:
         g = m.group
-        sw = Sweep.from_scores(g.scores, g.genuine)
+        sw = m.sweep
         ni, nc = sw.n, sw.p
         fa = fr = None
         if not math.isnan(m.threshold):
@@ -825,6 +849,8 @@ def ci(
             threshold=sign * m.threshold,
             criterion=m.criterion,
             threshold_split=m.threshold_split,
+            threshold_from=m.threshold_from,
+            resample=m.resample,
             n_genuine=nc,
             n_impostor=ni,
             p_target=p_target,
@@ -872,17 +898,18 @@ def compare(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     alpha: float = 0.05,
     adjust: str | None = "holm",
     confidence_level: float = 0.95,
     alternative: Alternative = "two-sided",
     common_trials: bool = False,
     mcnemar_method: str = "exact",
+    test_decision_rules: bool = False,
     metric: str | None = None,
     n_resamples: int = 1000,
-    resample: str = "label",
+    resample: str = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     by: str | Sequence[str] | None = None,
@@ -1126,14 +1153,13 @@ def compare(
         subject=subject if test == "bootstrap" else None, by=by, orientation=orientation,
         nonfinite=nonfinite,
     )
-    if test == "bootstrap" and resample == "subject" and trials.groups[0].subject is None:
-        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
     sign = -1.0 if trials.orientation == "distance" else 1.0
     fixed = test != "bootstrap" or metric in _FIXED
-    members = _plan(
-        trials, fixed=fixed, threshold=threshold, weight=weight, target=target,
-        p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-    )
+    protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
+                        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
+    unit = protocol.unit(trials, subject=subject) if test == "bootstrap" else None
+    members = protocol.resolve(trials, needs_threshold=fixed, resample=unit)
+    null = _null_hypothesis(test, protocol, members, test_decision_rules)
     n_by = len(trials.by)
     names = _family_names(trials, n_by)
     families = _families(trials, members, n_by)
@@ -1165,8 +1191,8 @@ def compare(
                 done = len(rows) * n_resamples
                 res = bootstrap_difference(
                     ga, gb, f, (ma.threshold, mb.threshold), n_resamples=n_resamples,
-                    resample=resample, rng=rng, alternative=alternative,
-                    tick=lambda i, done=done: tick(done + i),
+                    resample=unit, rng=rng, alternative=alternative,
+                    tick=lambda i, done=done: tick(done + i), metric=metric,
                 )
                 res_metric = metric
             elif math.isnan(ma.threshold) or math.isnan(mb.threshold):
@@ -1187,9 +1213,11 @@ def compare(
                 row.update(_row(res, level))
                 if test == "bootstrap":
                     row["method"] = (
-                        f"{res.method} ({n_resamples} resamples, resample={resample!r})"
+                        f"{res.method} ({n_resamples} resamples, resample={unit!r})"
                     )
-            row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold)
+            row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
+                       threshold_from=ma.threshold_from,
+                       resample="none" if unit is None else unit, null_hypothesis=null)
             rows.append(row)
             family_of.append(i_fam)
     return _finish(rows, trials.by, COMPARE_COLUMNS, family_of, adjust, alpha)
@@ -1371,7 +1399,7 @@ def _check_fold_metric(metric, target, p_target, c_miss, c_fa):
 
 
 def _fold_values(trials: Trials, metric: str, *, threshold, weight, target, p_target, c_miss,
-                 c_fa, on, apply_to) -> list[tuple[_Member, float, Sweep]]:
+                 c_fa, on, apply_to) -> list[tuple[Resolved, float, Sweep]]:
     f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
     members = _plan(
         trials, fixed=metric in _FIXED, threshold=threshold, weight=weight, target=target,
