@@ -33,7 +33,7 @@ from .export import HEADERS, to_latex, to_markdown
 from .io import FORMATS, read_scores
 from .metrics import error_rates, summary
 from .resampling import bootstrap
-from .significance import ADJUST_METHODS, TESTS, ci, compare
+from .significance import ADJUST_METHODS, TESTS, DecisionTestError, ci, compare
 
 __all__ = ["main"]
 
@@ -134,6 +134,7 @@ def _report(
     orientation: str = "similarity",
     nonfinite: str = "raise",
     n_resamples: int = 1000,
+    resample: str = "auto",
     confidence_level: float = 0.95,
     seed: int | None = 0,
     test: str = "hter_dependent",
@@ -167,8 +168,8 @@ def _report(
     )
     if n_resamples:
         b = bootstrap(
-            trials, metric="eer", n_resamples=n_resamples, confidence_level=confidence_level,
-            seed=seed, progress=progress, **cols,
+            trials, n_resamples=n_resamples, confidence_level=confidence_level,
+            resample=resample, seed=seed, progress=progress, **cols,
         )
         steps("bootstrap intervals")
         out.table(
@@ -189,7 +190,7 @@ def _report(
         ].assign(
             metric="hter", estimate=er["hter"], ci_low=hter_ci["ci_low"].to_numpy(),
             ci_high=hter_ci["ci_high"].to_numpy(), confidence_level=confidence_level,
-            ci_method="bengio",
+            ci_method=hter_ci["ci_method"].to_numpy(),
         )
         steps("a-priori error rates")
         out.table(
@@ -198,8 +199,8 @@ def _report(
             table, precision={"threshold": 4}, header={"Estimate (%)": "HTER (%)"},
             intro=(
                 f"Each system's threshold is bob.measure's EER threshold on `{on}`, applied "
-                f"unchanged to `{apply_to}`; the HTER interval is Bengio & Mariéthoz's "
-                "(2004) eq. 13."
+                f"unchanged to `{apply_to}`; the HTER interval combines the Clopper–Pearson "
+                "intervals of FAR and FRR (MOVER)."
             ),
         )
     elif has_split and len(splits) > 1:
@@ -217,9 +218,10 @@ def _report(
         try:
             cmp = compare(
                 trials, test=test, adjust=adjust, alpha=alpha, confidence_level=confidence_level,
-                seed=seed, n_resamples=max(n_resamples, 1), progress=progress, **where, **cols,
+                seed=seed, n_resamples=max(n_resamples, 1), resample=resample,
+                progress=progress, **where, **cols,
             )
-        except SchemaError as exc:
+        except (SchemaError, DecisionTestError) as exc:
             out.add("Pairwise significance", f"Not computed: {_one_line(exc)}")
         else:
             out.table(
@@ -337,6 +339,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="level of the intervals (default 0.95)")
     rep.add_argument("--n-resamples", type=int, default=1000, metavar="N",
                      help="bootstrap replicates; 0 skips the bootstrap (default 1000)")
+    rep.add_argument("--resample", default="auto", choices=["auto", "label", "trial", "subject"],
+                     help="what the bootstrap resamples (default auto: subjects when the "
+                          "table has a subject column, else trials within each class)")
     rep.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     rep.add_argument("--out", type=Path, metavar="DIR", help="write the report folder here")
     rep.add_argument("--latex", action="store_true", help="also write the tables as .tex")
@@ -400,7 +405,8 @@ def main(argv: list[str] | None = None) -> int:
         rep, figs = _report(
             trials, title=title, split=args.split_column, on=args.on, apply_to=args.apply_to,
             orientation=args.orientation, nonfinite=args.nonfinite,
-            n_resamples=args.n_resamples, confidence_level=args.confidence_level,
+            n_resamples=args.n_resamples, resample=args.resample,
+            confidence_level=args.confidence_level,
             seed=args.seed, test=args.test, adjust=adjust, alpha=args.alpha,
             figures=args.out is not None,
         )

@@ -179,7 +179,7 @@ def eer(
     data: pd.DataFrame,
     /,
     *,
-    method: EERMethod = "rocch",
+    method: EERMethod = "threshold",
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -196,11 +196,12 @@ def eer(
     data : DataFrame
         Tidy trial table, one row per (system, trial) with columns ``system, trial, label,
         score`` (names set by the keywords below) and optionally ``split``.
-    method : {"rocch", "interpolated", "threshold"}
-        ``"rocch"``: EER of the ROC convex hull (BOSARIS, pyllr); ``"interpolated"``:
-        where the piecewise-linear (FAR, FRR) curve crosses FAR = FRR; ``"threshold"``:
-        bob.measure's EER, (FAR + FRR) / 2 at the candidate threshold minimizing
-        :math:`|FAR - FRR|`.
+    method : {"threshold", "rocch", "interpolated"}, default "threshold"
+        ``"threshold"``: bob.measure's EER, (FAR + FRR) / 2 at the candidate threshold
+        minimizing :math:`|FAR - FRR|` (the default: its bootstrap interval keeps its
+        95 %, see ``docs/methods.md``); ``"rocch"``: EER of the ROC convex hull (BOSARIS,
+        pyllr; biased low on small sets); ``"interpolated"``: where the piecewise-linear
+        (FAR, FRR) curve crosses FAR = FRR.
     by : str or list of str, optional
         Extra grouping columns (protocol, condition...): one row per group and system.
     system, trial, label, score, split : str
@@ -253,7 +254,7 @@ def eer(
       system split    eer  threshold
     0    cnn   dev  0.042     -0.211
     1    cnn  eval  0.054      0.144
-    >>> pbs.eer(trials).eer.round(4).tolist()[:2]  # ROCCH, the default
+    >>> pbs.eer(trials, method="rocch").eer.round(4).tolist()[:2]  # ROC convex hull
     [0.0402, 0.0494]
     """
     check_option(method, EER_METHODS, "method")

@@ -686,7 +686,7 @@ def eer(
     data: dd.DataFrame,
     /,
     *,
-    method: EERMethod = "rocch",
+    method: EERMethod = "threshold",
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -1560,7 +1560,7 @@ class DaskBiosigAccessor:
     def eer(
         self,
         *,
-        method: EERMethod = "rocch",
+        method: EERMethod = "threshold",
         by: str | Sequence[str] | None = None,
         system: str = "system",
         trial: str = "trial",

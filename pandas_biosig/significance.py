@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from . import stats
+from ._kernels.mover import mover_sum
 from ._kernels.pairwise import (
     decision_errors,
     pair_counts,
@@ -57,7 +58,7 @@ from ._typing import Alternative, Criterion, NonFinite, Orientation
 from ._validation import check_costs as _check_costs
 from ._validation import check_rate as _check_rate
 from .metrics import _validate
-from .protocol import RESAMPLE, Protocol, Resolved
+from .protocol import AUTO, RESAMPLE, Protocol, Resolved
 from .resampling import (
     _FIXED,
     BOOTSTRAP_METRICS,
@@ -78,6 +79,7 @@ __all__ = [
     "ERROR_DECISION_TEST",
     "NULL_HYPOTHESIS",
     "CI_COLUMNS",
+    "CI_COMBINE",
     "CI_METRICS",
     "COMPARE_COLUMNS",
     "COMPARE_FOLDS_COLUMNS",
@@ -162,6 +164,12 @@ CI_METRICS: dict[str, str] = {
     "frr": "false rejection rate FR/NC, binomial interval (statsmodels proportion_confint)",
     "hter": "(FAR + FRR)/2, normal interval of Bengio & Mariethoz eq. 13",
     "dcf": "normalized actual DCF at the threshold, normal interval (generalized eq. 14)",
+}
+
+#: How :func:`ci` builds the HTER and DCF intervals from the FAR and FRR.
+CI_COMBINE: dict[str, str] = {
+    "mover": "MOVER (Zou & Donner): the binomial intervals of FAR and FRR (method=) combined",
+    "bengio": "normal interval of Bengio & Mariethoz eq. 13/14 (too narrow at low error rates)",
 }
 
 #: Metrics of the repeated-runs functions (the bootstrap's metrics, one value per fold).
@@ -677,7 +685,8 @@ def ci(
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = "auto",
     confidence_level: float = 0.95,
-    method: str = "wilson",
+    method: str = "beta",
+    combine: str = "mover",
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
@@ -690,12 +699,13 @@ def ci(
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
-    r"""Parametric confidence intervals of FAR, FRR, HTER and DCF for every system.
+    r"""Confidence intervals of FAR, FRR, HTER and DCF for every system.
 
     Each system's threshold is set by a threshold policy (as in
     :func:`pandas_biosig.error_rates`), then the error counts at that threshold give the
-    intervals: binomial for FAR and FRR, the normal interval of Bengio & Mariéthoz (2004)
-    for HTER, and its generalization to the detection cost.
+    intervals: binomial for FAR and FRR (Clopper–Pearson by default), and for HTER and DCF
+    the MOVER combination of those two intervals (default) or the normal interval of
+    Bengio & Mariéthoz (2004) eq. 13/14.
 
     Parameters
     ----------
@@ -713,17 +723,29 @@ def ci(
         are read at the same threshold.
     weight, target : float
         Parameters of the ``"min_weighted"`` and ``"far"``/``"frr"`` criteria.
-    on : split value, optional
-        Choose the thresholds on this split (e.g. ``"dev"``) and apply them to the others:
-        the a-priori protocol. By default each group chooses on its own trials.
-    apply_to : split value or list, optional
-        Report only these splits.
+    on, apply_to : split value, "auto" or None, default "auto"
+        The split the thresholds are chosen on and the split(s) reported. ``"auto"``: a
+        table with dev and eval splits gets a-priori thresholds, chosen on dev and reported
+        on eval; otherwise each group chooses on its own trials (``threshold_from`` says
+        ``"same trials"``, and the estimate is optimistic). See
+        :mod:`pandas_biosig.protocol`.
     confidence_level : float, default 0.95
         Two-sided level of every interval.
-    method : str, default "wilson"
+    method : str, default "beta"
         The binomial interval of FAR and FRR: statsmodels' ``proportion_confint`` method
-        (``"wilson"``, ``"beta"`` = Clopper–Pearson, ``"normal"``, ``"agresti_coull"``,
-        ``"jeffreys"``, ``"binom_test"``), passed through unchanged.
+        (``"beta"`` = Clopper–Pearson, ``"wilson"``, ``"normal"``, ``"agresti_coull"``,
+        ``"jeffreys"``, ``"binom_test"``), passed through unchanged. Clopper–Pearson is the
+        default because it never covers less than the level; Wilson covers only 0.90 at
+        FAR = 0.1 % with 100 trials (exact enumeration).
+    combine : {"mover", "bengio"}, default "mover"
+        The HTER and DCF intervals. ``"mover"``: the MOVER interval (Zou & Donner 2008)
+        built from the ``method`` intervals of FAR and FRR; with Clopper–Pearson it covers
+        at least 0.95 over error rates 0.1 %–20 %, 100–10,000 genuine trials and 1–10
+        impostors per genuine trial (exact enumeration; ``tests/test_protocol.py``).
+        ``"bengio"``: the normal interval of eq. 13/14, which is too narrow at low error
+        rates (coverage 0.71 at FAR = FRR = 1 % with 100 genuine and 1,000 impostor trials,
+        0.67 at 0.1 %; width 0 at zero errors) and fine from a few dozen errors per class
+        (0.948 at 1 % with 10,000 genuine trials).
     p_target, c_miss, c_fa : float
         Prior and costs of the DCF (and of the ``"min_dcf"`` criterion).
     by : str or list of str, optional
@@ -745,14 +767,17 @@ def ci(
         - ``estimate``: the metric at the threshold (a fraction; DCF normalized);
         - ``se``: its standard error — :math:`\sqrt{p(1-p)/n}` for FAR/FRR, σ below for
           HTER and DCF;
-        - ``ci_low``, ``ci_high``: the interval bounds (HTER/DCF: not clipped to [0, 1], so
-          the width is exactly :math:`2 z \sigma` as in the paper's tables);
+        - ``ci_low``, ``ci_high``: the interval bounds (with ``combine="bengio"`` not
+          clipped to [0, 1], so the width is exactly :math:`2 z \sigma` as in the paper's
+          tables);
         - ``confidence_level``;
-        - ``ci_method``: the binomial method (``"wilson"``…) for FAR/FRR, ``"bengio"`` for
-          HTER and DCF;
+        - ``ci_method``: the binomial method (``"beta"``…) for FAR/FRR; for HTER and DCF
+          ``"mover-<method>"`` or ``"bengio"``;
         - ``threshold``: the threshold applied, in score units;
         - ``criterion``, ``threshold_split``: how and on which split it was chosen
           (``"fixed"`` and None for given thresholds);
+        - ``threshold_from``: the split it was chosen on, ``"same trials"`` or ``"fixed"``;
+        - ``resample``: ``"none"`` (parametric intervals resample nothing);
         - ``n_genuine``, ``n_impostor``: NC and NI;
         - ``p_target``, ``c_miss``, ``c_fa``: the DCF parameters.
 
@@ -786,11 +811,21 @@ def ci(
               \frac{\mathrm{FAR}(1-\mathrm{FAR})}{N_I}
               + (c_{miss}\,p)^2 \frac{\mathrm{FRR}(1-\mathrm{FRR})}{N_C}}
 
-    with :math:`D = \min(c_{miss}\,p, c_{fa}(1-p))`. These intervals treat the trials as
+    with :math:`D = \min(c_{miss}\,p, c_{fa}(1-p))` (``combine="bengio"``). The MOVER
+    interval of :math:`\theta = w_1 \mathrm{FAR} + w_2 \mathrm{FRR}` (``w = 1/2`` for
+    HTER; :math:`c_{fa}(1-p)/D` and :math:`c_{miss}p/D` for DCF), from the binomial
+    intervals :math:`[l_k, u_k]` of the two rates, is
+
+    .. math::
+
+        \Bigl[\hat\theta - \sqrt{\textstyle\sum_k w_k^2(\hat p_k - l_k)^2},\;
+              \hat\theta + \sqrt{\textstyle\sum_k w_k^2(u_k - \hat p_k)^2}\Bigr].
+
+    These intervals treat the trials as
     independent; when many trials share a subject they are too narrow, and a subject
     bootstrap (:func:`pandas_biosig.bootstrap` with ``resample="subject"``) is the honest
-    alternative. A threshold chosen on the same trials (the default, a-posteriori) makes
-    the estimate optimistic; ``on="dev"`` avoids it.
+    alternative. A threshold chosen on the same trials (``threshold_from`` is
+    ``"same trials"``) makes the estimate optimistic; a-priori thresholds avoid it.
 
     References
     ----------
@@ -798,13 +833,16 @@ def ci(
     authentication. In *Proceedings of Odyssey 2004: The Speaker and Language Recognition
     Workshop* (pp. 237–244).
 
+    Zou, G. Y., & Donner, A. (2008). Construction of confidence limits about effect
+    measures: A general approach. *Statistics in Medicine, 27*\(10), 1693–1702.
+
     Brown, L. D., Cai, T. T., & DasGupta, A. (2001). Interval estimation for a binomial
     proportion. *Statistical Science, 16*\(2), 101–133.
 
     Examples
     --------
     >>> trials = pbs.datasets.example_trials()
-    >>> res = pbs.ci(trials, metric="hter", on="dev", apply_to="eval")
+    >>> res = pbs.ci(trials, metric="hter", combine="bengio")
     >>> res[["system", "split", "estimate", "ci_low", "ci_high"]].round(4)
         system split  estimate  ci_low  ci_high
     0      cnn  eval    0.0510  0.0376   0.0645
@@ -824,6 +862,7 @@ def ci(
     for m in metrics:
         check_option(m, CI_METRICS, "metric")
     check_option(method, stats.RATE_CI_METHODS, "method")
+    check_option(combine, CI_COMBINE, "combine")
     level = _check_level(confidence_level)
     _check_costs(p_target, c_miss, c_fa)
     trials = _validate(
@@ -859,7 +898,10 @@ def ci(
         )
         for name in metrics:
             row = dict(base, metric=name)
-            row["ci_method"] = method if name in ("far", "frr") else "bengio"
+            row["ci_method"] = (
+                method if name in ("far", "frr")
+                else "bengio" if combine == "bengio" else f"mover-{method}"
+            )
             if fa is None:
                 row.update(estimate=np.nan, se=np.nan, ci_low=np.nan, ci_high=np.nan)
                 rows.append(row)
@@ -878,6 +920,14 @@ def ci(
                 )
                 se = res.se
             low, high = res.confidence_interval(confidence_level=level)
+            if name in ("hter", "dcf") and combine == "mover":
+                norm = min(c_miss * p_target, c_fa * (1 - p_target))
+                w = (0.5, 0.5) if name == "hter" else (c_fa * (1 - p_target) / norm,
+                                                         c_miss * p_target / norm)
+                parts = [stats.rate_ci(k, t, method=method).confidence_interval(
+                    confidence_level=level) for k, t in ((fa, ni), (fr, nc))]
+                low, high = mover_sum((fa / ni, fr / nc), [p.low for p in parts],
+                                      [p.high for p in parts], w)
             row.update(estimate=res.estimate, se=se, ci_low=low, ci_high=high)
             rows.append(row)
     return pd.DataFrame(rows, columns=[*trials.by, *CI_COLUMNS])
@@ -942,21 +992,38 @@ def compare(
         - ``"naive"`` (eq. 18) and ``"class"`` (eq. 17): **over-confident**, for showing
           how over-confident they are, never for a conclusion;
         - ``"mcnemar"``: McNemar's test on the per-trial errors (variant:
-          ``mcnemar_method``); meaningful at thresholds fixed a priori (``on="dev"`` or
-          given numbers);
+          ``mcnemar_method``);
         - ``"gunter_simple"``, ``"gunter_paired"``: Günter's tests on the per-trial
           correct decisions (recognition rates), eq. 3 and eq. 5–6;
-        - ``"bootstrap"``: the paired bootstrap of ``metric``
-          (:func:`pandas_biosig.paired_bootstrap`).
+        - ``"bootstrap"``: the paired bootstrap of ``metric``, by the engine of
+          :func:`pandas_biosig.paired_bootstrap` (the same numbers for the same seed).
+
+        The null hypothesis of each, in one sentence (the ``null_hypothesis`` column):
+        HTER tests and NAIVE: the two HTERs are equal; CLASS: the two classification
+        errors (FA + FR)/(NI + NC) are equal; McNemar: the two systems are wrong on as
+        many trials; Günter: they make as many correct decisions; bootstrap: the metric is
+        equal. The decision-level tests (:data:`DECISION_TESTS`: NAIVE, CLASS, McNemar,
+        Günter) compare the *decisions* at each system's threshold. When each system's
+        threshold is chosen by a criterion, the thresholds differ by estimation noise and
+        these tests detect that the decision rules differ even for identical systems
+        (McNemar rejects 24–25 % of the time at α = 0.05 on two identical systems with ten
+        impostors per genuine trial, with a-priori thresholds); so they raise
+        :class:`DecisionTestError` unless the threshold is one fixed number (or one per
+        system, given) or ``test_decision_rules=True``.
     baseline : system name, optional
         Compare every other system with this one only (k − 1 rows per family). The other
         system is ``system_a``, the baseline ``system_b``, so ``estimate`` is
         metric(system) − metric(baseline).
-    threshold, weight, target, p_target, c_miss, c_fa, on, apply_to
+    threshold, weight, target, p_target, c_miss, c_fa
         The threshold policy that makes the decisions (see
-        :func:`pandas_biosig.error_rates`): each system gets its own threshold, chosen on
-        its own trials of each split, or on split ``on`` and applied to the other splits;
-        ``apply_to`` restricts the splits tested.
+        :func:`pandas_biosig.error_rates`).
+    on, apply_to : split value, "auto" or None, default "auto"
+        The split each system's threshold is chosen on, and the split(s) tested. With
+        ``"auto"``, a table with a development split (``dev``/``development``) and an
+        evaluation split (``eval``/``test``/``evaluation``, case-insensitive) gets a-priori
+        thresholds, chosen on dev and tested on eval (see :mod:`pandas_biosig.protocol`);
+        other tables choose each split's thresholds on its own trials. ``on=None,
+        apply_to=None`` asks for that explicitly.
     alpha : float, default 0.05
         Family-wise level (or false discovery rate) of ``reject``.
     adjust : str or None, default "holm"
@@ -975,12 +1042,16 @@ def compare(
     mcnemar_method : {"exact", "midp", "chi2", "chi2_corrected"}, default "exact"
         The variant of ``test="mcnemar"`` (see :func:`pandas_biosig.stats.mcnemar`);
         other tests ignore it.
+    test_decision_rules : bool, default False
+        Run a decision-level test at per-system criterion thresholds anyway: it then tests
+        whether the two decision rules err equally, and ``null_hypothesis`` says so.
     metric : str, optional
         The metric of ``test="bootstrap"`` (one of
         :data:`pandas_biosig.resampling.BOOTSTRAP_METRICS`; default ``"hter"`` at the
         threshold policy). Other tests compare a fixed quantity and reject it.
     n_resamples, resample, seed, progress
-        Bootstrap replicates, resampling scheme (``"label"``, ``"trial"``,
+        Bootstrap replicates, resampling scheme (``"auto"``: ``"subject"`` when the table
+        has a subject column, else ``"label"``; or ``"label"``, ``"trial"``,
         ``"subject"``), seed and progress line of ``test="bootstrap"`` (see
         :func:`pandas_biosig.bootstrap`); other tests ignore them. The pairs are resampled
         one after the other from one generator, so a seed reproduces the whole table.
@@ -1019,7 +1090,13 @@ def compare(
         - ``alternative``; ``method``: the test's full name (which equation, which
           McNemar variant);
         - ``threshold_a``, ``threshold_b``: the thresholds that made the decisions, in
-          score units (NaN for a bootstrap metric that needs none).
+          score units (NaN for a bootstrap metric that needs none);
+        - ``threshold_from``: where they came from — the split they were chosen on,
+          ``"same trials"`` (chosen on the tested trials) or ``"fixed"`` (given); None
+          when no threshold is used;
+        - ``resample``: what the bootstrap resampled (``"subject"``, ``"label"``,
+          ``"trial"``), ``"none"`` for the other tests;
+        - ``null_hypothesis``: what the test's null says (see ``test``).
 
     Raises
     ------
@@ -1068,13 +1145,14 @@ def compare(
     default) controls it at ``alpha`` under any dependence between the tests, and always
     rejects at least what Bonferroni rejects.
 
-    The dependent HTER test does not model the correlation between the two systems: for
-    two variants of one model its σ is too small (Bengio & Mariéthoz, Table 6), while the
-    independent test ignores the pairing; the authors advise trusting a difference only
-    when both find it. NAIVE and CLASS are over-confident whenever the classes differ in
-    size. McNemar's test assumes decisions fixed before seeing the test trials. Every
-    parametric test here treats trials as independent; trials that share subjects call for
-    ``test="bootstrap"`` with ``resample="subject"``.
+    The dependent HTER test (the default) holds its level, also for strongly correlated
+    systems: measured rejection rates of two identical systems at α = 0.05 are 0.04–0.07
+    for correlations 0 to 0.9, with thresholds chosen a priori on dev or on the tested
+    trials (``docs/validity.md``). The independent test ignores the pairing and is
+    conservative for correlated systems (about 0.02 at ρ = 0.5), so requiring both tests
+    only loses power. NAIVE and CLASS are over-confident whenever the classes differ in
+    size. Every parametric test here treats trials as independent; trials that share
+    subjects call for ``test="bootstrap"``, which resamples subjects by default.
 
     References
     ----------
@@ -1093,10 +1171,11 @@ def compare(
 
     Examples
     --------
-    Thresholds at the EER of the dev split, tested on the eval split:
+    The example table has dev and eval splits, so by default each system's threshold is
+    its EER threshold on dev, and the systems are tested on eval:
 
     >>> trials = pbs.datasets.example_trials()
-    >>> res = pbs.compare(trials, on="dev", apply_to="eval")
+    >>> res = pbs.compare(trials)
     >>> res[["system_a", "system_b", "estimate", "pvalue", "pvalue_adj", "reject"]].round(4)
       system_a system_b  estimate  pvalue  pvalue_adj  reject
     0      cnn  cnn_aug    0.0031  0.6898      0.6898   False
@@ -1112,9 +1191,10 @@ def compare(
     >>> bool(np.allclose(multipletests(res.pvalue, method="holm")[1], res.pvalue_adj))
     True
 
-    McNemar at the a-priori decisions, each system against a baseline:
+    McNemar at one common threshold fixed in advance, each system against a baseline:
 
-    >>> mc = pbs.compare(trials, test="mcnemar", baseline="lbp", on="dev", apply_to="eval")
+    >>> mc = pbs.compare(trials, test="mcnemar", baseline="lbp", threshold=0.5,
+    ...                  apply_to="eval")
     >>> mc[["system_a", "system_b", "metric", "estimate", "pvalue_adj"]].round(4)
       system_a system_b      metric  estimate  pvalue_adj
     0      cnn      lbp  error_rate   -0.1200         0.0
@@ -1129,7 +1209,8 @@ def compare(
     if test == "bootstrap":
         metric = "hter" if metric is None else metric
         check_option(metric, BOOTSTRAP_METRICS, "metric")
-        check_option(resample, RESAMPLE, "resample")
+        if resample != AUTO:
+            check_option(resample, RESAMPLE, "resample")
         if (
             not isinstance(n_resamples, int | np.integer)
             or isinstance(n_resamples, bool)
