@@ -197,6 +197,9 @@ class _Replicates:
 
 
 def _named(group: Group) -> str:
+    key = getattr(group, "key", None)
+    if not key:
+        return "the trials"
     where = f"system {group.system!r}"
     return where if group.split is None else f"{where}, split {group.split!r}"
 
