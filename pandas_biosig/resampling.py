@@ -522,15 +522,7 @@ def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng
         mult = rng.multinomial(n_subjects, np.full(n_subjects, 1 / n_subjects), size=n_resamples)
         counts = mult @ table
     else:
-        n_cell = np.bincount(cell, minlength=8).astype(np.float64)
-        if resample == "label":
-            counts = np.zeros((n_resamples, 8))
-            for lo in (0, 4):
-                total = n_cell[lo : lo + 4].sum()
-                counts[:, lo : lo + 4] = rng.multinomial(int(total), n_cell[lo : lo + 4] / total,
-                                                         size=n_resamples)
-        else:
-            counts = rng.multinomial(int(n_cell.sum()), n_cell / n_cell.sum(), size=n_resamples)
+        counts = _cell_draws(np.bincount(cell, minlength=8), n_resamples, resample, rng)
     with np.errstate(invalid="ignore", divide="ignore"):
         ni = counts[:, :4].sum(axis=1)
         nc = counts[:, 4:].sum(axis=1)
@@ -543,6 +535,45 @@ def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng
     if metric == "frr":
         return frr_a - frr_b
     return (far_a + frr_a) / 2 - (far_b + frr_b) / 2
+
+
+def _cell_draws(n_cell: np.ndarray, n_resamples: int, resample: str, rng) -> np.ndarray:
+    """Replicated counts of the 8 cells (class x A accepts x B accepts), drawn so that
+    swapping A and B swaps the discordant cells of every replicate: per class, the two
+    concordant cells and the discordant total first, then the split of the discordant
+    trials, binomially (numpy draws Bin(n, 1 - q) as n - Bin(n, q) from the same stream).
+    """
+    n_cell = n_cell.astype(np.int64)
+    totals = n_cell.reshape(2, 4).sum(axis=1)
+    if resample == "label":
+        per_class = np.broadcast_to(totals, (n_resamples, 2))
+    else:  # trials regardless of class: the class sizes vary too
+        n = int(totals.sum())
+        n_neg = rng.binomial(n, totals[0] / n, size=n_resamples)
+        per_class = np.stack([n_neg, n - n_neg], axis=1)
+    counts = np.zeros((n_resamples, 8))
+    disc = n_cell[[1, 5]] + n_cell[[2, 6]]
+    sign = np.sign(n_cell[[2, 6]] - n_cell[[1, 5]])  # which of A, B errs alone more
+    for k, lo in enumerate((0, 4)):
+        size = totals[k]
+        if size == 0:
+            continue
+        probs = np.array([n_cell[lo], n_cell[lo + 3], disc[k]], dtype=np.float64) / size
+        three = _multinomial(rng, per_class[:, k], probs)
+        counts[:, lo], counts[:, lo + 3] = three[:, 0], three[:, 1]
+        d = three[:, 2]
+        if disc[k] == 0:
+            continue
+        a_alone = rng.binomial(d, n_cell[lo + 2] / disc[k])
+        if sign[k] == 0 and sign[1 - k] < 0:  # a tie: orient it by the other class
+            a_alone = d - a_alone
+        counts[:, lo + 2], counts[:, lo + 1] = a_alone, d - a_alone
+    return counts
+
+
+def _multinomial(rng, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """One multinomial draw per entry of ``n`` (numpy broadcasts the counts)."""
+    return rng.multinomial(np.asarray(n, dtype=np.int64), probs)
 
 
 def bootstrap_pvalue(deltas: np.ndarray, alternative: str = "two-sided") -> float:

@@ -166,11 +166,15 @@ def test_a_table_without_splits_is_compared_a_posteriori(capsys, tmp_path):
     pbs.datasets.example_trials().query("split == 'eval'").drop(columns="split").to_csv(
         path, index=False
     )
-    status, out, _ = _run(capsys, path, "--n-resamples", "0", "--test", "mcnemar")
+    status, out, _ = _run(capsys, path, "--n-resamples", "0")
     assert status == 0
     assert "A-priori" not in out
     assert "each split's own EER thresholds (a posteriori: optimistic)" in out
     assert "| System   |   # genuine |" in out  # no split column shown
+    # McNemar at per-system criterion thresholds is refused, and the report says so
+    status, out, _ = _run(capsys, path, "--n-resamples", "0", "--test", "mcnemar")
+    assert status == 0
+    assert "Not computed: test='mcnemar' tests" in out
 
 
 def test_other_split_names_need_on_and_apply_to(capsys, tmp_path):

@@ -270,7 +270,8 @@ def test_pairwise_counts_exact(big, scheduler):
 def test_compare_exact(big, scheduler):
     table, ddf = big
     with dask.config.set(scheduler=scheduler):
-        for kw in [dict(on="dev", apply_to="eval"), dict(test="mcnemar", threshold="min_hter")]:
+        for kw in [dict(on="dev", apply_to="eval"), dict(test="mcnemar", threshold="min_hter",
+                                                            test_decision_rules=True)]:
             pd.testing.assert_frame_equal(
                 ddf.biosig.compare(**kw), pbs.compare(table, **kw), check_exact=True
             )
