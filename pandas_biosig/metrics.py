@@ -357,7 +357,7 @@ def error_rates(
         - ``n_genuine``, ``n_impostor``; ``fa``, ``fr``: false acceptances and rejections;
         - ``far``, ``frr``, ``hter`` = (far + frr)/2, ``error_rate`` = (fa + fr)/(n_genuine +
           n_impostor) (fractions);
-        - ``resample``: ``"none"`` (nothing is resampled here; the column is shared with
+        - ``resample``: None (nothing is resampled here; the column is shared with
           :func:`pandas_biosig.bootstrap` and :func:`pandas_biosig.ci`).
 
     Raises

@@ -1457,8 +1457,8 @@ def compare(
     >>> import pandas_biosig.outofcore
     >>> trials = pbs.datasets.example_trials()
     >>> ddf = dd.from_pandas(trials, npartitions=3)
-    >>> ours = ddf.biosig.compare(test="mcnemar", on="dev", apply_to="eval")
-    >>> ours.equals(pbs.compare(trials, test="mcnemar", on="dev", apply_to="eval"))
+    >>> ours = ddf.biosig.compare()
+    >>> ours.equals(pbs.compare(trials))
     True
     """
     from . import significance as _sig
@@ -1517,7 +1517,7 @@ def compare(
             else:
                 row.update(_sig._row(res, level))
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
-                       threshold_from=ma.threshold_from, resample="none", null_hypothesis=null)
+                       threshold_from=ma.threshold_from, resample=None, null_hypothesis=null)
             rows.append(row)
             family_of.append(i_fam)
     return _sig._finish(rows, trials.by, _sig.COMPARE_COLUMNS, family_of, adjust, alpha)

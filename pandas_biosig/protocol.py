@@ -198,7 +198,7 @@ class Resolved:
     threshold_split: Hashable | None
     weight: float
     target: float
-    resample: str
+    resample: str | None
     _sweeps: _Sweeps = field(repr=False)
 
     @property
@@ -293,10 +293,10 @@ class Protocol:
         ``sweep_of`` builds a group's sweep (default: sort its scores; the dask path passes
         its exact out-of-core sweeps); ``named`` adds threshold names computed from the
         group (e.g. ``{"bayes": ...}``); ``resample`` the unit already decided by
-        :meth:`unit` (default: "none", nothing resampled).
+        :meth:`unit` (default None: nothing resampled).
         """
         sweeps = _Sweeps(sweep_of)
-        unit = "none" if resample is None else resample
+        unit = resample
         on, apply_to = self.splits(trials, needs_threshold=needs_threshold, named=named)
         groups = self.reported(trials, apply_to)
         nan = float("nan")

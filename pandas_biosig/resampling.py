@@ -321,9 +321,9 @@ def bootstrap(
     >>> trials = pbs.datasets.example_trials()
     >>> ci = pbs.bootstrap(trials, n_resamples=200, seed=0)
     >>> ci[["system", "split", "estimate", "ci_low", "ci_high", "resample"]].round(3).head(2)
-      system split  estimate  ci_low  ci_high
-    0    cnn   dev     0.042   0.0...
-    1    cnn  eval     0.054   0.0...
+      system split  estimate  ci_low  ci_high resample
+    0    cnn   dev     0.042   0.029    0.057  subject
+    1    cnn  eval     0.054   0.039    0.067  subject
     """
     _check_common(n_resamples, confidence_level, resample, ci_method)
     check_option(metric, BOOTSTRAP_METRICS, "metric")

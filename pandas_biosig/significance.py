@@ -777,7 +777,7 @@ def ci(
         - ``criterion``, ``threshold_split``: how and on which split it was chosen
           (``"fixed"`` and None for given thresholds);
         - ``threshold_from``: the split it was chosen on, ``"same trials"`` or ``"fixed"``;
-        - ``resample``: ``"none"`` (parametric intervals resample nothing);
+        - ``resample``: None (parametric intervals resample nothing);
         - ``n_genuine``, ``n_impostor``: NC and NI;
         - ``p_target``, ``c_miss``, ``c_fa``: the DCF parameters.
 
@@ -1095,7 +1095,7 @@ def compare(
           ``"same trials"`` (chosen on the tested trials) or ``"fixed"`` (given); None
           when no threshold is used;
         - ``resample``: what the bootstrap resampled (``"subject"``, ``"label"``,
-          ``"trial"``), ``"none"`` for the other tests;
+          ``"trial"``), None for the other tests;
         - ``null_hypothesis``: what the test's null says (see ``test``).
 
     Raises
@@ -1197,9 +1197,9 @@ def compare(
     ...                  apply_to="eval")
     >>> mc[["system_a", "system_b", "metric", "estimate", "pvalue_adj"]].round(4)
       system_a system_b      metric  estimate  pvalue_adj
-    0      cnn      lbp  error_rate   -0.1200         0.0
-    1  cnn_aug      lbp  error_rate   -0.1275         0.0
-    2      gmm      lbp  error_rate   -0.0733         0.0
+    0      cnn      lbp  error_rate   -0.0858         0.0
+    1  cnn_aug      lbp  error_rate   -0.0925         0.0
+    2      gmm      lbp  error_rate   -0.0667         0.0
     """
     check_option(test, TESTS, "test")
     level = _check_level(confidence_level)
@@ -1298,7 +1298,7 @@ def compare(
                     )
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
                        threshold_from=ma.threshold_from,
-                       resample="none" if unit is None else unit, null_hypothesis=null)
+                       resample=unit, null_hypothesis=null)
             rows.append(row)
             family_of.append(i_fam)
     return _finish(rows, trials.by, COMPARE_COLUMNS, family_of, adjust, alpha)
