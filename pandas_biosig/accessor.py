@@ -221,7 +221,7 @@ class BiosigAccessor:
     def compare(
         self,
         *,
-        test: significance.Test = "hter_dependent",
+        test: significance.Test | Literal["auto"] = "auto",
         baseline: Hashable | None = None,
         threshold: Criterion | float | Mapping[Hashable, float] = "eer",
         weight: float = 0.5,

@@ -116,6 +116,7 @@ __all__ = [
     "DET_VARIABLES",
     "PAIRWISE_COLUMNS",
     "DaskBiosigAccessor",
+    "ERROR_AUTO_SUBJECT",
     "ERROR_BOOTSTRAP",
     "ERROR_NOT_DASK",
     "compare",
@@ -142,6 +143,12 @@ ERROR_PAIR_MISSING = (
 ERROR_BOOTSTRAP = (
     "test='bootstrap' resamples every trial of a pair in memory and is not available out of "
     "core; use a parametric test (hter_dependent, mcnemar, ...) or compute() a sample"
+)
+
+ERROR_AUTO_SUBJECT = (
+    "the table has a subject column ({column!r}): the default test of compare() is then the "
+    "subject-level paired bootstrap, which runs in memory only. Pass test='hter_dependent' "
+    "if the trials are independent, or compute() the table (or a sample) for the bootstrap"
 )
 
 #: Columns of :func:`pairwise_counts` (after any ``by`` columns).
@@ -1388,7 +1395,7 @@ def compare(
     data: dd.DataFrame,
     /,
     *,
-    test: str = "hter_dependent",
+    test: str = "auto",
     baseline: Hashable | None = None,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
@@ -1457,14 +1464,16 @@ def compare(
     >>> import pandas_biosig.outofcore
     >>> trials = pbs.datasets.example_trials()
     >>> ddf = dd.from_pandas(trials, npartitions=3)
-    >>> ours = ddf.biosig.compare()
-    >>> ours.equals(pbs.compare(trials))
+    >>> ours = ddf.biosig.compare(test="hter_dependent")
+    >>> ours.equals(pbs.compare(trials, test="hter_dependent"))
     True
     """
     from . import significance as _sig
     from . import stats as _stats
 
-    check_option(test, _sig.TESTS, "test")
+    if test == "auto" and subject is not None and subject in data.columns:
+        raise ValueError(ERROR_AUTO_SUBJECT.format(column=subject))
+    test = _sig.default_test(test, None, None)
     level = _sig._check_level(confidence_level)
     alpha = _sig._check_alpha(alpha)
     adjust = _sig._check_adjust(adjust)
@@ -1678,7 +1687,7 @@ class DaskBiosigAccessor:
     def compare(
         self,
         *,
-        test: str = "hter_dependent",
+        test: str = "auto",
         baseline: Hashable | None = None,
         threshold: Criterion | float | Mapping[Hashable, float] = "eer",
         weight: float = 0.5,

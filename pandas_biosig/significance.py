@@ -77,6 +77,7 @@ __all__ = [
     "DECISION_TESTS",
     "DecisionTestError",
     "ERROR_DECISION_TEST",
+    "default_test",
     "NULL_HYPOTHESIS",
     "CI_COLUMNS",
     "CI_COMBINE",
@@ -454,6 +455,16 @@ def _plan(trials: Trials, *, fixed: bool, threshold, weight, target, p_target, c
     protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
     return protocol.resolve(trials, needs_threshold=fixed, resample=resample)
+
+
+def default_test(test: str, data: Any, subject: str | None) -> str:
+    """The test ``"auto"`` stands for: the subject-level paired bootstrap of the HTER when
+    the table has a subject column (trial-level tests are too liberal when trials share
+    subjects), else the dependent HTER test."""
+    if test != AUTO:
+        return check_option(test, TESTS, "test")
+    has = subject is not None and isinstance(data, pd.DataFrame) and subject in data.columns
+    return "bootstrap" if has else "hter_dependent"
 
 
 def _null_hypothesis(test: str, protocol: Protocol, members: list[Resolved],
@@ -940,7 +951,7 @@ def compare(
     data: pd.DataFrame,
     /,
     *,
-    test: Test = "hter_dependent",
+    test: Test | Literal["auto"] = "auto",
     baseline: Hashable | None = None,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
@@ -983,8 +994,10 @@ def compare(
     ----------
     data : DataFrame
         Tidy trial table in which the systems score the same trials (paired on ``trial``).
-    test : str, default "hter_dependent"
-        One of :data:`TESTS`:
+    test : str, default "auto"
+        ``"auto"``: ``"bootstrap"`` (resampling subjects) when the table has a subject
+        column, because trials that share subjects make every trial-level test too
+        liberal; ``"hter_dependent"`` otherwise. Or one of :data:`TESTS`:
 
         - ``"hter_dependent"``: HTER_A − HTER_B with the variance of Bengio & Mariéthoz's
           eq. 16, from the discordant decisions of the two systems;
@@ -1175,7 +1188,7 @@ def compare(
     its EER threshold on dev, and the systems are tested on eval:
 
     >>> trials = pbs.datasets.example_trials()
-    >>> res = pbs.compare(trials)
+    >>> res = pbs.compare(trials, test="hter_dependent")
     >>> res[["system_a", "system_b", "estimate", "pvalue", "pvalue_adj", "reject"]].round(4)
       system_a system_b  estimate  pvalue  pvalue_adj  reject
     0      cnn  cnn_aug    0.0031  0.6898      0.6898   False
@@ -1201,7 +1214,7 @@ def compare(
     1  cnn_aug      lbp  error_rate   -0.0925         0.0
     2      gmm      lbp  error_rate   -0.0667         0.0
     """
-    check_option(test, TESTS, "test")
+    test = default_test(test, data, subject)
     level = _check_level(confidence_level)
     alpha = _check_alpha(alpha)
     adjust = _check_adjust(adjust)

@@ -48,7 +48,7 @@ def test_signatures_match(owner, name):
         ("bootstrap", dict(metric="auc", n_resamples=20, seed=1)),
         ("ci", {}),
         ("ci", dict(metric="hter", on="dev", apply_to="eval", confidence_level=0.9)),
-        ("compare", {}),
+        ("compare", dict(seed=0)),
         ("compare", dict(test="mcnemar", baseline="gmm", on="dev", apply_to="eval",
                          test_decision_rules=True)),
         ("compare", dict(test="bootstrap", metric="eer", n_resamples=20, seed=3)),

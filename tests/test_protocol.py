@@ -79,14 +79,19 @@ def test_threshold_from_and_resample_columns():
     assert set(b.threshold_from) == {"dev"} and set(b["resample"]) == {"subject"}
     b = pbs.bootstrap(t.drop(columns="subject"), metric="hter", n_resamples=20, seed=0)
     assert set(b["resample"]) == {"label"}
-    cmp = pbs.compare(t)
+    cmp = pbs.compare(t, n_resamples=50, seed=0)  # a subject column: the subject bootstrap
     assert set(cmp.split) == {"eval"} and set(cmp.threshold_from) == {"dev"}
+    assert set(cmp.test) == {"bootstrap"} and set(cmp["resample"]) == {"subject"}
+    assert set(cmp.null_hypothesis) == {NULL_HYPOTHESIS["bootstrap"]}
+    cmp = pbs.compare(t.drop(columns="subject"))
+    assert set(cmp.test) == {"hter_dependent"} and cmp["resample"].isna().all()
     assert set(cmp.null_hypothesis) == {NULL_HYPOTHESIS["hter_dependent"]}
 
 
 def test_the_default_thresholds_are_the_a_priori_ones():
     t = pbs.datasets.example_trials()
-    pd.testing.assert_frame_equal(pbs.compare(t), pbs.compare(t, on="dev", apply_to="eval"))
+    pd.testing.assert_frame_equal(pbs.compare(t, seed=1),
+                                  pbs.compare(t, seed=1, on="dev", apply_to="eval"))
     pd.testing.assert_frame_equal(pbs.ci(t), pbs.ci(t, on="dev", apply_to="eval"))
 
 

@@ -329,7 +329,7 @@ def test_one_matrix_product_per_family(trials, monkeypatch):
 
 
 def test_all_pairs_in_input_order_with_adjustment_per_family(trials):
-    res = pbs.compare(trials, on=None, apply_to=None)
+    res = pbs.compare(trials, test="hter_dependent", on=None, apply_to=None)
     assert list(res.columns) == COMPARE_COLUMNS
     assert len(res) == 2 * 6  # k(k-1)/2 per split
     for _, fam in res.groupby("split", sort=False):
@@ -349,7 +349,7 @@ def test_all_pairs_in_input_order_with_adjustment_per_family(trials):
 
 @pytest.mark.parametrize("adjust", ["bonferroni", "fdr_bh", "hommel", "fdr_by", "sidak", "b"])
 def test_any_multipletests_code_is_passed_through(eval_trials, adjust):
-    res = pbs.compare(eval_trials, adjust=adjust, alpha=0.1)
+    res = pbs.compare(eval_trials, test="hter_dependent", adjust=adjust, alpha=0.1)
     raw = res.pvalue.to_numpy()
     reject, corrected, _, _ = multipletests(raw, alpha=0.1, method=adjust)
     np.testing.assert_array_equal(res.pvalue_adj, corrected)
@@ -361,31 +361,31 @@ def test_adjustment_leaves_the_garbage_collector_as_it_found_it(eval_trials):
     import gc
 
     assert gc.get_freeze_count() == 0
-    pbs.compare(eval_trials)
+    pbs.compare(eval_trials, test="hter_dependent")
     assert gc.get_freeze_count() == 0
     gc.freeze()  # a caller's own frozen objects stay frozen
     try:
         frozen = gc.get_freeze_count()
-        pbs.compare(eval_trials)
+        pbs.compare(eval_trials, test="hter_dependent")
         assert gc.get_freeze_count() > frozen // 2  # not unfrozen (a few may be freed)
     finally:
         gc.unfreeze()
 
 
 def test_no_adjustment(eval_trials):
-    res = pbs.compare(eval_trials, adjust=None)
+    res = pbs.compare(eval_trials, test="hter_dependent", adjust=None)
     np.testing.assert_array_equal(res.pvalue_adj, res.pvalue)
     assert (res.adjust == "none").all()
     assert (res.reject == (res.pvalue <= 0.05)).all()
 
 
 def test_baseline_gives_k_minus_one_rows(eval_trials):
-    res = pbs.compare(eval_trials, baseline="gmm")
+    res = pbs.compare(eval_trials, test="hter_dependent", baseline="gmm")
     assert list(zip(res.system_a, res.system_b, strict=True)) == [
         ("cnn", "gmm"), ("cnn_aug", "gmm"), ("lbp", "gmm")
     ]
     np.testing.assert_array_equal(res.pvalue_adj, multipletests(res.pvalue, method="holm")[1])
-    full = pbs.compare(eval_trials)
+    full = pbs.compare(eval_trials, test="hter_dependent")
     # the same tests, signs as system - baseline
     cnn = full[(full.system_a == "cnn") & (full.system_b == "gmm")].iloc[0]
     assert res.estimate.iloc[0] == cnn.estimate and res.pvalue.iloc[0] == cnn.pvalue
@@ -398,14 +398,14 @@ def test_by_adjusts_within_each_group():
     b = pbs.datasets.example_trials(seed=5).assign(protocol="P2")
     b = b[b.system != "lbp"]  # a smaller family in P2
     both = pd.concat([a, b], ignore_index=True)
-    res = pbs.compare(both, on=None, by="protocol", apply_to="eval")
+    res = pbs.compare(both, test="hter_dependent", on=None, by="protocol", apply_to="eval")
     assert list(res.columns) == ["protocol", *COMPARE_COLUMNS]
     assert list(res.protocol.value_counts(sort=False)) == [6, 3]
     for protocol, fam in res.groupby("protocol"):
         np.testing.assert_array_equal(
             fam.pvalue_adj, multipletests(fam.pvalue, method="holm")[1]
         )
-        alone = pbs.compare(both[both.protocol == protocol], on=None, apply_to="eval")
+        alone = pbs.compare(both[both.protocol == protocol], test="hter_dependent", on=None, apply_to="eval")
         np.testing.assert_array_equal(fam.pvalue_adj, alone.pvalue_adj)
     # adjusting the 9 rows together would give other numbers
     assert not np.array_equal(res.pvalue_adj, multipletests(res.pvalue, method="holm")[1])
@@ -428,8 +428,8 @@ def test_columns_never_depend_on_the_arguments(eval_trials):
 
 
 def test_one_sided_alternative(eval_trials):
-    two = pbs.compare(eval_trials)
-    less = pbs.compare(eval_trials, alternative="less")
+    two = pbs.compare(eval_trials, test="hter_dependent")
+    less = pbs.compare(eval_trials, test="hter_dependent", alternative="less")
     # cnn vs lbp: cnn has fewer errors, so "less" halves the two-sided p
     row = 2
     assert less.estimate[row] < 0
@@ -650,7 +650,7 @@ def test_ci_errors(eval_trials):
 
 
 def test_pairwise_matrix_symmetric_and_antisymmetric(eval_trials):
-    res = pbs.compare(eval_trials)
+    res = pbs.compare(eval_trials, test="hter_dependent")
     p = pbs.pairwise_matrix(res)
     assert list(p.index) == list(p.columns) == SYSTEMS
     assert p.index.name == "system_a" and p.columns.name == "system_b"
@@ -685,7 +685,7 @@ def test_pairwise_matrix_mirrors_like_the_swapped_table(eval_trials):
 
 
 def test_pairwise_matrix_baseline_leaves_untested_pairs_empty(eval_trials):
-    res = pbs.compare(eval_trials, baseline="lbp")
+    res = pbs.compare(eval_trials, test="hter_dependent", baseline="lbp")
     m = pbs.pairwise_matrix(res, col="pvalue")
     assert list(m.index) == SYSTEMS
     assert m.loc[["cnn", "cnn_aug", "gmm"], "lbp"].notna().all()
@@ -693,7 +693,7 @@ def test_pairwise_matrix_baseline_leaves_untested_pairs_empty(eval_trials):
 
 
 def test_pairwise_matrix_needs_one_family(trials):
-    res = pbs.compare(trials, on=None, apply_to=None)
+    res = pbs.compare(trials, test="hter_dependent", on=None, apply_to=None)
     with pytest.raises(ValueError, match=prefix(ERROR_MATRIX_FAMILIES)) as info:
         pbs.pairwise_matrix(res)
     assert "'dev'" in str(info.value) and "'eval'" in str(info.value)
@@ -707,7 +707,7 @@ def test_pairwise_matrix_needs_one_family(trials):
 def test_pairwise_matrix_families_include_by_columns():
     a = pbs.datasets.example_trials(seed=0).assign(protocol="P1")
     b = pbs.datasets.example_trials(seed=1).assign(protocol="P2")
-    res = pbs.compare(pd.concat([a, b]), on=None, by="protocol", apply_to="eval")
+    res = pbs.compare(pd.concat([a, b]), test="hter_dependent", on=None, by="protocol", apply_to="eval")
     with pytest.raises(ValueError, match="'P1'"):
         pbs.pairwise_matrix(res)
     assert pbs.pairwise_matrix(res[res.protocol == "P2"]).shape == (4, 4)
@@ -962,7 +962,8 @@ def test_infeasible_threshold_gives_nan_rows(eval_trials):
     i = bad.index[(bad.system == "gmm") & (bad.label == "genuine")][0]
     bad.loc[i, "score"] = np.nan
     with pytest.warns(pbs.BiosigWarning):
-        res = pbs.compare(bad, threshold="frr", target=0.0, nonfinite="reject")
+        res = pbs.compare(bad, test="hter_dependent", threshold="frr", target=0.0,
+                          nonfinite="reject")
     gmm = (res.system_a == "gmm") | (res.system_b == "gmm")
     assert res.pvalue[gmm].isna().all() and res.pvalue_adj[gmm].isna().all()
     assert res.pvalue[~gmm].notna().all()
