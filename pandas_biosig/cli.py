@@ -137,7 +137,7 @@ def _report(
     resample: str = "auto",
     confidence_level: float = 0.95,
     seed: int | None = 0,
-    test: str = "hter_dependent",
+    test: str = "auto",
     adjust: str | None = "holm",
     alpha: float = 0.05,
     figures: bool = False,
@@ -330,8 +330,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="distance: lower scores are more genuine")
     rep.add_argument("--nonfinite", default="raise", choices=["raise", "drop", "reject"],
                      help="NaN/inf scores: an error, dropped, or failures to acquire")
-    rep.add_argument("--test", default="hter_dependent", choices=list(TESTS),
-                     help="the pairwise test (default: hter_dependent)")
+    rep.add_argument("--test", default="auto", choices=["auto", *TESTS],
+                     help="the pairwise test (default auto: the subject bootstrap with a "
+                          "subject column, else hter_dependent)")
     rep.add_argument("--adjust", default="holm",
                      help="multiplicity correction, a statsmodels code or 'none' (default: holm)")
     rep.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")

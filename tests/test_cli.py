@@ -133,7 +133,7 @@ def test_bob_files_of_two_systems_are_compared(capsys, tmp_path, bob_files):
     status, out, err = _run(capsys, tmp_path, "--n-resamples", "50")
     assert status == 0, err
     assert "| face       | iris       | eval    |   7 |" in out
-    assert "dependent HTER test" in out
+    assert "paired bootstrap test" in out  # bob files name subjects: the subject bootstrap
 
 
 # ------------------------------------------------------------------ tables and formats
