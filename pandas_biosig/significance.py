@@ -445,16 +445,7 @@ def _key_where(names: Sequence[str], values: Sequence[Any]) -> str:
     return ", ".join(parts)
 
 
-# --------------------------------------------------------------------------- plan
-
-
-def _plan(trials: Trials, *, fixed: bool, threshold, weight, target, p_target, c_miss, c_fa,
-          on, apply_to, resample: str | None = None) -> list[Resolved]:
-    """The reported groups with their resolved protocol (NaN thresholds when the metric
-    needs none)."""
-    protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
-                        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
-    return protocol.resolve(trials, needs_threshold=fixed, resample=resample)
+# --------------------------------------------------------------------------- protocol
 
 
 def default_test(test: str, data: Any, subject: str | None) -> str:
@@ -881,10 +872,10 @@ def ci(
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )
     sign = -1.0 if trials.orientation == "distance" else 1.0
-    members = _plan(
-        trials, fixed=True, threshold=threshold, weight=weight, target=target,
-        p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-    )
+    members = Protocol(
+        threshold=threshold, weight=weight, target=target, p_target=p_target, c_miss=c_miss,
+        c_fa=c_fa, on=on, apply_to=apply_to,
+    ).resolve(trials)
     rows = []
     for m in members:
         g = m.group
@@ -1495,13 +1486,13 @@ def _check_fold_metric(metric, target, p_target, c_miss, c_fa):
 def _fold_values(trials: Trials, metric: str, *, threshold, weight, target, p_target, c_miss,
                  c_fa, on, apply_to) -> list[tuple[Resolved, float, Sweep]]:
     f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
-    members = _plan(
-        trials, fixed=metric in _FIXED, threshold=threshold, weight=weight, target=target,
-        p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-    )
+    members = Protocol(
+        threshold=threshold, weight=weight, target=target, p_target=p_target, c_miss=c_miss,
+        c_fa=c_fa, on=on, apply_to=apply_to,
+    ).resolve(trials, needs_threshold=metric in _FIXED)
     out = []
     for m in members:
-        sw = Sweep.from_scores(m.group.scores, m.group.genuine)
+        sw = m.sweep
         value = float("nan") if metric in _FIXED and math.isnan(m.threshold) else f(sw, m.threshold)
         out.append((m, float(value), sw))
     return out
