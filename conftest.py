@@ -23,3 +23,17 @@ except ImportError:
 @pytest.fixture(autouse=True)
 def _add_doctest_namespace(doctest_namespace):
     doctest_namespace.update(np=np, pd=pd, xr=xr, pbs=pbs)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The accessor's methods carry their functions' docstrings, whose examples already run
+    as the functions' doctests: do not run them a second time."""
+    mirrored = [
+        item for item in items
+        if item.name.startswith(
+            ("pandas_biosig.accessor.BiosigAccessor.", "pandas_biosig.plot._PlotNamespace.")
+        )
+    ]
+    if mirrored:
+        config.hook.pytest_deselected(items=mirrored)
+        items[:] = [item for item in items if item not in mirrored]

@@ -94,3 +94,14 @@ import importlib.util as _util
 
 if _util.find_spec("dask") is not None:  # optional extra: registers dask's ddf.biosig
     from . import outofcore  # noqa: F401
+
+#: Public submodules, offered by dir() next to __all__.
+_SUBMODULES = (
+    "accessor", "cli", "curves", "datasets", "export", "identification", "io", "metrics",
+    "outofcore", "plot", "resampling", "results", "significance", "stats", "validity",
+)
+
+
+def __dir__() -> list[str]:
+    """The public names and submodules: what ``dir()`` and tab completion offer."""
+    return sorted({*__all__, "__version__", *(m for m in _SUBMODULES if m in globals())})

@@ -65,9 +65,9 @@ NONFINITE_POLICIES = {
     "raise": "raise a SchemaError naming the rows",
     "drop": "remove those trials before computing anything",
     "reject": (
-        "keep them as failures to acquire: always rejected, so a genuine one is a false "
-        "rejection at every threshold and an impostor one is never a false acceptance "
-        "(ISO/IEC 19795-1: FRR = FTA + FNMR(1 - FTA), FAR = FMR(1 - FTA))"
+        "count them as failures to acquire, as bob.measure and ISO/IEC 19795-1 do: "
+        "thresholds, curves and tests use the acquired (finite) scores, and error_rates "
+        "reports FTA = failures / all trials, FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA)"
     ),
 }
 
@@ -123,8 +123,9 @@ def _example_rows(data: pd.DataFrame, positions: np.ndarray, limit: int = 5) -> 
 class Group:
     """The trials of one system (within one ``by`` group and one split), validated.
 
-    ``scores`` are oriented (higher = more genuine) float64; ``-inf`` marks a trial that is
-    always rejected (a failure to acquire under ``nonfinite='reject'``).
+    ``scores`` are oriented (higher = more genuine) float64 and finite: under
+    ``nonfinite='reject'`` the failures to acquire are not among them but counted in
+    ``fta``, ``(impostor failures, genuine failures)``.
     """
 
     key: tuple
@@ -133,6 +134,7 @@ class Group:
     trial: np.ndarray
     rows: np.ndarray | None
     subject: np.ndarray | None = None
+    fta: tuple[int, int] = (0, 0)
 
     @property
     def system(self) -> Hashable:
@@ -316,11 +318,7 @@ def validate_trials(
             raise SchemaError(
                 ERROR_NONFINITE.format(column=score, n=bad.size, rows=_example_rows(data, bad))
             )
-        if nonfinite == "drop":
-            keep = finite
-        else:
-            scores = scores.copy()
-            scores[bad] = -np.inf if orientation == "similarity" else np.inf
+        keep = finite  # "drop", and "reject" counts them per group below
     if orientation == "distance":
         scores = -scores
 
@@ -333,6 +331,7 @@ def validate_trials(
     trial_values = data[trial].to_numpy()
     subject_values = data[subject_col].to_numpy() if subject_col is not None else None
 
+    fta_codes = fta_genuine = None
     if len(codes_list) == 1 and len(uniques_list[0]) == 1 and keep is None:
         slices = [(np.zeros(1, dtype=np.intp), None)]
         combined = None
@@ -340,7 +339,10 @@ def validate_trials(
         combined = np.zeros(len(data), dtype=np.int64)
         for codes, uniques in zip(codes_list, uniques_list, strict=True):
             combined = combined * len(uniques) + codes
+        fta_codes = fta_genuine = None
         if keep is not None:
+            if nonfinite == "reject":
+                fta_codes, fta_genuine = combined[~keep], genuine[~keep]
             combined = np.where(keep, combined, -1)
         uniq = np.unique(combined)
         uniq = uniq[uniq >= 0]
@@ -367,6 +369,11 @@ def validate_trials(
         if split_col is None:
             key_vals.append(None)
         key = tuple(key_vals)
+        fta = (0, 0)
+        if rows is not None and fta_codes is not None:
+            mine = fta_codes == int(code_arr[0])
+            n_gen = int(np.count_nonzero(fta_genuine[mine]))
+            fta = (int(np.count_nonzero(mine)) - n_gen, n_gen)
         if rows is None:
             g = Group(key, scores, genuine, trial_values, None, subject_values)
         else:
@@ -377,6 +384,7 @@ def validate_trials(
                 trial_values[rows],
                 rows,
                 None if subject_values is None else subject_values[rows],
+                fta,
             )
         _check_group(data, g, trial, by_cols, split_col)
         groups.append(g)

@@ -8,6 +8,7 @@ when the accessor is created.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal
 
@@ -26,7 +27,63 @@ from .stats import RateCIMethod
 __all__ = ["BiosigAccessor"]
 
 
+def _delegate(method):
+    """The function a one-line delegation ``return module.func(self._obj, ...)`` or
+    ``return func(self._obj, ...)`` calls."""
+    names = method.__code__.co_names
+    target = method.__globals__.get(names[0]) if names else None
+    if inspect.ismodule(target):
+        return getattr(target, names[1], None) if len(names) > 1 else None
+    return target if inspect.isfunction(target) else None
+
+
+def mirror_doc(func, method_name: str, namespace: str = "pandas_biosig") -> str:
+    """``func``'s full docstring for the accessor method ``method_name``: the same text,
+    said of the DataFrame the accessor belongs to, without the ``data`` parameter."""
+    doc = inspect.cleandoc(func.__doc__ or "")
+    first = next(iter(inspect.signature(func).parameters))
+    lines = doc.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if (
+            line.strip() == "Parameters"
+            and i + 2 < len(lines)
+            and lines[i + 1].startswith("---")
+            and lines[i + 2].split(":")[0].strip() == first
+        ):
+            out += [line, lines[i + 1]]
+            i += 3
+            while i < len(lines) and (not lines[i].strip() or lines[i][0] == " "):
+                i += 1  # the description of the data parameter
+            continue
+        out.append(line)
+        i += 1
+    summary, _, rest = "\n".join(out).partition("\n")
+    where = "df.biosig" if namespace == "pandas_biosig" else f"df.biosig.{namespace.split('.')[-1]}"
+    call = f"``{where}.{method_name}(...)`` is :func:`{namespace}.{method_name}` with "
+    note = f"{call}``{first}=df``: the same parameters (but ``{first}``) and results."
+    return f"{summary}\n\n{note}\n{rest}"
+
+
+def _with_function_docs(cls, namespace: str = "pandas_biosig"):
+    """Give every delegating method of ``cls`` the full docstring of its function."""
+    for name, method in vars(cls).items():
+        if name.startswith("_") or not inspect.isfunction(method):
+            continue
+        func = _delegate(method)
+        if func is not None and func.__doc__:
+            method.__doc__ = mirror_doc(func, name, namespace)
+    return cls
+
+
+# df.biosig.plot.* mirror pandas_biosig.plot.* the same way
+_with_function_docs(_plot._PlotNamespace, "pandas_biosig.plot")
+
+
 @pd.api.extensions.register_dataframe_accessor("biosig")
+@_with_function_docs
 class BiosigAccessor:
     """Biometric evaluation of a tidy trial table: ``df.biosig.eer()`` and friends.
 
@@ -45,6 +102,13 @@ class BiosigAccessor:
 
     def __repr__(self) -> str:
         return _describe(self._obj)
+
+    def __dir__(self) -> list[str]:
+        # pairwise_matrix reads a pairwise table (system_a, system_b): not offered on trials
+        names = set(super().__dir__())
+        if not {"system_a", "system_b"} <= set(self._obj.columns):
+            names.discard("pairwise_matrix")
+        return sorted(names)
 
     @property
     def plot(self) -> _plot._PlotNamespace:
@@ -627,23 +691,33 @@ def _describe(df: pd.DataFrame) -> str:
         lines.append("  labels: " + str(exc).splitlines()[0])
         return "\n".join(lines)
     keys = ["system"] + (["split"] if "split" in df.columns else [])
-    frame = pd.DataFrame({"genuine": genuine, "score": df["score"]})
+    score = pd.to_numeric(df["score"], errors="coerce")
+    finite = score.where(np.isfinite(score.to_numpy(dtype=float, na_value=np.nan)))
+    frame = pd.DataFrame({"genuine": genuine, "score": finite})
     for k in keys:
         frame[k] = df[k]
     grouped = frame.groupby(keys, sort=False, observed=True, dropna=False)
     stats = grouped.agg(
         n_genuine=("genuine", "sum"),
         n=("genuine", "size"),
+        n_finite=("score", "count"),
         low=("score", "min"),
         high=("score", "max"),
         distinct=("score", "nunique"),
     )
     for key, row in stats.iterrows():
         key = key if isinstance(key, tuple) else (key,)
+        nonfinite = int(row.n - row.n_finite)
         lines.append(
             "  "
             + " / ".join(str(k) for k in key)
             + f": {int(row.n_genuine)} genuine, {int(row.n - row.n_genuine)} impostor, "
-            + f"scores [{row.low:.4g}, {row.high:.4g}], {int(row.n - row.distinct)} tied"
+            + f"scores [{row.low:.4g}, {row.high:.4g}], {int(row.n_finite - row.distinct)} tied"
+            + (f", {nonfinite} NaN/inf (see nonfinite=)" if nonfinite else "")
         )
     return "\n".join(lines)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -21,19 +21,28 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, datasets
+from . import __version__, datasets, stats
+from ._cli_inputs import cli_message, load_trials
+from ._progress import interactive, make_bar
 from ._schema import SchemaError
-from .export import HEADERS, to_latex, to_markdown
-from .io import FORMATS, read_scores
+from .export import to_latex, to_markdown
+from .io import FORMATS
 from .metrics import error_rates, summary
 from .resampling import bootstrap
-from .significance import ADJUST_METHODS, TESTS, DecisionTestError, ci, compare
+from .significance import (
+    ADJUST_METHODS,
+    TESTS,
+    DecisionTestError,
+    _compare_independent_sets,
+    ci,
+    compare,
+    default_test,
+)
 
 __all__ = ["main"]
 
@@ -57,19 +66,19 @@ ERROR_MATPLOTLIB = (
 
 
 class _Steps:
-    """Progress lines on stderr, only when it is a terminal."""
+    """The report's steps as one progress bar on stderr (tqdm: count, rate, time left),
+    shown where someone is watching (see :func:`pandas_biosig._progress.interactive`)."""
 
     def __init__(self, total: int, enabled: bool | None = None):
-        self.total = total
-        self.done = 0
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.start = time.perf_counter()
+        self.enabled = interactive() if enabled is None else enabled
+        self.bar = make_bar(total, "biosig report", unit="step", delay=0) if self.enabled else None
 
     def __call__(self, what: str) -> None:
-        self.done += 1
-        if self.enabled:
-            elapsed = time.perf_counter() - self.start
-            print(f"biosig: [{self.done}/{self.total}] {what} ({elapsed:.1f} s)", file=sys.stderr)
+        if self.bar is not None:
+            self.bar.set_postfix_str(what, refresh=False)
+            self.bar.update(1)
+            if self.bar.n >= self.bar.total:
+                self.bar.close()
 
 
 class _Report:
@@ -84,10 +93,10 @@ class _Report:
         self.sections.append(f"## {heading}\n\n{body.rstrip()}\n")
 
     def table(self, name: str, heading: str, frame: pd.DataFrame, *, intro: str = "",
-              header: dict[str, str] | None = None, **options) -> None:
-        text = _rename_headers(to_markdown(frame, **options), header, "markdown")
+              **options) -> None:
+        text = to_markdown(frame, **options)
         self.add(heading, (intro + "\n\n" if intro else "") + text)
-        self.tables[name] = (frame, {**options, "header": header})
+        self.tables[name] = (frame, options)
 
     def markdown(self, figures: Sequence[tuple[str, str]] = ()) -> str:
         parts = [f"# pandas_biosig {__version__}: {self.title}\n", *self.sections]
@@ -99,27 +108,10 @@ class _Report:
         return "\n".join(parts)
 
 
-def _rename_headers(text: str, header: dict[str, str] | None, flavor: str) -> str:
-    """Give a generic header (``Estimate (%)``) the metric's name, keeping the column width."""
-    for old, new in (header or {}).items():
-        if flavor == "latex":
-            old, new = old.replace("%", r"\%"), new.replace("%", r"\%")
-        if flavor == "markdown" and len(new) > len(old):
-            continue  # a longer header would break the table's alignment
-        text = text.replace(old, new.rjust(len(old)) if flavor == "markdown" else new)
-    return text
-
-
-def _difference_header(table: pd.DataFrame) -> str:
-    metrics = table["metric"].unique()
-    name = HEADERS.get(metrics[0], str(metrics[0])) if len(metrics) == 1 else "Estimate"
-    return f"{name} A-B (%)"
-
-
 def _one_line(exc: BaseException) -> str:
     """The first line of an error message (the readers' messages name file and line)."""
     lines = str(exc).strip().splitlines() or [type(exc).__name__]
-    return re.sub(r"\s*Example rows:$", "", lines[0])
+    return cli_message(re.sub(r"\s*Example rows:$", "", lines[0]))
 
 
 # ----------------------------------------------------------------------------- the report
@@ -140,6 +132,7 @@ def _report(
     test: str = "auto",
     adjust: str | None = "holm",
     alpha: float = 0.05,
+    common_trials: bool = False,
     figures: bool = False,
     progress: bool | None = None,
 ) -> tuple[_Report, dict]:
@@ -164,7 +157,7 @@ def _report(
     )
     out.table(
         "summary", "Per-system summary (a posteriori, each split on its own)", s[shown],
-        precision=_PRECISION, caption="",
+        precision=_PRECISION,
     )
     if n_resamples:
         b = bootstrap(
@@ -176,7 +169,6 @@ def _report(
             "eer_bootstrap",
             f"EER with {100 * confidence_level:g}% bootstrap intervals",
             b.drop(columns=[c for c in ("split",) if not has_split]),
-            header={"Estimate (%)": "EER (%)"},
         )
     if apriori:
         er = error_rates(trials, threshold="eer", on=on, apply_to=apply_to, **cols)
@@ -184,23 +176,40 @@ def _report(
             trials, metric="hter", threshold="eer", on=on, apply_to=apply_to,
             confidence_level=confidence_level, **cols,
         )
+        fta = ["fta", "fmr", "fnmr"] if (er["fta"] > 0).any() else []
+        low, high = hter_ci["ci_low"].to_numpy(), hter_ci["ci_high"].to_numpy()
+        if fta:  # eq. 13 around the reported HTER: FTA-inclusive FAR, FRR over all trials
+            bounds = [
+                stats.hter_ci(r.far, r.frr, n_impostor=int(r.n_impostor),
+                              n_genuine=int(r.n_genuine)).confidence_interval(
+                    confidence_level=confidence_level)
+                for r in er.itertuples()
+            ]
+            low, high = [b.low for b in bounds], [b.high for b in bounds]
         table = er[
             ["system", "threshold_split", "criterion", "threshold", "n_genuine", "n_impostor",
-             "fa", "fr", "far", "frr"]
+             "fa", "fr", *fta, "far", "frr"]
         ].assign(
-            metric="hter", estimate=er["hter"], ci_low=hter_ci["ci_low"].to_numpy(),
-            ci_high=hter_ci["ci_high"].to_numpy(), confidence_level=confidence_level,
-            ci_method=hter_ci["ci_method"].to_numpy(),
+            metric="hter", estimate=er["hter"], ci_low=low,
+            ci_high=high, confidence_level=confidence_level,
+            ci_method="bengio" if fta else hter_ci["ci_method"].to_numpy(),
         )
         steps("a-priori error rates")
         out.table(
             "apriori",
             f"A-priori error rates on {apply_to} (EER threshold chosen on {on})",
-            table, precision={"threshold": 4}, header={"Estimate (%)": "HTER (%)"},
+            table, precision={"threshold": 4},
             intro=(
                 f"Each system's threshold is bob.measure's EER threshold on `{on}`, applied "
-                f"unchanged to `{apply_to}`; the HTER interval combines the Clopper–Pearson "
-                "intervals of FAR and FRR (MOVER)."
+                f"unchanged to `{apply_to}`; the HTER interval combines the "
+                "Clopper–Pearson intervals of FAR and FRR (MOVER)."
+                + (
+                    " Failures to acquire (non-finite scores) as bob.measure counts them: "
+                    "thresholds and FA/FR on the acquired scores (FMR, FNMR), "
+                    "FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA), FTA over all trials; "
+                    "the HTER interval is then Bengio & Mariéthoz's eq. 13."
+                    if fta else ""
+                )
             ),
         )
     elif has_split and len(splits) > 1:
@@ -215,22 +224,46 @@ def _report(
             f"thresholds chosen on `{on}`, tested on `{apply_to}`" if apriori
             else "each split's own EER thresholds (a posteriori: optimistic)"
         )
+        cmp, why = None, ""
+        used = default_test(test, trials, "subject")
         try:
             cmp = compare(
                 trials, test=test, adjust=adjust, alpha=alpha, confidence_level=confidence_level,
                 seed=seed, n_resamples=max(n_resamples, 1), resample=resample,
-                progress=progress, **where, **cols,
+                progress=progress, common_trials=common_trials, **where, **cols,
             )
-        except (SchemaError, DecisionTestError) as exc:
+            why = (
+                f" Test `{used}` ({TESTS[used]}): the systems scored the same trials"
+                + (" (or, with --common-trials, are tested on the trials they share)."
+                   if common_trials else ".")
+            )
+        except DecisionTestError as exc:
             out.add("Pairwise significance", f"Not computed: {_one_line(exc)}")
-        else:
+        except SchemaError as exc:
+            if used not in ("hter_dependent", "hter_independent"):
+                out.add("Pairwise significance", f"Not computed: {_one_line(exc)}")
+            else:  # different trial lists: the independent test needs only rates
+                er = error_rates(trials, threshold="eer", **where, **cols)
+                if not apriori and has_split:
+                    er = er[er["split"].notna()]
+                cmp = _compare_independent_sets(
+                    er, adjust=adjust, alpha=alpha, confidence_level=confidence_level
+                )
+                reason = _one_line(exc).split(";")[0].rstrip(".")
+                why = (
+                    " Test `hter_independent` (Bengio & Mariéthoz eq. 15, from each "
+                    "system's FAR and FRR on its own trials), because the systems were not "
+                    f"scored on the same trials ({reason})."
+                    + ("" if common_trials else
+                       " Pass --common-trials to test the trials they share, paired.")
+                )
+        if cmp is not None:
             out.table(
                 "compare", "Pairwise significance",
                 cmp[["system_a", "system_b", "split", "metric", "test", "n", "estimate",
                      "ci_low", "ci_high", "confidence_level", "statistic", "pvalue",
                      "adjust", "pvalue_adj", "alpha", "reject"]],
-                intro=f"Every pair of systems, {how}.",
-                header={"Estimate (%)": _difference_header(cmp)},
+                intro=f"Every pair of systems, {how}.{why}",
             )
         steps("pairwise tests")
     figs: dict = {}
@@ -252,13 +285,16 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
 
     cols = dict(split=split, orientation=orientation, nonfinite=nonfinite)
     figs = {}
-    fig = Figure(figsize=(5.5, 5.5))
+    fig = Figure(figsize=(8.0, 5.5), layout="constrained")
     plot.det(trials, apply_to=apply_to if apriori else None, ax=fig.add_subplot(), **cols)
     fig.axes[0].set_title(f"DET curves{f' on {apply_to}' if apriori else ''}")
-    figs["det"] = (fig, "DET curves, EER marked (ROC convex hull)")
+    figs["det"] = (
+        fig, "DET curves; the dot on each curve and the legend give its EER (threshold), "
+        "bob.measure's (FAR + FRR)/2 where the two are closest",
+    )
     steps("DET figure")
     if apriori:
-        fig = Figure(figsize=(7.0, 4.5))
+        fig = Figure(figsize=(8.0, 4.5), layout="constrained")
         if n_resamples:
             try:
                 ds = plot._epc_bands(
@@ -279,10 +315,13 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
         fig.axes[0].set_title(
             f"Expected performance curve: thresholds on {on}, HTER on {apply_to}"
         )
+        bands = (
+            f" with {100 * confidence_level:g}% bootstrap bands" if "hter_low" in ds
+            else " (no bootstrap bands)"
+        )
         figs["epc"] = (
             fig,
-            "EPC with bootstrap bands"
-            + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else ""),
+            f"EPC{bands}" + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else ""),
         )
     steps("EPC figure")
     return figs
@@ -307,17 +346,31 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "files", nargs="*", type=Path,
         help="score files or directories (bob, NIST with --trials, lists) or tidy CSV/Parquet "
-             "tables (columns system, trial, label, score, optionally split); dev/eval are read "
-             "off the file names",
+             "tables (columns system, trial, label, score, optionally split); the split is read "
+             "off the file names (tokens dev, eval, test = eval, train; any case): "
+             "dev-1.txt test-1.txt dev-2.txt test-2.txt gives systems 1 and 2",
     )
+    rep.add_argument("-e", "--dev-eval", action="store_true",
+                     help="the files come in dev/eval pairs, in order: dev of system 1, eval "
+                          "of system 1, dev of system 2... (bob.measure's -e)")
     rep.add_argument("--dev", nargs="+", type=Path, metavar="FILE",
                      help="score files of the development set (thresholds are chosen here)")
     rep.add_argument("--eval", nargs="+", type=Path, metavar="FILE",
-                     help="score files of the evaluation set (a-priori rates are reported here)")
+                     help="score files of the evaluation set (a-priori rates are reported "
+                          "here), paired with the --dev files by name (split tokens removed) "
+                          "or else by position")
+    rep.add_argument("-l", "--name", action="append", metavar="NAME[,NAME...]",
+                     help="the systems' names (legends), in the order the systems appear: "
+                          "-l ISV,GMM or -l ISV -l GMM (bob.measure's -lg)")
     rep.add_argument("--format", default="auto", choices=list(FORMATS),
                      help="how to read the files (default: auto, by extension)")
     rep.add_argument("--trials", type=Path, metavar="KEY",
-                     help="--format nist: the trials key (enroll test target|nontarget)")
+                     help="NIST/Kaldi trials key (enroll test target|nontarget) shared by all "
+                          "score files; implies --format nist")
+    rep.add_argument("--trials-dev", type=Path, metavar="KEY",
+                     help="the trials key of the dev score files (implies --format nist)")
+    rep.add_argument("--trials-eval", type=Path, metavar="KEY",
+                     help="the trials key of the eval score files (implies --format nist)")
     rep.add_argument("--column", action="append", default=[], metavar="OLD=NEW",
                      help="rename a table column to the schema, e.g. --column llr=score")
     rep.add_argument("--split-column", default="split", metavar="NAME",
@@ -333,6 +386,9 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--test", default="auto", choices=["auto", *TESTS],
                      help="the pairwise test (default auto: the subject bootstrap with a "
                           "subject column, else hter_dependent)")
+    rep.add_argument("--common-trials", action="store_true",
+                     help="pair systems on the trials they share (default: systems scored on "
+                          "different trials get the independent HTER test)")
     rep.add_argument("--adjust", default="holm",
                      help="multiplicity correction, a statsmodels code or 'none' (default: holm)")
     rep.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
@@ -344,6 +400,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="what the bootstrap resamples (default auto: subjects when the "
                           "table has a subject column, else trials within each class)")
     rep.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    rep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="progress bars on stderr (default: only on a terminal)")
     rep.add_argument("--out", type=Path, metavar="DIR", help="write the report folder here")
     rep.add_argument("--latex", action="store_true", help="also write the tables as .tex")
     rep.add_argument("--pdf", action="store_true", help="also write the figures as PDF")
@@ -358,14 +416,16 @@ def _load(args) -> tuple[pd.DataFrame, str]:
             raise ValueError(f"--column {item!r}: expected OLD=NEW, e.g. --column llr=score")
         columns[old] = new
     if not args.files and not args.dev and not args.eval:
-        return datasets.example_trials(), "bundled example (pandas_biosig.datasets.example_trials())"
-    trials = read_scores(
-        [str(p) for p in args.files] if args.files else None,
-        format=args.format,
-        dev=[str(p) for p in args.dev] if args.dev else None,
-        eval=[str(p) for p in args.eval] if args.eval else None,
-        trials=str(args.trials) if args.trials else None,
-        columns=columns or None,
+        trials = datasets.example_trials()
+        if args.name:
+            names = [n.strip() for item in args.name for n in item.split(",") if n.strip()]
+            trials = load_trials([], names=names, table=trials)
+        return trials, "bundled example (pandas_biosig.datasets.example_trials())"
+    names = [n.strip() for item in args.name or [] for n in item.split(",") if n.strip()]
+    trials = load_trials(
+        args.files, dev=args.dev, eval=args.eval, pairs=args.dev_eval, names=names or None,
+        format=args.format, trials=args.trials, trials_dev=args.trials_dev,
+        trials_eval=args.trials_eval, columns=columns,
     )
     names = [*map(str, args.files), *map(str, args.dev or []), *map(str, args.eval or [])]
     title = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
@@ -379,9 +439,8 @@ def _write(rep: _Report, figs: dict, out: Path, *, latex: bool, pdf: bool) -> li
         frame.to_csv(out / f"{name}.csv", index=False)
         written.append(out / f"{name}.csv")
         if latex:
-            header = options.pop("header", None)
             text = to_latex(frame, label=f"tab:{name}", **options)
-            (out / f"{name}.tex").write_text(_rename_headers(text, header, "latex"))
+            (out / f"{name}.tex").write_text(text)
             written.append(out / f"{name}.tex")
     shown = []
     for name, (fig, caption) in figs.items():
@@ -409,7 +468,8 @@ def main(argv: list[str] | None = None) -> int:
             n_resamples=args.n_resamples, resample=args.resample,
             confidence_level=args.confidence_level,
             seed=args.seed, test=args.test, adjust=adjust, alpha=args.alpha,
-            figures=args.out is not None,
+            common_trials=args.common_trials, figures=args.out is not None,
+            progress=args.progress,
         )
         if args.out is None:
             print(rep.markdown())
@@ -420,6 +480,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"biosig: wrote {written[0]} and {len(written) - 1} more file(s) in {args.out}")
     return 0
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)
 
 
 if __name__ == "__main__":  # pragma: no cover

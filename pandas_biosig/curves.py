@@ -245,7 +245,8 @@ def roc(
         score's own units and a trial is accepted iff ``score <= threshold``.
     nonfinite : {"raise", "drop", "reject"}
         What to do with NaN/inf scores: raise, drop the trials, or count them as failures
-        to acquire (rejected at every threshold).
+        to acquire; curves are drawn from the acquired scores either way (FMR/FNMR, as
+        bob.measure draws them), so failures put no floor under the FRR.
 
     Returns
     -------
@@ -460,7 +461,7 @@ def rocch(
 
         - ``far``, ``frr``: the hull vertices (fractions);
         - ``threshold``: the threshold that reaches each vertex, in score units (NaN for
-          the accept-all vertex when failures to acquire make it unreachable).
+          the accept-all vertex when it is unreachable).
 
         Over (..., ``system``, ``split``): ``eer`` (the hull's EER), ``n_genuine``,
         ``n_impostor``. Attrs ``kind="rocch"``, ``orientation``, ``pandas_biosig_version``.
@@ -868,3 +869,8 @@ def bayes_error(
         ("prior_log_odds",), expit(plo), "prior probability of a genuine trial", _FRACTION
     )
     return _dataset(variables, coords, kind="bayes_error", trials=trials)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -118,3 +118,8 @@ def example_search(seed: int = 0, **kwargs):
     from .identification import example_search as _example_search
 
     return _example_search(seed, **kwargs)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

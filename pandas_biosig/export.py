@@ -26,6 +26,7 @@ __all__ = [
     "BEST",
     "HEADERS",
     "HIDDEN",
+    "MAX_DECIMALS",
     "PVALUES",
     "RATES",
     "SETTINGS",
@@ -54,6 +55,9 @@ HEADERS: dict[str, str] = {
     "frr": "FRR",
     "fa": "FA",
     "fr": "FR",
+    "fta": "FTA",
+    "fmr": "FMR",
+    "fnmr": "FNMR",
     "error_rate": "Error rate",
     "recognition_rate": "Recognition rate",
     "fmr100": "FMR100",
@@ -98,7 +102,7 @@ RATES = frozenset(
     {
         "eer", "eer_rocch", "eer_threshold", "eer_interpolated", "min_hter", "hter", "far",
         "frr", "error_rate", "recognition_rate", "fmr100", "fmr1000", "zero_fmr",
-        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target",
+        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target", "fta", "fmr", "fnmr",
     }
 )
 
@@ -130,7 +134,11 @@ SETTINGS = (
 #: Columns left out by default: they repeat another column.
 HIDDEN = ("log10_pvalue",)
 
-#: p-value columns: three decimals, and "< 0.001" below :data:`PVALUE_FLOOR`.
+#: The most decimals a column gets to tell its distinct values apart.
+MAX_DECIMALS = 15
+
+#: p-value columns: three decimals (more when two distinct p-values would print the
+#: same), and "< 0.001" below :data:`PVALUE_FLOOR`.
 PVALUES = ("pvalue", "pvalue_adj")
 PVALUE_FLOOR = 0.001
 
@@ -209,6 +217,11 @@ ERROR_MARK_PAIR = (
 ERROR_MARK_SPLIT = (
     "the comparison has no rows for the split(s) {splits} of the table (metric {metric!r}); "
     "its splits: {found}"
+)
+ERROR_BY = "by={value!r} must be a column name or a list of column names"
+ERROR_LABEL = (
+    "label={label!r} needs a caption (a \\label without a \\caption refers to the enclosing "
+    "section); pass a caption, or caption=None for the generated one"
 )
 ERROR_MARK_SYSTEMS = "marks need a 'system' column in the table; its columns: {found}"
 
@@ -357,9 +370,25 @@ def _percent_mask(frame, shown, percent) -> dict[str, np.ndarray]:
     return {c: np.ones(len(frame), dtype=bool) for c in names}
 
 
-def _groups(frame) -> np.ndarray:
-    """Group codes of the rows within which the best value is chosen (split, metric)."""
-    keys = [c for c in ("split", "metric") if c in frame.columns]
+def _by_columns(frame, by) -> list:
+    """The ``by`` columns of a result table: as given, or the columns before ``system``
+    (``system_a`` in a pairwise table), where the library's results put them."""
+    if by is not None:
+        names = [by] if isinstance(by, str) else list(by) if isinstance(by, Sequence) else None
+        if names is None:
+            raise ValueError(ERROR_BY.format(value=by))
+        return _check_columns(names, frame, "by")
+    columns = list(frame.columns)
+    for anchor in ("system", "system_a"):
+        if anchor in columns:
+            return columns[: columns.index(anchor)]
+    return []
+
+
+def _groups(frame, by_columns) -> np.ndarray:
+    """Group codes of the rows within which the best value is chosen (``by`` columns,
+    split, metric)."""
+    keys = [*by_columns, *(c for c in ("split", "metric") if c in frame.columns)]
     if not keys:
         return np.zeros(len(frame), dtype=np.intp)
     key_frame = frame[keys].astype(object).map(_normalize)
@@ -428,10 +457,10 @@ def _format_number(value, digits: int, *, scaled: bool, suffix: str) -> str:
     return text.replace("-", _MINUS) + suffix  # a minus sign in LaTeX, not a hyphen
 
 
-def _format_pvalue(value) -> str:
+def _format_pvalue(value, digits: int = 3) -> str:
     if value < PVALUE_FLOOR:
         return f"{_LESS} {PVALUE_FLOOR:g}"
-    return f"{value:.3f}"
+    return f"{value:.{digits}f}"
 
 
 def _value_name(column: str, value) -> str:
@@ -444,7 +473,13 @@ def _value_name(column: str, value) -> str:
     return str(value)
 
 
-def _mark_rows(frame, shown, comparison, marks, directions, groups, bold) -> tuple[dict, list]:
+def _cell_name(cell: tuple):
+    """A (``by`` values..., split) cell for messages: the split alone when there is no ``by``."""
+    return cell[0] if len(cell) == 1 else cell
+
+
+def _mark_rows(frame, shown, comparison, marks, directions, groups, bold,
+               by_columns=()) -> tuple[dict, list]:
     """Column -> rows to mark with a dagger, and the comparison's metrics that were used."""
     if comparison is None or marks is False:
         return {}, []
@@ -480,21 +515,26 @@ def _mark_rows(frame, shown, comparison, marks, directions, groups, bold) -> tup
         raise ValueError(ERROR_MARKS.format(value=marks))
 
     systems = frame["system"].map(_normalize).to_numpy(dtype=object)
-    splits = (
-        frame["split"].map(_normalize).to_numpy(dtype=object)
-        if "split" in frame.columns
-        else np.full(len(frame), None, dtype=object)
-    )
+    def cells_of(table, n):
+        """Each row's (``by`` values..., split): the cell its comparisons belong to."""
+        keys = [c for c in (*by_columns, "split") if c in table.columns]
+        if "split" not in table.columns:
+            keys.append(None)
+        cols = [table[c].map(_normalize).tolist() if c else [None] * n for c in keys]
+        return [tuple(v) for v in zip(*cols, strict=True)] if cols else [(None,)] * n
+
+    splits = np.empty(len(frame), dtype=object)
+    splits[:] = cells_of(frame, len(frame))
     row_metric = (
         frame["metric"].to_numpy(dtype=object) if "metric" in frame.columns else None
     )
     pairs: dict[tuple, bool] = {}
-    c_split = comparison["split"] if "split" in comparison.columns else [None] * len(comparison)
+    c_split = cells_of(comparison, len(comparison))
     for a, b, s, m, r in zip(
         comparison["system_a"], comparison["system_b"], c_split, comparison["metric"],
         comparison["reject"], strict=True,
     ):
-        key = (_normalize(s), _normalize(m))
+        key = (s, _normalize(m))
         pairs[(*key, _normalize(a), _normalize(b))] = bool(r)
         pairs[(*key, _normalize(b), _normalize(a))] = bool(r)
     out: dict[str, np.ndarray] = {}
@@ -515,7 +555,8 @@ def _mark_rows(frame, shown, comparison, marks, directions, groups, bold) -> tup
         if not compared_splits.intersection(table_splits):
             raise ValueError(
                 ERROR_MARK_SPLIT.format(
-                    splits=table_splits, metric=metric, found=sorted(compared_splits, key=str)
+                    splits=[_cell_name(t) for t in table_splits], metric=metric,
+                    found=sorted((_cell_name(t) for t in compared_splits), key=str),
                 )
             )
         for g in np.unique(groups):
@@ -532,7 +573,8 @@ def _mark_rows(frame, shown, comparison, marks, directions, groups, bold) -> tup
                     continue
                 key = (split, metric, systems[best_row], systems[row])
                 if key not in pairs:
-                    where = "" if split is None else f" in split {split!r}"
+                    name = _cell_name(split)
+                    where = "" if name is None else f" in split {name!r}"
                     raise ValueError(
                         ERROR_MARK_PAIR.format(
                             a=systems[best_row], b=systems[row], where=where, metric=metric
@@ -544,7 +586,7 @@ def _mark_rows(frame, shown, comparison, marks, directions, groups, bold) -> tup
     return {c: m for c, m in out.items() if m.any()}, used
 
 
-def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, multi_split,
+def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, within,
              merged, marked) -> list[str]:
     sentences: list[str] = []
     pairwise = "system_a" in frame.columns and "system_b" in frame.columns
@@ -576,8 +618,10 @@ def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, mu
     if percent_shown:
         sentences.append("Rates in %.")
     if bold_any:
+        names = [HEADERS.get(c, str(c)).lower() for c in within]
         sentences.append(
-            "Best per column in bold" + (", within each split." if multi_split else ".")
+            "Best per column in bold"
+            + (f", within each {' and '.join(names)}." if names else ".")
         )
     if marked and comparison is not None:
         test_text, adjust_text, alpha_text = describe_tests(comparison)
@@ -607,8 +651,56 @@ def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, mu
     return sentences
 
 
+def _distinct_digits(values: np.ndarray, digits: int) -> int:
+    """The fewest decimals, at least ``digits``, at which distinct values print differently.
+
+    Values are distinct when they differ in their first 12 significant digits (finer
+    differences are floating-point noise); at most :data:`MAX_DECIMALS` decimals.
+    """
+    finite = values[np.isfinite(values)]
+    distinct = np.unique([float(f"{v:.12g}") for v in finite])
+    if distinct.size < 2:
+        return digits
+    for d in range(digits, MAX_DECIMALS + 1):
+        if len({f"{v:.{d}f}".lstrip("-") if float(f"{v:.{d}f}") == 0 else f"{v:.{d}f}"
+                for v in distinct}) == distinct.size:
+            return d
+    return MAX_DECIMALS
+
+
+def _column_digits(frame, shown, scaled, digits, merged) -> dict:
+    """``digits``, widened per column so that distinct values never print the same."""
+    out = dict(digits)
+    for c in shown:
+        if not _is_numeric(frame[c]) or pd.api.types.is_integer_dtype(frame[c].dtype):
+            continue
+        factor = np.where(scaled.get(c, False), 100.0, 1.0)
+        parts = [frame[c].to_numpy(dtype=float) * factor]
+        if c == "estimate" and merged:  # the interval's bounds print in the same column
+            parts += [frame[b].to_numpy(dtype=float) * factor for b in ("ci_low", "ci_high")]
+        values = np.concatenate(parts)
+        start = digits[c]
+        if c in PVALUES:
+            values = values[values >= PVALUE_FLOOR]  # the rest print as "< 0.001"
+            start = max(start, 3)
+        out[c] = _distinct_digits(values, start)
+    return out
+
+
+def _metric_header(frame, column: str) -> str | None:
+    """The header of ``estimate`` named by the table's one metric: "EER", or "HTER A-B"
+    for a pairwise difference; None when the rows hold several metrics."""
+    if column != "estimate" or "metric" not in frame.columns:
+        return None
+    metrics = _distinct(frame["metric"])
+    if len(metrics) != 1 or metrics[0] is None:
+        return None
+    name = HEADERS.get(metrics[0], str(metrics[0]))
+    return f"{name} A-B" if "system_a" in frame.columns and "system_b" in frame.columns else name
+
+
 def _prepare(frame, *, columns, percent, precision, intervals, best, comparison, marks,
-             flavor) -> _Table:
+             flavor, by=None) -> _Table:
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(ERROR_NOT_A_FRAME.format(type=type(frame).__name__))
     intervals = _check_flag(intervals, "intervals")
@@ -620,7 +712,9 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
     digits = _check_precision(precision, frame)
     shown, moved, merged = _display_columns(frame, columns, intervals)
     scaled = _percent_mask(frame, shown, percent)
-    groups = _groups(frame)
+    digits = _column_digits(frame, shown, scaled, digits, merged)
+    by_columns = _by_columns(frame, by)
+    groups = _groups(frame, by_columns)
     directions = _directions(frame, shown, best)
     bold = {
         c: _best_mask(
@@ -629,7 +723,9 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
         )
         for c, d in directions.items() if c in shown
     }
-    marked, used_metrics = _mark_rows(frame, shown, comparison, marks, directions, groups, bold)
+    marked, used_metrics = _mark_rows(
+        frame, shown, comparison, marks, directions, groups, bold, by_columns
+    )
 
     cells = {}
     headers, numeric = [], []
@@ -646,7 +742,7 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
                 texts.append(_MISSING[flavor])
                 continue
             if c in PVALUES and _is_numeric(values):
-                text = _format_pvalue(float(value))
+                text = _format_pvalue(float(value), digits[c])
             elif isinstance(value, int | float | np.number | bool | np.bool_):
                 text = _format_number(
                     value, digits[c], scaled=bool(rows_scaled[i]),
@@ -666,7 +762,7 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
                     text += f" [{bounds[0]}, {bounds[1]}]"
             texts.append(text)
         cells[c] = texts
-        header = HEADERS.get(c, str(c))
+        header = _metric_header(frame, c) or HEADERS.get(c, str(c))
         headers.append(header + (" (%)" if all_scaled else ""))
         numeric.append(_is_numeric(values))
     if len(set(headers)) < len(headers):  # never merge two columns under one header
@@ -679,10 +775,12 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
             [bold.get(c, np.zeros(len(frame), dtype=bool)) for c in shown]
         ) if shown else np.zeros((len(frame), 0), dtype=bool),
     )
-    multi_split = "split" in frame.columns and len(_distinct(frame["split"])) > 1
+    within = [
+        c for c in (*by_columns, "split") if c in frame.columns and len(_distinct(frame[c])) > 1
+    ]
     table.caption = _caption(
         frame, comparison, used_metrics, moved, percent_shown,
-        bool(table.bold.any()), multi_split, merged, bool(marked),
+        bool(table.bold.any()), within, merged, bool(marked),
     )
     return table
 
@@ -721,15 +819,19 @@ _SHARED_DOC = """
         rows whose ``metric`` is a rate) are multiplied by 100 and their header gets
         "(%)". A list names the columns to show in % instead; ``False`` shows fractions.
     precision : int or mapping
-        Decimals after the point (after scaling to %), for all columns or
-        ``{column: decimals}`` (others: 2). Integers are shown whole; p-values with three
-        decimals, and as "< 0.001" below :data:`PVALUE_FLOOR`.
+        The fewest decimals after the point (after scaling to %), for all columns or
+        ``{column: decimals}`` (others: 2). A column gets more, up to
+        :data:`MAX_DECIMALS`, when two of its distinct values would otherwise print the
+        same (an AUC of 0.9996 and one of 1.0 print as 0.9996 and 1.0000, not both as
+        1.00); the interval bounds merged into ``estimate`` count as its values.
+        Integers are shown whole; p-values with at least three decimals, and as
+        "< 0.001" below :data:`PVALUE_FLOOR`.
     intervals : bool
         Merge ``estimate``, ``ci_low`` and ``ci_high`` (when all three exist) into one
         ``"estimate [low, high]"`` column.
     best : {"auto", "min", "max"}, None or mapping
-        Bold the best value of each column, within each ``split`` (and ``metric``), when
-        the table has a ``system`` column. ``"auto"`` ranks the columns of :data:`BEST`:
+        Bold the best value of each column, within each group of rows that share their
+        ``by`` values, ``split`` and ``metric``, when the table has a ``system`` column. ``"auto"`` ranks the columns of :data:`BEST`:
         lower is better for error rates, EER, DCF and Cllr, higher for AUC, d' and
         recognition rates. ``"min"`` / ``"max"`` rank every numeric column but counts,
         thresholds and test output (:data:`NOT_RANKED`). A mapping ``{column: "min" |
@@ -746,13 +848,18 @@ _SHARED_DOC = """
         (a table with a ``metric`` column: ``estimate``; otherwise the metric's own
         column, or :data:`METRIC_COLUMNS`). A column name or a mapping ``{metric:
         column}`` names it.
+    by : str or list of str, optional
+        The columns whose values are separate experiments (protocols, datasets...): the
+        best value and the daggers are chosen within each of their groups, never across
+        them. By default the columns before ``system`` (``system_a`` in a pairwise
+        table), where the library's results put the ``by`` columns of the call.
     caption : str, optional
         Used as given. By default a caption is generated. It says what is in %, what is bold, what
         the daggers and brackets mean, names the test, the correction and the
         significance level of a comparison, and gives the settings left out of the
-        table. Pass ``""`` for no caption.
+        table. Pass ``""`` for no caption (not allowed with a ``label``).
     label : str, optional
-        The cross-reference label.
+        The cross-reference label; it needs a caption.
 """
 
 
@@ -767,6 +874,7 @@ def to_latex(
     best: Literal["auto", "min", "max"] | None | Mapping[str, Literal["min", "max"] | None] = "auto",
     comparison: pd.DataFrame | None = None,
     marks: bool | str | Mapping[str, str] = True,
+    by: str | Sequence[str] | None = None,
     caption: str | None = None,
     label: str | None = None,
 ) -> str:
@@ -787,8 +895,9 @@ def to_latex(
     ImportError
         jinja2 is not installed.
     ValueError
-        An unknown column or option, or marks that cannot be placed (the comparison's
-        metric is not shown, or a system was not compared with the best one).
+        An unknown column or option, marks that cannot be placed (the comparison's
+        metric is not shown, or a system was not compared with the best one), or a
+        ``label`` without a caption.
 
     See Also
     --------
@@ -821,7 +930,7 @@ def to_latex(
     _require("jinja2", "to_latex")
     table = _prepare(
         frame, columns=columns, percent=percent, precision=precision, intervals=intervals,
-        best=best, comparison=comparison, marks=marks, flavor="latex",
+        best=best, comparison=comparison, marks=marks, flavor="latex", by=by,
     )
     from pandas.io.formats.style import Styler
 
@@ -839,6 +948,8 @@ def to_latex(
     )
     if caption is None:
         caption = _substitute(_escape_latex(" ".join(table.caption)), "latex")
+    if label and not caption:
+        raise ValueError(ERROR_LABEL.format(label=label))
     float_args = (
         {"caption": caption or None, "label": label, "position_float": "centering"}
         if caption or label
@@ -859,6 +970,7 @@ def to_markdown(
     best: Literal["auto", "min", "max"] | None | Mapping[str, Literal["min", "max"] | None] = "auto",
     comparison: pd.DataFrame | None = None,
     marks: bool | str | Mapping[str, str] = True,
+    by: str | Sequence[str] | None = None,
     caption: str | None = None,
     label: str | None = None,
 ) -> str:
@@ -901,7 +1013,7 @@ def to_markdown(
     _require("tabulate", "to_markdown")
     table = _prepare(
         frame, columns=columns, percent=percent, precision=precision, intervals=intervals,
-        best=best, comparison=comparison, marks=marks, flavor="markdown",
+        best=best, comparison=comparison, marks=marks, flavor="markdown", by=by,
     )
     rows = [
         [
@@ -922,6 +1034,8 @@ def to_markdown(
     )
     if caption is None:
         caption = _substitute(" ".join(table.caption), "markdown")
+    if label and not caption:
+        raise ValueError(ERROR_LABEL.format(label=label))
     if label:
         caption = f"{caption} {{#{label}}}".strip()
     return f"{text}\n\nTable: {caption}\n" if caption else text + "\n"
@@ -929,3 +1043,8 @@ def to_markdown(
 
 to_latex.__doc__ = to_latex.__doc__.replace("{shared}", _SHARED_DOC)
 to_markdown.__doc__ = to_markdown.__doc__.replace("{shared}", _SHARED_DOC)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -1972,3 +1972,8 @@ def example_search(
             )
         )
     return pd.concat(frames, ignore_index=True)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

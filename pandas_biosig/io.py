@@ -91,8 +91,17 @@ EXTENSIONS = (
     ".scores", ".score", ".lst", ".dat",
 )
 
-#: File-name tokens that give the split (a token is delimited by "-", "_" or ".").
-SPLIT_TOKENS = {"dev": "dev", "development": "dev", "eval": "eval", "evaluation": "eval"}
+#: File-name tokens that give the split (a token is delimited by "-", "_" or ".";
+#: case-insensitive). bob's names: ``test`` is the evaluation split.
+SPLIT_TOKENS = {
+    "dev": "dev",
+    "development": "dev",
+    "eval": "eval",
+    "evaluation": "eval",
+    "test": "eval",
+    "train": "train",
+    "training": "train",
+}
 
 #: File-name tokens that tell a genuine list from an impostor list (format="lists").
 CLASS_TOKENS = {
@@ -579,7 +588,9 @@ def _is_parquet(path: Path) -> bool:
         return handle.read(4) == b"PAR1"
 
 
-def _table_frame(path, *, columns, system, split, default_system=None) -> pd.DataFrame:
+def _table_frame(
+    path, *, columns, system, split, default_system=None, split_from_name=False
+) -> pd.DataFrame:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(ERROR_NO_FILE.format(path=path))
@@ -593,6 +604,8 @@ def _table_frame(path, *, columns, system, split, default_system=None) -> pd.Dat
     if missing:
         raise SchemaError(ERROR_MAPPING.format(path=path, missing=missing, found=list(frame.columns)))
     frame = frame.rename(columns=mapping)
+    if split_from_name and "split" in frame.columns:
+        split = None  # the table's own split column wins over a token in its file name
     for column, value in (("system", system), ("split", split)):
         if value is not None and column in frame.columns:
             raise SchemaError(
@@ -875,6 +888,7 @@ class _Entry:
     split: str | None
     cls: str | None
     named: bool  # the system name was given by a mapping key
+    split_from_name: bool = False  # the split was read off the file name, not given
 
 
 def _expand(spec, excluded: set[Path]) -> list[tuple[Path, str | None]]:
@@ -921,7 +935,8 @@ def _entries(source, dev, eval, *, lists: bool, excluded: set[Path]) -> list[_En
                 path, split_tokens=tokens, class_tokens=CLASS_TOKENS if lists else None
             )
             entries.append(
-                _Entry(path, name or system, given_split or split, cls, name is not None)
+                _Entry(path, name or system, given_split or split, cls, name is not None,
+                       given_split is None and split is not None)
             )
     if source is not None:
         with_split = [e for e in entries if e.split is not None]
@@ -1099,6 +1114,7 @@ def _read_entry(entry: _Entry, format, trial_files, columns) -> pd.DataFrame:
         return _table_frame(
             entry.path, columns=columns, system=entry.system if entry.named else None,
             split=entry.split, default_system=entry.system,
+            split_from_name=entry.split_from_name,
         )
     if format == "nist":
         key = entry.split if entry.split in trial_files else None
@@ -1139,3 +1155,8 @@ def _read_list_entries(entries: list[_Entry]) -> list[pd.DataFrame]:
             _lists_frame(pair["genuine"].path, pair["impostor"].path, system=system, split=split)
         )
     return frames
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

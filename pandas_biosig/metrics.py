@@ -22,8 +22,8 @@ from ._schema import (
     validate_trials,
 )
 from ._typing import Criterion, EERMethod, NonFinite, Orientation
-from ._validation import ERROR_COSTS, ERROR_RATE, check_costs, check_rate
-from .protocol import (
+from ._validation import ERROR_COSTS, ERROR_RATE, check_costs, check_rate  # noqa: F401
+from .protocol import (  # noqa: F401 (messages re-exported for matching)
     CRITERIA,
     ERROR_ON_FIXED,
     ERROR_ON_MISSING,
@@ -34,23 +34,7 @@ from .protocol import (
     Protocol,
 )
 
-__all__ = [
-    "CRITERIA",
-    "EER_METHODS",
-    "ERROR_BAYES_DISTANCE",
-    "ERROR_COSTS",
-    "ERROR_ON_FIXED",
-    "ERROR_ON_MISSING",
-    "ERROR_RATE",
-    "ERROR_TARGET",
-    "ERROR_THRESHOLD",
-    "ERROR_THRESHOLD_MISSING",
-    "WARN_FRR_INFEASIBLE",
-    "dcf",
-    "eer",
-    "error_rates",
-    "summary",
-]
+__all__ = ["dcf", "eer", "error_rates", "summary", "CRITERIA", "EER_METHODS"]
 
 #: EER definitions (SPEC §2).
 EER_METHODS = {
@@ -83,6 +67,9 @@ ERROR_RATE_COLUMNS = [
     "frr",
     "hter",
     "error_rate",
+    "fta",
+    "fmr",
+    "fnmr",
     "resample",
 ]
 EER_COLUMNS = ["system", "split", "n_genuine", "n_impostor", "method", "eer", "threshold", "far", "frr"]
@@ -158,19 +145,35 @@ def _where(trials: Trials, group: Group) -> str:
     return ", ".join(parts)
 
 
-def _rates_row(sweep: Sweep, t: float) -> dict:
+def _rates_row(sweep: Sweep, t: float, fta: tuple[int, int] = (0, 0)) -> dict:
+    """Counts and rates at threshold ``t``; ``fta`` = (impostor, genuine) failures to
+    acquire, pooled into one FTA as bob.measure and ISO/IEC 19795-1 do (SPEC §1):
+    FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA)."""
+    n_fta = fta[0] + fta[1]
+    rate = n_fta / (sweep.n + sweep.p + n_fta)
+    counts = dict(n_genuine=sweep.p + fta[1], n_impostor=sweep.n + fta[0], fta=rate)
     if np.isnan(t):
-        return dict(fa=np.nan, fr=np.nan, far=np.nan, frr=np.nan, hter=np.nan, error_rate=np.nan)
+        return dict(counts, fa=np.nan, fr=np.nan, far=np.nan, frr=np.nan, hter=np.nan,
+                    error_rate=np.nan, fmr=np.nan, fnmr=np.nan)
     fa, fr = sweep.rates_at_threshold(t)
     fa, fr = int(fa), int(fr)
-    far, frr = fa / sweep.n, fr / sweep.p
+    fmr, fnmr = fa / sweep.n, fr / sweep.p
+    if n_fta:
+        far, frr = fmr * (1 - rate), rate + fnmr * (1 - rate)
+        n, p = counts["n_impostor"], counts["n_genuine"]
+        error_rate = (far * n + frr * p) / (n + p)
+    else:
+        far, frr, error_rate = fmr, fnmr, (fa + fr) / (sweep.n + sweep.p)
     return dict(
+        counts,
         fa=fa,
         fr=fr,
         far=far,
         frr=frr,
         hter=(far + frr) / 2,
-        error_rate=(fa + fr) / (sweep.n + sweep.p),
+        error_rate=error_rate,
+        fmr=fmr,
+        fnmr=fnmr,
     )
 
 
@@ -211,7 +214,9 @@ def eer(
         score's own units and a trial is accepted iff ``score <= threshold``.
     nonfinite : {"raise", "drop", "reject"}
         What to do with NaN/inf scores: raise, drop the trials, or count them as failures
-        to acquire (always rejected).
+        to acquire (FTA) as bob.measure does: every quantity here is computed on the
+        acquired (finite) scores, and :func:`error_rates` adds the pooled FTA to its
+        ``far`` and ``frr`` (see docs/methods.md, "Failures to acquire").
 
     Returns
     -------
@@ -354,9 +359,17 @@ def error_rates(
           :math:`c_{fa}(1-p)/(c_{miss} p + c_{fa}(1-p))`), NaN otherwise;
         - ``target``: the rate bound of ``far``/``frr``, NaN otherwise;
         - ``threshold``: the threshold applied, in score units;
-        - ``n_genuine``, ``n_impostor``; ``fa``, ``fr``: false acceptances and rejections;
-        - ``far``, ``frr``, ``hter`` = (far + frr)/2, ``error_rate`` = (fa + fr)/(n_genuine +
-          n_impostor) (fractions);
+        - ``n_genuine``, ``n_impostor``: all trials of the group, failures to acquire
+          included; ``fa``, ``fr``: false acceptances and rejections among the acquired
+          trials;
+        - ``far``, ``frr``, ``hter`` = (far + frr)/2, ``error_rate`` = (far·n_impostor +
+          frr·n_genuine)/(n_impostor + n_genuine), i.e. (fa + fr)/(n_genuine + n_impostor)
+          without failures to acquire (fractions);
+        - ``fta``: the failure-to-acquire rate, failures of both classes over all trials
+          (0 unless ``nonfinite="reject"``); ``fmr``, ``fnmr``: fa and fr over the acquired
+          impostor and genuine trials. bob.measure and ISO/IEC 19795-1 pool one FTA:
+          ``far`` = fmr·(1 − fta), ``frr`` = fta + fnmr·(1 − fta). The threshold is chosen
+          on fmr and fnmr. Without failures ``far`` = ``fmr`` and ``frr`` = ``fnmr``.
         - ``resample``: None (nothing is resampled here; the column is shared with
           :func:`pandas_biosig.bootstrap` and :func:`pandas_biosig.ci`).
 
@@ -402,11 +415,9 @@ def error_rates(
             weight=r.weight,
             target=r.target,
             threshold=sign * t,
-            n_genuine=sw.p,
-            n_impostor=sw.n,
             resample=r.resample,
         )
-        row.update(_rates_row(sw, t))
+        row.update(_rates_row(sw, t, g.fta))
         groups.append(g)
         rows.append(row)
     return _frame(trials, groups, rows, ERROR_RATE_COLUMNS)
@@ -637,3 +648,8 @@ def summary(
             )
         )
     return _frame(trials, trials.groups, rows, SUMMARY_COLUMNS)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

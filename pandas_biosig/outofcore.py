@@ -116,9 +116,6 @@ __all__ = [
     "DET_VARIABLES",
     "PAIRWISE_COLUMNS",
     "DaskBiosigAccessor",
-    "ERROR_AUTO_SUBJECT",
-    "ERROR_BOOTSTRAP",
-    "ERROR_NOT_DASK",
     "compare",
     "dcf",
     "det",
@@ -265,9 +262,9 @@ def _split(pdf: pd.DataFrame, spec: _Spec, *, trials: bool = False) -> _Part:
         if spec.nonfinite == "raise":
             bad_rows = pdf.iloc[bad[:5]]
             keep = finite
-        elif spec.nonfinite == "drop":
-            keep = finite
-        else:
+        elif spec.nonfinite == "drop" or trials:
+            keep = finite  # "reject": the pair pass compares acquired trials only
+        else:  # "reject": -inf marks the failures, counted per group by the histogram pass
             scores = scores.copy()
             scores[bad] = -np.inf if spec.orientation == "similarity" else np.inf
     if spec.orientation == "distance":
@@ -526,13 +523,17 @@ class _Engine:
             raise SchemaError(ERROR_EMPTY)
         self.keys = self._order(res)
         self.scores: dict[tuple, _ooc.PartialScores] = {}
+        #: failures to acquire per group, (impostor, genuine), under nonfinite="reject":
+        #: every rate is computed on the acquired scores, as in memory
+        self.fta: dict[tuple, tuple[int, int]] = {}
         self.moments = {}
         groups = []
         for key in self.keys:
             e = res["groups"][key]
             lo, neg, pos = e["bins"]
+            self.fta[key] = (e["rn"], e["rp"])
             ps = _ooc.PartialScores(
-                lo, _option("bins"), neg, pos, rn=e["rn"], rp=e["rp"],
+                lo, _option("bins"), neg, pos, rn=0, rp=0,
                 low=e["low"] if np.isfinite(e["low"]) else np.nan,
                 high=e["high"] if np.isfinite(e["high"]) else np.nan,
             )
@@ -843,9 +844,8 @@ def error_rates(
             g, sw, t = r.group, r.sweep, r.threshold
             row = dict(criterion=r.criterion, threshold_split=r.threshold_split,
                        threshold_from=r.threshold_from, weight=r.weight, target=r.target,
-                       threshold=sign * t, n_genuine=sw.p, n_impostor=sw.n,
-                       resample=r.resample)
-            row.update(_rates_row(sw, t))
+                       threshold=sign * t, resample=r.resample)
+            row.update(_rates_row(sw, t, eng.fta[g.key]))
             groups.append(g)
             rows.append(row)
         return _frame(eng.trials, groups, rows, ERROR_RATE_COLUMNS)
@@ -1725,3 +1725,8 @@ class DaskBiosigAccessor:
 
 def _args(local_vars: dict) -> dict:
     return {k: v for k, v in local_vars.items() if k != "self"}
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

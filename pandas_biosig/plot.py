@@ -2,9 +2,11 @@ r"""Figures for papers: DET, ROC, EPC with bootstrap bands, Bayes error rate, sc
 
 Every function takes the tidy trial table (the curve functions also take the Dataset that
 :mod:`pandas_biosig.curves` or :func:`pandas_biosig.epc_bootstrap` returned), draws one
-curve per system (and ``by`` group and split) with a legend, and returns the matplotlib
-``Axes``. Pass ``ax=`` to draw into axes you already have; otherwise a new figure is made
-with :func:`matplotlib.pyplot.subplots`.
+curve per system (and ``by`` group and split) with a legend outside the data, on the right
+of the axes, and returns the matplotlib ``Axes``; :func:`hist` draws small multiples, one
+axes per system and split, and returns them as an array. Pass ``ax=`` to draw into axes
+you already have (save with ``bbox_inches="tight"`` to keep the legend); otherwise a new
+figure is made with :func:`matplotlib.pyplot.subplots` (constrained layout).
 
 matplotlib is a dependency of pandas-biosig, imported only when a figure is drawn, so ``import pandas_biosig`` never imports it.
 
@@ -13,7 +15,9 @@ The same functions are reachable from the accessor: ``trials.biosig.plot.det()``
 
 Rates are plotted as fractions and labelled in percent. The DET axes are in normal-deviate
 units: a point at rate :math:`r` is drawn at ``pbs.ppndf(r)``, and the ticks
-(:data:`DET_TICKS`) are labelled with the rates, in percent.
+(:data:`DET_TICKS`, thinned to the axes' size each time the figure is drawn) are labelled
+with the rates, in percent. A marked EER lies on the drawn curve, and the legend's title
+says which EER it is.
 """
 
 from __future__ import annotations
@@ -55,16 +59,27 @@ ERROR_NO_SPLIT = (
     "apply_to={value!r} selects a split, but the curves have no split dim (dims: {dims})"
 )
 ERROR_SPLIT = "apply_to={value!r}: the curves have only the splits {found}"
-ERROR_LIMITS = "limits={value!r} must be two rates (low, high) with 0 < low < high < 1"
+ERROR_LIMITS = (
+    "limits={value!r} must be two rates (low, high), or two such pairs ((far_low, far_high), "
+    "(frr_low, frr_high)), with 0 < low < high < 1"
+)
 ERROR_PAIR = "pair={value!r} is not a pair of systems of the Dataset; its pairs: {found}"
 ERROR_NO_PAIRS = (
     "pair={value!r} needs the pairwise variables of pbs.epc_bootstrap (difference, "
     "significant); this Dataset has none"
 )
 ERROR_XSCALE = "xscale={value!r} is not one of ['linear', 'log']"
+ERROR_PANELS = (
+    "ax= has {got} axes; the histograms need {needed}, one per system and split"
+)
 ERROR_NOTHING = "{function}: no curve to draw (every system/split combination is empty)"
 
 _LINESTYLES = ("-", "--", ":", "-.")
+#: Where every figure puts its legend: outside the data, right of the axes, top-aligned.
+_LEGEND_OUTSIDE = {
+    "loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0,
+    "fontsize": "small", "frameon": False,
+}
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -81,8 +96,27 @@ def _axes(ax, function: str, *, figsize=None):
     """``ax``, or the axes of a new pyplot figure (pyplot is imported only then)."""
     if ax is not None:
         return ax
-    _, ax = _pyplot(function).subplots(figsize=figsize)
+    _, ax = _pyplot(function).subplots(figsize=figsize, layout="constrained")
     return ax
+
+
+def _fit_width(ax) -> None:
+    """Fit the width of a figure this module made to what it holds, legend included.
+
+    Axes of a fixed aspect (DET) do not grow or shrink with the figure's width, so the
+    legend next to them can overflow the figure the layout engine sized, or leave empty
+    bands beside them; the figure's width is set to the drawn content's (a few passes,
+    since the layout moves the axes).
+    """
+    fig = ax.figure
+    for _ in range(4):
+        fig.canvas.draw()
+        box = fig.get_tightbbox(fig.canvas.get_renderer())
+        width, height = fig.get_size_inches()
+        wanted = box.width + 0.1
+        if box.x0 >= 0 and box.x1 <= width and abs(wanted - width) <= 0.05:
+            return
+        fig.set_size_inches(wanted, height)
 
 
 def _args(local_vars: dict) -> dict:
@@ -192,45 +226,202 @@ class _Colours:
 
 
 def _legend(ax, **kwargs) -> None:
+    """The legend, outside the data: to the right of the axes, top-aligned."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        ax.legend(handles, labels, **{"fontsize": "small", "framealpha": 0.9, **kwargs})
+        ax.legend(handles, labels, **{**_LEGEND_OUTSIDE, **kwargs})
 
 
 def _eer_label(label: str, eer: float) -> str:
     return label if not np.isfinite(eer) else f"{label}, EER {100 * eer:.2f}%"
 
 
-def _det_limits(rates: list[np.ndarray], eers: list[float]) -> tuple[float, float]:
-    values = np.concatenate([r[np.isfinite(r)] for r in rates]) if rates else np.array([])
-    positive = values[values > 0]
-    low = float(positive.min()) if positive.size else 1e-3
-    low = min(max([t for t in DET_TICKS if t <= low] or [DET_TICKS[0]]), 0.01)
-    finite = [e for e in eers if np.isfinite(e)]
-    need = min(max(2 * max(finite, default=0.0), 0.4), 0.99)
-    high = min(t for t in DET_TICKS if t >= need)
-    return low, high
+def _eer_point(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """``(far, frr, eer)`` at the plotted point nearest FAR = FRR, bob.measure's rule.
+
+    The point minimizes :math:`|FAR - FRR|` (ties: the smaller FAR + FRR, then the later
+    point, i.e. the higher threshold) and the EER is :math:`(FAR + FRR) / 2` there. On the
+    exact curve of :func:`pandas_biosig.det` these are the operating points of every
+    candidate threshold, so the value is the ``eer_threshold`` of
+    :func:`pandas_biosig.summary`.
+    """
+    if x.size == 0:
+        return np.nan, np.nan, np.nan
+    order = np.lexsort((-np.arange(x.size), x + y, np.abs(x - y)))
+    i = int(order[0])
+    return float(x[i]), float(y[i]), float((x[i] + y[i]) / 2)
 
 
-def _check_limits(limits) -> tuple[float, float]:
+def _hull_eer_point(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """``(eer, eer, eer)`` where the hull's segment crosses FAR = FRR (BOSARIS' rule)."""
+    d = x - y  # decreasing along the hull (FAR falls, FRR rises)
+    k = np.flatnonzero((d[:-1] >= 0) & (d[1:] <= 0))
+    if not k.size:
+        return np.nan, np.nan, np.nan
+    i = int(k[0])
+    if d[i] == d[i + 1]:
+        e = float(x[i])
+    else:
+        t = d[i] / (d[i] - d[i + 1])
+        e = float(x[i] + t * (x[i + 1] - x[i]))
+    return e, e, e
+
+
+def _hull_path(x: np.ndarray, y: np.ndarray, per_segment: int = 64):
+    """The hull's straight ROC segments, sampled densely so they draw as curves on DET axes."""
+    if x.size < 2:
+        return x, y
+    t = np.linspace(0.0, 1.0, per_segment, endpoint=False)
+    xs = (x[:-1, None] + t * np.diff(x)[:, None]).ravel()
+    ys = (y[:-1, None] + t * np.diff(y)[:, None]).ravel()
+    return np.append(xs, x[-1]), np.append(ys, y[-1])
+
+
+def _tick_priority(rate: float) -> int:
+    """How much a DET tick matters when labels must be thinned: decades first (and their
+    mirror images 90 %, 99 %...), then the fives, then the rest."""
+    r = round(1 - rate, 12) if rate > 0.5 else rate
+    mantissa = round(r / 10 ** np.floor(np.log10(r)), 6)
+    if rate in (0.4, 0.6):
+        return 2
+    return {1.0: 0, 5.0: 1, 2.0: 2}.get(mantissa, 3)
+
+
+def _tick_font(axis):
+    import matplotlib as mpl
+    from matplotlib.font_manager import FontProperties
+
+    name = "ytick.labelsize" if axis.axis_name == "y" else "xtick.labelsize"
+    size = getattr(axis, "_major_tick_kw", {}).get("labelsize", mpl.rcParams[name])
+    return FontProperties(size=size)
+
+
+def _label_extent(text: str, prop, vertical: bool) -> float:
+    """The extent, in points, of a tick label along its axis."""
+    from matplotlib.textpath import TextToPath
+
+    width, height, _ = TextToPath().get_text_width_height_descent(text, prop, ismath=False)
+    return height if vertical else width
+
+
+def _thin_ticks(positions, rates, lo, hi, length_points, prop, vertical):
+    """The ticks whose labels fit without overlapping on an axis ``length_points`` long.
+
+    Ticks are taken by priority (:func:`_tick_priority`), then in order along the axis; a
+    tick is kept when its label, plus a gap of half the font size on each side, does not
+    touch a label already kept.
+    """
+    if hi <= lo or length_points <= 0:
+        return []
+    scale = length_points / (hi - lo)
+    gap = 0.5 * prop.get_size_in_points()
+    kept: list[tuple[float, float]] = []
+    chosen = []
+    order = sorted(range(len(rates)), key=lambda i: (_tick_priority(rates[i]), positions[i]))
+    for i in order:
+        centre = (positions[i] - lo) * scale
+        half = _label_extent(_percent(rates[i]), prop, vertical) / 2 + gap
+        if all(centre + half <= a or centre - half >= b for a, b in kept):
+            kept.append((centre - half, centre + half))
+            chosen.append(i)
+    return sorted(chosen)
+
+
+_DET_POSITIONS = tuple(float(p) for p in ppndf(np.array(DET_TICKS)))
+
+
+def _det_rate(position: float) -> float:
+    """The rate of the DET tick at ``position`` (a normal deviate)."""
+    return DET_TICKS[int(np.argmin(np.abs(np.array(_DET_POSITIONS) - position)))]
+
+
+def _det_ticker(vertical: bool):
+    """A matplotlib Locator placing the :data:`DET_TICKS` in view, thinned at draw time to
+    those whose labels fit the axes' current length, and a Formatter labelling them in %."""
+    from matplotlib.ticker import FuncFormatter, Locator
+
+    class DETLocator(Locator):
+        def __call__(self):
+            return self.tick_values(*self.axis.get_view_interval())
+
+        def tick_values(self, vmin, vmax):
+            lo, hi = sorted((float(vmin), float(vmax)))
+            inside = [
+                i for i, p in enumerate(_DET_POSITIONS) if lo - 1e-9 <= p <= hi + 1e-9
+            ]
+            positions = [_DET_POSITIONS[i] for i in inside]
+            axes = getattr(self.axis, "axes", None)
+            if axes is None:
+                return positions
+            pixels = axes.bbox.height if vertical else axes.bbox.width
+            length = pixels * 72.0 / axes.figure.dpi
+            chosen = _thin_ticks(
+                positions, [DET_TICKS[i] for i in inside], lo, hi, length,
+                _tick_font(self.axis), vertical,
+            )
+            return [positions[i] for i in chosen]
+
+    return DETLocator(), FuncFormatter(lambda v, _: _percent(_det_rate(v)))
+
+
+#: Room left around the data on DET axes, in normal deviates.
+_DET_MARGIN = 0.12
+#: DET axis range (as rates) when a curve gives no non-zero rate to fit.
+_DET_DEFAULT = (0.001, 0.5)
+
+
+def _det_limits(curves) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The (FAR, FRR) ranges, in normal deviates, that hold every curve between its ends.
+
+    Each axis runs over the rates of the curves' inner points, those where neither rate is
+    0 or 1 (the others lie off any DET plot): from the smallest (the resolution of the
+    data: one trial of the class) to the largest, with a margin of :data:`_DET_MARGIN`.
+    The axes are fitted independently, within the range of :data:`DET_TICKS`; with no
+    inner point at all they show :data:`_DET_DEFAULT`.
+    """
+    far_lo, far_hi, frr_lo, frr_hi = [], [], [], []
+    for x, y in curves:
+        inner = (x > 0) & (x < 1) & (y > 0) & (y < 1)
+        if inner.any():
+            far_lo.append(x[inner].min())
+            far_hi.append(x[inner].max())
+            frr_lo.append(y[inner].min())
+            frr_hi.append(y[inner].max())
+
+    def span(lows, highs):
+        lo = min(lows) if lows else _DET_DEFAULT[0]
+        hi = max(highs) if highs else _DET_DEFAULT[1]
+        lo = min(max(lo, DET_TICKS[0]), 0.5)
+        hi = min(max(hi, lo * 2, 0.01), DET_TICKS[-1])
+        return float(ppndf(lo)) - _DET_MARGIN, float(ppndf(hi)) + _DET_MARGIN
+
+    return span(far_lo, far_hi), span(frr_lo, frr_hi)
+
+
+def _check_limits(limits) -> tuple[tuple[float, float], tuple[float, float]]:
+    """``limits`` as (FAR range, FRR range) in normal deviates."""
     try:
-        low, high = (float(v) for v in limits)
+        pair = [float(v) for v in limits]
+        ranges = [pair, pair]
     except (TypeError, ValueError):
-        raise ValueError(ERROR_LIMITS.format(value=limits)) from None
-    if not 0 < low < high < 1:
+        try:
+            ranges = [[float(v) for v in r] for r in limits]
+        except (TypeError, ValueError):
+            raise ValueError(ERROR_LIMITS.format(value=limits)) from None
+    if len(ranges) != 2 or any(len(r) != 2 or not 0 < r[0] < r[1] < 1 for r in ranges):
         raise ValueError(ERROR_LIMITS.format(value=limits))
-    return low, high
+    (a, b), (c, d) = ranges
+    return (float(ppndf(a)), float(ppndf(b))), (float(ppndf(c)), float(ppndf(d)))
 
 
-def _det_axes(ax, low: float, high: float) -> None:
-    ticks = [t for t in DET_TICKS if low * (1 - 1e-9) <= t <= high * (1 + 1e-9)]
-    positions = ppndf(np.array(ticks))
-    labels = [_percent(t) for t in ticks]
-    lim = (ppndf(low), ppndf(high))
-    for axis, setlim in ((ax.xaxis, ax.set_xlim), (ax.yaxis, ax.set_ylim)):
-        axis.set_ticks(positions, labels)
+def _det_axes(ax, xlim: tuple[float, float], ylim: tuple[float, float]) -> None:
+    for axis, vertical in ((ax.xaxis, False), (ax.yaxis, True)):
+        locator, formatter = _det_ticker(vertical)
+        axis.set_major_locator(locator)
+        axis.set_major_formatter(formatter)
         axis.set_ticks([], minor=True)
-        setlim(lim)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
     ax.set_aspect("equal", adjustable="box")
 
 
@@ -267,24 +458,37 @@ def det(
     far_grid : array of float in [0, 1], optional
         Table only: resample the curves on this FAR grid (:func:`pandas_biosig.det`); by
         default every exact operating point is drawn.
-    limits : (float, float), optional
-        The rate range of both axes, e.g. ``(0.001, 0.4)``. By default from the tick
-        just below the smallest non-zero rate (1 % at most) to 40 % (further for systems
-        whose EER exceeds 20 %).
+    limits : (float, float) or ((float, float), (float, float)), optional
+        The rate range of both axes, e.g. ``(0.001, 0.4)``, or of each, ``((far_low,
+        far_high), (frr_low, frr_high))``. By default each axis is fitted to the curves on
+        its own, over the points where neither rate is 0 or 1 (the others lie off any DET
+        plot): from its smallest rate (one trial of its class: the resolution of the
+        data) to its largest, with a margin of 0.12 normal deviates.
     eer : bool
-        Mark each curve's EER (the ROC convex hull's, the Dataset's ``eer``) with a dot
-        on the diagonal FAR = FRR, and give it in the legend.
+        Mark each curve's EER with a dot on the drawn curve, and give it in the legend,
+        whose title says which EER it is. For a curve of operating points (a table, or a
+        Dataset of :func:`pandas_biosig.det` / :func:`pandas_biosig.roc`) it is
+        bob.measure's threshold EER, :math:`(FAR + FRR) / 2` at the point that minimizes
+        :math:`|FAR - FRR|` (``eer_threshold`` of :func:`pandas_biosig.summary` for an
+        exact curve), and the dot is that point. For a :func:`pandas_biosig.rocch`
+        Dataset it is the hull's EER, and the dot is where the hull, drawn as straight
+        ROC segments, crosses FAR = FRR.
     ax : matplotlib Axes, optional
-        Draw into these axes; by default a new square figure.
+        Draw into these axes; by default a new figure (constrained layout), widened
+        until the legend fits. The legend is placed outside the axes, on their right.
     by, system, trial, label, score, split, orientation, nonfinite
         Table only: as in :func:`pandas_biosig.det`.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes, in normal-deviate units (a rate :math:`r` is at ``pbs.ppndf(r)``), with
-        the ticks of :data:`DET_TICKS` labelled in percent. Lines: the dotted diagonal
-        FAR = FRR, then per curve its line and (with ``eer``) its EER marker.
+        The axes, in normal-deviate units (a rate :math:`r` is at ``pbs.ppndf(r)``), of
+        equal scale on both axes, with ticks from :data:`DET_TICKS` labelled in percent.
+        Which ticks are labelled is decided each time the figure is drawn, from the
+        axes' length and the tick font: decades first (0.1 %, 1 %, 10 %... and 90 %,
+        99 %...), then fives, then the rest, each kept only if its label does not
+        touch one already kept. Lines: the dotted diagonal FAR = FRR, then per curve its
+        line and (with ``eer``) its EER marker.
 
     Raises
     ------
@@ -309,9 +513,9 @@ def det(
     >>> trials = pbs.datasets.example_trials()
     >>> ax = pbs.plot.det(trials, apply_to="eval")
     >>> [t.get_text() for t in ax.get_xticklabels()]
-    ['0.1', '0.2', '0.5', '1', '2', '5', '10', '20', '40']
-    >>> ax.get_legend_handles_labels()[1][0]
-    'cnn, EER 4.94%'
+    ['0.1', '1', '2', '5', '10', '20', '40', '60', '80', '90']
+    >>> ax.get_legend().get_title().get_text(), ax.get_legend_handles_labels()[1][0]
+    ('EER at the threshold (dot)', 'cnn, EER 5.36%')
     >>> plt.close(ax.figure)
     """
     ds = _dataset(
@@ -324,31 +528,37 @@ def det(
     ds = _select_split(ds, apply_to)
     found = _lines(ds, "det", split_style=True)
     far = ds["far"].broadcast_like(ds["frr"])
-    ax = _axes(ax, "det", figsize=(5.5, 5.5))
+    hull = ds.attrs.get("kind") == "rocch"
+    made = ax is None
+    ax = _axes(ax, "det", figsize=(8.0, 5.5))
     ax.axline((0.0, 0.0), slope=1.0, color="0.6", linewidth=0.8, linestyle=":", zorder=1)
     colours = _Colours()
-    rates, eers = [], []
+    drawn = []
     for c in found:
         x = far.sel(c.sel).values
         y = ds["frr"].sel(c.sel).values
         keep = np.isfinite(x) & np.isfinite(y)
-        e = float(ds["eer"].sel(c.sel)) if "eer" in ds else np.nan
+        x, y = x[keep], y[keep]
+        px, py, e = _hull_eer_point(x, y) if hull else _eer_point(x, y)
+        lx, ly = _hull_path(x, y) if hull else (x, y)
         colours.plot(
-            ax, c, ppndf(x[keep]), ppndf(y[keep]), label=_eer_label(c.label, e) if eer else c.label,
+            ax, c, ppndf(lx), ppndf(ly), label=_eer_label(c.label, e) if eer else c.label,
             linewidth=1.5, zorder=2,
         )
         if eer and np.isfinite(e):
-            p = ppndf(e)
-            ax.plot(p, p, marker="o", markersize=6, linestyle="none", color=colours[c.group],
-                    markeredgecolor="white", markeredgewidth=0.8, zorder=3)
-        rates += [x[keep], y[keep]]
-        eers.append(e)
-    low, high = _det_limits(rates, eers) if limits is None else _check_limits(limits)
-    _det_axes(ax, low, high)
+            ax.plot(ppndf(px), ppndf(py), marker="o", markersize=6, linestyle="none",
+                    color=colours[c.group], markeredgecolor="white", markeredgewidth=0.8,
+                    zorder=3)
+        drawn.append((x, y))
+    xlim, ylim = _det_limits(drawn) if limits is None else _check_limits(limits)
+    _det_axes(ax, xlim, ylim)
     ax.grid(True, color="0.88", linewidth=0.6)
     ax.set_xlabel("False acceptance rate, FAR (%)")
     ax.set_ylabel("False rejection rate, FRR (%)")
-    _legend(ax, loc="lower left")
+    title = "EER of the ROC convex hull" if hull else "EER at the threshold (dot)"
+    _legend(ax, title=title if eer else None, title_fontsize="small")
+    if made:
+        _fit_width(ax)
     return ax
 
 
@@ -384,10 +594,13 @@ def roc(
     xscale : {"linear", "log"}
         ``"log"`` spreads out the low-FAR region (points at FAR = 0 are then left out).
     eer : bool
-        Mark each curve's EER (the ROC convex hull's) at (EER, 1 - EER), on the dotted
-        line FAR = FRR, and give it in the legend.
+        Mark each curve's EER on the drawn curve and give it in the legend, as
+        :func:`det` does: bob.measure's threshold EER at its operating point, or for a
+        :func:`pandas_biosig.rocch` Dataset the hull's EER where the hull crosses the
+        dotted line FAR = FRR. The legend's title says which.
     ax : matplotlib Axes, optional
-        Draw into these axes; by default a new figure.
+        Draw into these axes; by default a new figure (constrained layout). The legend
+        is placed outside the axes, on their right.
     by, system, trial, label, score, split, orientation, nonfinite
         Table only: as in :func:`pandas_biosig.roc`.
 
@@ -436,19 +649,21 @@ def roc(
         ax.plot([0, 1], [1, 0], color="0.6", linewidth=0.8, linestyle=":", zorder=1)
     colours = _Colours()
     lowest = 1.0
+    hull = ds.attrs.get("kind") == "rocch"
     for c in found:
         x = far.sel(c.sel).values
-        y = 1.0 - ds["frr"].sel(c.sel).values
+        frr = ds["frr"].sel(c.sel).values
+        y = 1.0 - frr
         keep = np.isfinite(x) & np.isfinite(y)
+        px, py, e = (_hull_eer_point if hull else _eer_point)(x[keep], frr[keep])
         if xscale == "log":
             keep &= x > 0
             if keep.any():
                 lowest = min(lowest, float(x[keep].min()))
-        e = float(ds["eer"].sel(c.sel)) if "eer" in ds else np.nan
         colours.plot(ax, c, x[keep], y[keep], label=_eer_label(c.label, e) if eer else c.label,
                      linewidth=1.5, zorder=2)
-        if eer and np.isfinite(e):
-            ax.plot(e, 1.0 - e, marker="o", markersize=6, linestyle="none",
+        if eer and np.isfinite(e) and (xscale == "linear" or px > 0):
+            ax.plot(px, 1.0 - py, marker="o", markersize=6, linestyle="none",
                     color=colours[c.group], markeredgecolor="white", markeredgewidth=0.8,
                     zorder=3)
     ax.set_xscale(xscale)
@@ -462,7 +677,8 @@ def roc(
     ax.grid(True, color="0.88", linewidth=0.6)
     ax.set_xlabel("False acceptance rate, FAR (%)")
     ax.set_ylabel("Genuine acceptance rate, 1 - FRR (%)")
-    _legend(ax, loc="lower right")
+    title = "EER of the ROC convex hull" if hull else "EER at the threshold (dot)"
+    _legend(ax, title=title if eer else None, title_fontsize="small")
     return ax
 
 
@@ -653,7 +869,7 @@ def epc(
             "far": "target FAR α", "frr": "target FRR α"}.get(crit, "weight α")
     ax.set_xlabel(f"{what} (threshold chosen on {on_split})")
     ax.set_ylabel(f"HTER on {ds.attrs.get('apply_to', apply_to)} (%)")
-    _legend(ax, loc="upper center")
+    _legend(ax)
     return ax
 
 
@@ -687,8 +903,10 @@ def bayes_error(
     prior_log_odds : array of float, optional
         Table only: the grid of :func:`pandas_biosig.bayes_error`.
     eer : bool
-        Mark each curve's EER at the peak of its minimum Bayes error (the two are equal:
-        the EER is the worst-case Bayes error), and give it in the legend.
+        Give each curve's EER (the ROC convex hull's) in the legend and mark the peak of
+        its drawn minimum Bayes error: the EER is the worst-case minimum Bayes error, so
+        the dot's height is the EER up to the grid (the peak of the curve between two
+        grid points is not drawn).
     ax : matplotlib Axes, optional
         Draw into these axes; by default a new figure.
     by, system, trial, label, score, split, orientation, nonfinite
@@ -758,7 +976,7 @@ def bayes_error(
             colours.plot(ax, c, plo, low, label=text, linewidth=1.2, linestyle="--", zorder=2)
         if eer and np.isfinite(e):
             peak = int(np.nanargmax(low))
-            ax.plot(plo[peak], e, marker="o", markersize=6, linestyle="none",
+            ax.plot(plo[peak], low[peak], marker="o", markersize=6, linestyle="none",
                     color=colours[c.group], markeredgecolor="white", markeredgewidth=0.8,
                     zorder=3)
         if np.isfinite(e):
@@ -775,8 +993,25 @@ def bayes_error(
     for style, text in styles:
         handles.append(Line2D([], [], color="0.3", linestyle=style))
         labels.append(text)
-    ax.legend(handles, labels, fontsize="small", framealpha=0.9, loc="upper right")
+    ax.legend(handles, labels, **_LEGEND_OUTSIDE,
+              title="EER of the ROC convex hull" if eer else None, title_fontsize="small")
     return ax
+
+
+def _panels(ax, shape: tuple[int, int], needed: int) -> np.ndarray:
+    """The axes of a small-multiples figure: a new ``shape`` grid, or the axes given
+    (at least ``needed`` of them, as a two-dimensional array)."""
+    if ax is None:
+        _, axes = _pyplot("hist").subplots(
+            *shape, figsize=(3.4 * shape[1] + 1.8, 2.6 * shape[0] + 0.4), squeeze=False,
+            layout="constrained",
+        )
+        return axes
+    axes = np.array(ax, dtype=object)
+    axes = axes.reshape(1, -1) if axes.ndim < 2 else axes
+    if axes.size < needed:
+        raise ValueError(ERROR_PANELS.format(needed=needed, got=axes.size))
+    return axes
 
 
 def hist(
@@ -793,7 +1028,7 @@ def hist(
     apply_to: Hashable | Sequence[Hashable] | None = None,
     bins: int | Sequence[float] | str = "auto",
     density: bool = True,
-    ax: Axes | None = None,
+    ax: Axes | Sequence[Axes] | None = None,
     system: str = "system",
     trial: str = "trial",
     label: str = "label",
@@ -801,8 +1036,9 @@ def hist(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
-) -> Axes:
-    r"""Histograms of the genuine and impostor scores, with the decision threshold marked.
+) -> np.ndarray:
+    r"""Histograms of the genuine and impostor scores, with the decision threshold marked:
+    small multiples, one axes per system and split.
 
     Parameters
     ----------
@@ -818,23 +1054,27 @@ def hist(
     apply_to : split value or list, optional
         Draw only these splits (e.g. ``"eval"``).
     bins : int, sequence or str
-        ``numpy.histogram_bin_edges``' ``bins``, over all the scores drawn (every
-        histogram shares the edges).
+        ``numpy.histogram_bin_edges``' ``bins``: an int or a rule gives each axes its own
+        edges over its own scores (systems need not share a score scale); a sequence of
+        edges is used by every axes.
     density : bool
         Normalize each class on its own (the default, since impostor trials usually
         outnumber genuine ones); False draws counts.
-    ax : matplotlib Axes, optional
-        Draw into these axes; by default a new figure.
+    ax : matplotlib Axes or array of Axes, optional
+        Draw into these axes, one per system and split, filled in row order (the array
+        is returned, as two-dimensional); by default a new figure (constrained layout).
     system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.error_rates`. Non-finite scores are not drawn.
 
     Returns
     -------
-    matplotlib.axes.Axes
-        One system and split: filled genuine and impostor histograms and a dashed black
-        threshold line. Several: step histograms, a colour per system (and split),
-        genuine solid and impostor dashed, each threshold dotted in its colour. The
-        threshold lines are the axes' lines; the legend gives their values.
+    numpy.ndarray of matplotlib.axes.Axes
+        Always two-dimensional: with several splits a row per system and a column per
+        split, otherwise the systems in rows of at most three (one system: shape
+        ``(1, 1)``); cells without a system and split are hidden. Each axes holds the
+        filled genuine and impostor histograms and a dashed black threshold line, and
+        its title names the system (and split) and gives the threshold. One legend, to
+        the right of the top-right axes, names the classes and the threshold policy.
 
     Raises
     ------
@@ -851,10 +1091,12 @@ def hist(
     --------
     >>> import matplotlib.pyplot as plt
     >>> cnn = pbs.datasets.example_trials().query("system == 'cnn'")
-    >>> ax = pbs.plot.hist(cnn, on="dev", apply_to="eval")
-    >>> ax.get_legend_handles_labels()[1]
-    ['genuine', 'impostor', 'threshold (eer on dev): -0.211']
-    >>> plt.close(ax.figure)
+    >>> axes = pbs.plot.hist(cnn, on="dev", apply_to="eval")
+    >>> axes.shape, axes[0, 0].get_title()
+    ((1, 1), 'cnn: threshold -0.211')
+    >>> [t.get_text() for t in axes[0, 0].get_legend().get_texts()]
+    ['genuine', 'impostor', 'threshold (eer on dev)']
+    >>> plt.close(axes[0, 0].figure)
     """
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split, subject=None,
@@ -879,37 +1121,52 @@ def hist(
             if row.threshold_split is not None and not pd.isna(row.threshold_split):
                 how = f"{how} on {row.threshold_split}"
             thresholds[(row.system, row.split)] = (float(row.threshold), how)
-    scores = [sign * g.scores for g in groups]
-    finite = np.concatenate([s[np.isfinite(s)] for s in scores])
-    edges = np.histogram_bin_edges(finite, bins=bins)
-    ax = _axes(ax, "hist")
-    many = len(groups) > 1
-    splits = {g.split for g in groups}
-    for g, s in zip(groups, scores, strict=True):
-        name = str(g.system) + (f" ({g.split})" if len(splits) > 1 else "")
+    hows = list(dict.fromkeys(how for _, how in thresholds.values()))
+    policy = hows[0] if len(hows) == 1 else f"{threshold}, chosen on each split itself"
+    systems = list(dict.fromkeys(g.system for g in groups))
+    splits = list(dict.fromkeys(g.split for g in groups))
+    if len(splits) > 1:  # a row per system, a column per split
+        shape = (len(systems), len(splits))
+        where = {id(g): systems.index(g.system) * len(splits) + splits.index(g.split)
+                 for g in groups}
+    else:  # systems wrapped in rows of at most three
+        n_cols = min(len(groups), 3)
+        shape = (-(-len(groups) // n_cols), n_cols)
+        where = {id(g): i for i, g in enumerate(groups)}
+    if ax is not None:  # the given axes, filled in order
+        where = {id(g): i for i, g in enumerate(groups)}
+    panels = _panels(ax, shape, len(groups))
+    edges_all = np.asarray(bins, dtype=float) if not isinstance(bins, int | str) else None
+    for g in groups:
+        ax_g = panels.flat[where[id(g)]]
+        s = sign * g.scores
         gen, imp = s[g.genuine], s[~g.genuine]
         gen, imp = gen[np.isfinite(gen)], imp[np.isfinite(imp)]
+        edges = edges_all if edges_all is not None else np.histogram_bin_edges(
+            np.concatenate([gen, imp]), bins=bins
+        )
+        ax_g.hist(gen, bins=edges, density=density, alpha=0.55, color="C0", label="genuine")
+        ax_g.hist(imp, bins=edges, density=density, alpha=0.55, color="C1", label="impostor")
+        name = str(g.system) + (f" ({g.split})" if len(splits) > 1 else "")
         thr = thresholds.get((g.system, g.split))
-        if not many:
-            ax.hist(gen, bins=edges, density=density, alpha=0.55, color="C0", label="genuine")
-            ax.hist(imp, bins=edges, density=density, alpha=0.55, color="C1", label="impostor")
-            if thr is not None:
-                ax.axvline(thr[0], color="black", linestyle="--", linewidth=1.2,
-                           label=f"threshold ({thr[1]}): {thr[0]:.4g}")
-            continue
-        _, _, patches = ax.hist(gen, bins=edges, density=density, histtype="step",
-                                linewidth=1.3, label=f"{name}: genuine")
-        colour = patches[0].get_edgecolor()
-        ax.hist(imp, bins=edges, density=density, histtype="step", linewidth=1.3,
-                linestyle="--", color=colour, label=f"{name}: impostor")
         if thr is not None:
-            ax.axvline(thr[0], color=colour, linestyle=":", linewidth=1.2,
-                       label=f"{name}: threshold {thr[0]:.4g}")
-    ax.set_xlabel(f"{score} (accept iff {score} {'<=' if sign < 0 else '>='} threshold)")
-    ax.set_ylabel("density" if density else "trials")
-    ax.grid(True, color="0.88", linewidth=0.6)
-    _legend(ax, loc="best")
-    return ax
+            ax_g.axvline(thr[0], color="black", linestyle="--", linewidth=1.2,
+                         label=f"threshold ({policy})")
+            name += f": threshold {thr[0]:.4g}"
+        ax_g.set_title(name, fontsize="medium")
+        ax_g.grid(True, color="0.88", linewidth=0.6)
+        ax_g.set_ylabel("density" if density else "trials")
+        ax_g.set_xlabel(f"{score} (accept iff {score} {'<=' if sign < 0 else '>='} threshold)")
+    used = set(where.values())
+    for i, ax_g in enumerate(panels.flat):
+        if i not in used and ax is None:
+            ax_g.set_visible(False)
+    top_right = panels[0, min(panels.shape[1], len(groups)) - 1]
+    handles, labels = panels.flat[0].get_legend_handles_labels()
+    top_right.legend(handles, labels, **_LEGEND_OUTSIDE)
+    if ax is None:
+        _fit_width(top_right)
+    return panels
 
 
 # ----------------------------------------------------------------------------- accessor
@@ -1027,7 +1284,7 @@ class _PlotNamespace:
         apply_to: Hashable | Sequence[Hashable] | None = None,
         bins: int | Sequence[float] | str = "auto",
         density: bool = True,
-        ax: Axes | None = None,
+        ax: Axes | Sequence[Axes] | None = None,
         system: str = "system",
         trial: str = "trial",
         label: str = "label",
@@ -1035,6 +1292,12 @@ class _PlotNamespace:
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
-    ) -> Axes:
-        """Score histograms with the threshold; see :func:`pandas_biosig.plot.hist`."""
+    ) -> np.ndarray:
+        """Score histograms with the threshold, one axes per system and split; see
+        :func:`pandas_biosig.plot.hist`."""
         return hist(self._obj, **_args(locals()))
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

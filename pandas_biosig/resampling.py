@@ -9,7 +9,6 @@ distribution as drawing trials with replacement and sorting them again.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -24,11 +23,12 @@ from ._kernels.resample import (
     stratified_counts,
     uniform_counts,
 )
+from ._progress import progress_bar
 from ._schema import Group, SchemaError, Trials, check_option
 from ._typing import Criterion, NonFinite, Orientation
 from ._validation import check_costs, check_rate
 from .metrics import _frame, _validate
-from .protocol import (
+from .protocol import (  # noqa: F401 (messages re-exported for matching)
     AUTO,
     ERROR_ONE_CLUSTER,
     ERROR_SUBJECT,
@@ -43,9 +43,6 @@ from .results import ConfidenceInterval, TestResult
 
 __all__ = [
     "BOOTSTRAP_COLUMNS",
-    "ERROR_ONE_CLUSTER",
-    "ERROR_SUBJECT",
-    "ERROR_SUBJECT_MISSING",
     "RESAMPLE",
     "BOOTSTRAP_METRICS",
     "BootstrapTestResult",
@@ -110,21 +107,8 @@ def _rng(seed) -> np.random.Generator:
 
 
 def _progress(enabled: bool | None, total: int, label: str) -> Callable[[int], None]:
-    """A minimal progress line on stderr (on by default only on an interactive terminal)."""
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        return lambda i: None
-    step = max(total // 50, 1)
-
-    def tick(i: int) -> None:
-        if i % step == 0 or i == total:
-            sys.stderr.write(f"\r{label}: {i}/{total}")
-            if i == total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-
-    return tick
+    """A tqdm progress bar (see :mod:`pandas_biosig._progress`): ``tick(done)``."""
+    return progress_bar(enabled, total, label, unit="resample")
 
 
 def _metric_function(metric: str, *, target, p_target, c_miss, c_fa) -> Callable:
@@ -286,7 +270,9 @@ def bootstrap(
         :mod:`pandas_biosig.protocol`), ``target`` for ``"fnmr_at_fmr"``/``"fmr_at_fnmr"``,
         and the costs of ``"min_dcf"``.
     progress : bool, optional
-        Print progress on stderr; by default only when stderr is a terminal.
+        A progress bar (tqdm) with the rate and the time left, shown once the work takes
+        more than half a second. True: always; False: never; None (default): in an
+        interactive terminal or a Jupyter notebook, never in pipes, logs or CI.
     by, system, trial, label, score, split, subject, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
 
@@ -458,7 +444,8 @@ def align_pair(a: Group, b: Group, *, common_trials: bool, where: str = "") -> t
 def _check_labels(a: Group, b: Group, pa, pb) -> None:
     diff = a.genuine[pa] != b.genuine[pb]
     if diff.any():
-        raise SchemaError(ERROR_LABELS_DIFFER.format(trial=a.trial[pa][np.argmax(diff)]))
+        bad = a.trial[pa][np.argmax(diff)]
+        raise SchemaError(ERROR_LABELS_DIFFER.format(trial=getattr(bad, "item", lambda: bad)()))
 
 
 def _take(g: Group, idx: np.ndarray) -> Group:
@@ -903,3 +890,8 @@ def epc_bootstrap(
                           {"long_name": "the difference interval excludes 0"})
     out.attrs.update(n_resamples=int(n_resamples), confidence_level=float(level), resample=resample)
     return out
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -17,7 +17,6 @@ from typing import Any, Literal, NamedTuple
 from pandas_biosig._kernels import inference as _inference
 
 __all__ = [
-    "ERROR_CONFIDENCE_LEVEL",
     "ConfidenceInterval",
     "IntervalResult",
     "TestResult",
@@ -259,3 +258,8 @@ class IntervalResult:
     def to_dict(self) -> dict[str, Any]:
         """The public fields as a plain dict (one row of a results table)."""
         return _public_dict(self)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

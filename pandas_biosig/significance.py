@@ -45,9 +45,9 @@ from ._kernels.pairwise import (
     sign_median_interval,
 )
 from ._kernels.rates import Sweep
-from ._schema import (
+from ._schema import (  # ERROR_OPTION: the message of check_option, named in the docs
     ERROR_MISSING_COLUMNS,
-    ERROR_OPTION,
+    ERROR_OPTION,  # noqa: F401
     Group,
     SchemaError,
     Trials,
@@ -76,7 +76,6 @@ __all__ = [
     "ADJUST_METHODS",
     "DECISION_TESTS",
     "DecisionTestError",
-    "ERROR_DECISION_TEST",
     "default_test",
     "NULL_HYPOTHESIS",
     "CI_COLUMNS",
@@ -85,24 +84,6 @@ __all__ = [
     "COMPARE_COLUMNS",
     "COMPARE_FOLDS_COLUMNS",
     "EER_BOUND_COLUMNS",
-    "ERROR_ADJUST",
-    "ERROR_ALPHA",
-    "ERROR_ALTERNATIVE",
-    "ERROR_BASELINE",
-    "ERROR_CONFIDENCE_LEVEL",
-    "ERROR_DUPLICATE_SYSTEMS",
-    "ERROR_FOLD_COLUMN",
-    "ERROR_MATRIX_COLUMN",
-    "ERROR_MATRIX_FAMILIES",
-    "ERROR_METRIC_UNUSED",
-    "ERROR_NO_COMMON",
-    "ERROR_NOT_PAIRWISE",
-    "ERROR_N_DIFFERS",
-    "ERROR_N_MISSING",
-    "ERROR_ONE_SYSTEM",
-    "ERROR_OPTION",
-    "ERROR_REPORTED_NOT_A_FRAME",
-    "ERROR_TARGET",
     "FOLD_METRICS",
     "FOLD_METRICS_COLUMNS",
     "FOLD_SUMMARY_COLUMNS",
@@ -757,7 +738,8 @@ def ci(
     orientation : {"similarity", "distance"}
         ``"distance"``: lower scores are more genuine; thresholds are in the score's units.
     nonfinite : {"raise", "drop", "reject"}
-        NaN/inf scores: raise, drop the trials, or count them as failures to acquire.
+        NaN/inf scores: raise, drop the trials, or count them as failures to acquire
+        (tests then compare the trials both systems acquired; see docs/methods.md).
 
     Returns
     -------
@@ -1056,7 +1038,7 @@ def compare(
     n_resamples, resample, seed, progress
         Bootstrap replicates, resampling scheme (``"auto"``: ``"subject"`` when the table
         has a subject column, else ``"label"``; or ``"label"``, ``"trial"``,
-        ``"subject"``), seed and progress line of ``test="bootstrap"`` (see
+        ``"subject"``), seed and progress bar of ``test="bootstrap"`` (see
         :func:`pandas_biosig.bootstrap`); other tests ignore them. The pairs are resampled
         one after the other from one generator, so a seed reproduces the whole table.
     by : str or list of str, optional
@@ -1306,6 +1288,46 @@ def compare(
             rows.append(row)
             family_of.append(i_fam)
     return _finish(rows, trials.by, COMPARE_COLUMNS, family_of, adjust, alpha)
+
+
+def _compare_independent_sets(
+    rates: pd.DataFrame, *, adjust: str | None, alpha: float, confidence_level: float,
+    alternative: str = "two-sided",
+) -> pd.DataFrame:
+    """Bengio & Mariéthoz's independent HTER test (eq. 15) for every pair of systems of
+    each split, from their rates only: for systems scored on different trial lists.
+
+    ``rates`` is an :func:`pandas_biosig.error_rates` table. Each system's HTER variance
+    uses its own trial counts, FAR(1 - FAR)/(4 NI) + FRR(1 - FRR)/(4 NC); with one common
+    test set this is eq. 15 exactly. Each split is one family, adjusted once.
+    """
+    rows, family_of = [], []
+    method = TESTS["hter_independent"] + ", each system on its own trials"
+    for i_fam, (split, fam) in enumerate(rates.groupby("split", sort=False, dropna=False)):
+        recs = fam.to_dict("records")
+        for a, b in itertools.combinations(range(len(recs)), 2):
+            ra, rb = recs[a], recs[b]
+            row = dict(system_a=ra["system"], system_b=rb["system"], split=split,
+                       metric="hter", test="hter_independent",
+                       confidence_level=confidence_level)
+            if any(math.isnan(r[c]) for r in (ra, rb) for c in ("far", "frr")):
+                row.update(_NAN_ROW, alternative=alternative, method=method)
+            else:
+                var = sum(
+                    r["far"] * (1 - r["far"]) / (4 * r["n_impostor"])
+                    + r["frr"] * (1 - r["frr"]) / (4 * r["n_genuine"])
+                    for r in (ra, rb)
+                )
+                res = stats._normal_result(
+                    ra["hter"] - rb["hter"], math.sqrt(var), alternative=alternative,
+                    method=method,
+                    n=int(ra["n_impostor"] + ra["n_genuine"] + rb["n_impostor"] + rb["n_genuine"]),
+                )
+                row.update(_row(res, confidence_level))
+            row.update(threshold_a=ra["threshold"], threshold_b=rb["threshold"])
+            rows.append(row)
+            family_of.append(i_fam)
+    return _finish(rows, (), COMPARE_COLUMNS, family_of, adjust, alpha)
 
 
 # --------------------------------------------------------------------------- matrix view
@@ -2055,3 +2077,8 @@ def eer_bound_table(
     out = _finish(rows, by_cols, EER_BOUND_COLUMNS, family_of, adjust, alpha)
     out["verdict"] = np.where(out["reject"], "significant", "cannot tell")
     return out
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

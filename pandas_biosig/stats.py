@@ -38,26 +38,6 @@ from pandas_biosig.results import IntervalResult, TestResult
 
 __all__ = [
     "ALTERNATIVES",
-    "ERROR_ALPHA",
-    "ERROR_ALTERNATIVE",
-    "ERROR_COST",
-    "ERROR_COUNT",
-    "ERROR_COUNT_EXCEEDS",
-    "ERROR_DISCORDANT_EXCEED",
-    "ERROR_DISCORDANT_MISSING",
-    "ERROR_DISCORDANT_NONE",
-    "ERROR_DISCORDANT_UNUSED",
-    "ERROR_EER_SUM",
-    "ERROR_FLAG",
-    "ERROR_METHOD",
-    "ERROR_NO_RUNS",
-    "ERROR_POSITIVE_COUNT",
-    "ERROR_P_TARGET",
-    "ERROR_R12_MISSING",
-    "ERROR_R12_RANGE",
-    "ERROR_R12_UNUSED",
-    "ERROR_RATE",
-    "ERROR_TABLE",
     "HTER_CI_METHODS",
     "HTER_TEST_METHODS",
     "MCNEMAR_METHODS",
@@ -1379,3 +1359,8 @@ default "wilson"
         _count=errors,
         _binomial_method=method,
     )
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -28,6 +28,7 @@ from scipy.stats import norm
 from . import stats
 from ._kernels.rates import Sweep
 from ._kernels.resample import lazy_replicate, percentile_interval, uniform_counts
+from ._progress import progress_bar
 from .resampling import _fixed_threshold_deltas, bootstrap_pvalue
 
 __all__ = [
@@ -183,6 +184,14 @@ def _pvalues(rng, s: Setting, n_boot: int, alpha: float) -> dict[str, float]:
     return out
 
 
+def _replications(n: int, progress: bool | None, label: str):
+    """``range(n)`` that ticks a progress bar (:mod:`pandas_biosig._progress`)."""
+    tick = progress_bar(progress, n, label, unit="replication")
+    for i in range(n):
+        yield i
+        tick(i + 1)
+
+
 def rejection_rates(
     setting: Setting,
     *,
@@ -190,8 +199,12 @@ def rejection_rates(
     alpha: float = 0.05,
     n_boot: int = 499,
     seed: int = 0,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     """Fraction of simulated datasets in which each two-system test rejects at ``alpha``.
+
+    ``progress``: a progress bar over the replications (see
+    :func:`pandas_biosig.bootstrap`); by default in terminals and notebooks only.
 
     Under a null setting (``mu_a == mu_b``: equal true HTER) this is the type-I error; under
     an alternative, the power.
@@ -211,7 +224,7 @@ def rejection_rates(
     """
     rng = np.random.default_rng(seed)
     hits = dict.fromkeys(TESTS, 0)
-    for _ in range(n_replications):
+    for _ in _replications(n_replications, progress, "type-I error / power"):
         for name, p in _pvalues(rng, setting, n_boot, alpha).items():
             hits[name] += p < alpha
     rate = np.array([hits[t] / n_replications for t in TESTS])
@@ -233,8 +246,11 @@ def coverage(
     confidence_level: float = 0.95,
     n_boot: int = 499,
     seed: int = 0,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     """Fraction of simulated datasets whose interval covers the true value (system A).
+
+    ``progress``: a progress bar over the replications, as in :func:`rejection_rates`.
 
     Intervals: HTER (Bengio & Mariéthoz eq. 13), DCF (eq. 14 generalised, p_target = 0.5,
     unit costs), FAR and FRR (Wilson and Clopper-Pearson), and the percentile bootstrap of
@@ -264,7 +280,7 @@ def coverage(
         "eer_bootstrap_label", "eer_bootstrap_subject",
     ]
     hits = dict.fromkeys(names, 0)
-    for _ in range(n_replications):
+    for _ in _replications(n_replications, progress, "coverage"):
         a, b, g, subj = _draw(rng, setting)
         imp = ~g
         ni, nc = int(imp.sum()), int(g.sum())
@@ -317,9 +333,12 @@ def coverage(
 
 
 def threshold_selection(
-    setting: Setting, *, n_replications: int = 1000, seed: int = 0
+    setting: Setting, *, n_replications: int = 1000, seed: int = 0,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     """The cost of choosing the threshold on dev instead of knowing the best one.
+
+    ``progress``: a progress bar over the replications, as in :func:`rejection_rates`.
 
     Each replication draws a dev and an eval set of the same size; the EER threshold is
     chosen on dev (bob.measure's rule) and applied to eval. Reported: the mean eval HTER
@@ -335,7 +354,7 @@ def threshold_selection(
     rng = np.random.default_rng(seed)
     mu = setting.mu_a
     dev_h, oracle_h, post_h = [], [], []
-    for _ in range(n_replications):
+    for _ in _replications(n_replications, progress, "threshold selection"):
         a_dev, _, g_dev, _ = _draw(rng, setting)
         a_ev, _, g_ev, _ = _draw(rng, setting)
         dev = Sweep(a_dev[~g_dev], a_dev[g_dev])
@@ -370,13 +389,17 @@ def _type1_grid(quick: bool):
         yield size_name, 0.5, 0.0, 0.5, Setting(nc, ni, rho=0.5, shift_b=0.5)
 
 
-def report(*, quick: bool = False, seed: int = 0) -> dict[str, pd.DataFrame]:
-    """Run every measurement; return the tables (quick: small sizes, few replications)."""
+def report(
+    *, quick: bool = False, seed: int = 0, progress: bool | None = None
+) -> dict[str, pd.DataFrame]:
+    """Run every measurement; return the tables (quick: small sizes, few replications).
+
+    ``progress``: a progress bar per measurement (minutes in all without ``quick``)."""
     reps = 300 if quick else 2000
     n_boot = 199 if quick else 399
     rows = []
     for size_name, rho, sd, shift, s in _type1_grid(quick):
-        r = rejection_rates(s, n_replications=reps, n_boot=n_boot, seed=seed)
+        r = rejection_rates(s, n_replications=reps, n_boot=n_boot, seed=seed, progress=progress)
         r.insert(0, "shift_b", shift)
         r.insert(0, "subject_sd", sd)
         r.insert(0, "rho", rho)
@@ -387,7 +410,7 @@ def report(*, quick: bool = False, seed: int = 0) -> dict[str, pd.DataFrame]:
     nc, ni = (200, 5000) if quick else NIST2000
     for delta in (0.05, 0.1, 0.2):
         s = Setting(nc, ni, mu_a=2.0, mu_b=2.0 - delta, rho=0.5)
-        r = rejection_rates(s, n_replications=reps // 2, n_boot=n_boot, seed=seed + 1)
+        r = rejection_rates(s, n_replications=reps // 2, n_boot=n_boot, seed=seed + 1, progress=progress)
         hter_a, hter_b = s.true_hter()
         r.insert(0, "true_hter_difference", hter_b - hter_a)
         power_rows.append(r)
@@ -396,12 +419,14 @@ def report(*, quick: bool = False, seed: int = 0) -> dict[str, pd.DataFrame]:
     cov_reps = 200 if quick else 1000
     for sd in (0.0, 0.5):
         c = coverage(Setting(1000, 4000, subject_sd=sd, n_subjects=100),
-                     n_replications=cov_reps, n_boot=n_boot // 2 if quick else 199, seed=seed)
+                     n_replications=cov_reps, n_boot=n_boot // 2 if quick else 199, seed=seed,
+                     progress=progress)
         c.insert(0, "subject_sd", sd)
         cov_rows.append(c)
     cov = pd.concat(cov_rows, ignore_index=True)
     sel = pd.concat(
-        [threshold_selection(Setting(nc_, 4 * nc_), n_replications=reps // 2, seed=seed)
+        [threshold_selection(Setting(nc_, 4 * nc_), n_replications=reps // 2, seed=seed,
+                             progress=progress)
          .assign(n_genuine=nc_, n_impostor=4 * nc_) for nc_ in (50, 200, 1000)],
         ignore_index=True,
     )
@@ -455,9 +480,11 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="write the Markdown tables to this file (else print)")
     ap.add_argument("--csv", help="also write the raw tables as CSV files with this prefix")
     ap.add_argument("--plot", help="write the type-I error vs rho plot (PNG) here")
+    ap.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="progress bars on stderr (default: only on a terminal)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    tables = report(quick=args.quick)
+    tables = report(quick=args.quick, progress=args.progress)
     seconds = time.perf_counter() - t0
     command = "python -m pandas_biosig.validity" + (" --quick" if args.quick else "")
     text = _markdown(tables, seconds, command)
@@ -498,3 +525,8 @@ def _plot(type1: pd.DataFrame, path: str) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -130,3 +130,66 @@ def test_identification_mirrors_match():
     search = pbs.datasets.example_search()
     pd.testing.assert_frame_equal(search.biosig.recognition_rate(rank=[1, 5]),
                                   pbs.recognition_rate(search, rank=[1, 5]))
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_methods_carry_their_functions_docstrings(name):
+    from pandas_biosig.accessor import mirror_doc
+
+    func, method = getattr(pbs, name), getattr(BiosigAccessor, name)
+    assert method.__doc__ == mirror_doc(func, name)
+    first = next(iter(inspect.signature(func).parameters))
+    doc = method.__doc__
+    # the whole documentation: every section of the function's docstring is there
+    for section in ("Parameters", "Returns", "Examples"):
+        if f"\n{section}\n---" in func.__doc__:
+            assert f"\n{section}\n---" in doc, section
+    assert len(doc) > 0.8 * len(inspect.cleandoc(func.__doc__))
+    # said of the DataFrame: the data parameter is not listed, the call is named
+    params = doc.split("Parameters\n----------\n", 1)[-1]
+    assert not params.startswith(f"{first} :")
+    assert f"``df.biosig.{name}(...)`` is :func:`pandas_biosig.{name}`" in doc
+    # the explicit signature is kept (not *args, **kwargs)
+    kinds = {p.kind for p in inspect.signature(method).parameters.values()}
+    assert inspect.Parameter.VAR_KEYWORD not in kinds
+
+
+def test_help_shows_the_full_documentation(example):
+    text = pydoc_text(example.biosig.compare)
+    assert "Bengio" in text and "Returns" in text and "adjust" in text
+
+
+def pydoc_text(obj) -> str:
+    import pydoc
+
+    return pydoc.render_doc(obj, renderer=pydoc.plaintext)
+
+
+def test_repr_counts_nan_scores_apart_from_ties():
+    t = pd.DataFrame({"system": "a", "trial": range(6),
+                      "label": ["genuine", "genuine", "genuine", "impostor", "impostor",
+                                "impostor"],
+                      "score": [0.9, 0.9, float("nan"), 0.1, float("nan"), float("inf")]})
+    text = repr(t.biosig)
+    # 0.9 twice is one tie; the two NaN and the inf are not ties and not in the range
+    assert "a: 3 genuine, 3 impostor, scores [0.1, 0.9], 1 tied, 3 NaN/inf" in text
+
+
+def test_pairwise_matrix_is_offered_on_pairwise_tables_only(example):
+    assert "pairwise_matrix" not in dir(example.biosig)
+    assert "compare" in dir(example.biosig)
+    table = example.biosig.compare()
+    assert "pairwise_matrix" in dir(table.biosig)
+    with pytest.raises(ValueError, match="expected a pairwise table"):
+        example.biosig.pairwise_matrix()
+
+
+@pytest.mark.parametrize("name", PLOT_METHODS)
+def test_plot_methods_carry_their_functions_docstrings(name):
+    from pandas_biosig.accessor import mirror_doc
+
+    func = getattr(pbs.plot, name)
+    method = getattr(pbs.plot._PlotNamespace, name)
+    assert method.__doc__ == mirror_doc(func, name, "pandas_biosig.plot")
+    assert f"``df.biosig.plot.{name}(...)`` is :func:`pandas_biosig.plot.{name}`" in method.__doc__
+    assert len(method.__doc__) > 0.8 * len(inspect.cleandoc(func.__doc__))

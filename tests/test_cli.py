@@ -1,5 +1,6 @@
 """``biosig report``: the printed report, the report folder, bob's conventions, and errors."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -81,8 +82,8 @@ def test_example_report_folder_in_under_30_seconds(capsys, tmp_path):
     assert (out_dir / "det.png").read_bytes()[:4] == b"\x89PNG"
     assert (out_dir / "epc.pdf").read_bytes()[:4] == b"%PDF"
     text = (out_dir / "report.md").read_text()
-    assert "![DET curves, EER marked (ROC convex hull)](det.png)" in text
-    assert "shaded where cnn and cnn_aug differ](epc.png)" in text
+    assert "![DET curves; the dot on each curve and the legend give its EER (threshold)" in text
+    assert "![EPC with 95% bootstrap bands; shaded where cnn and cnn_aug differ](epc.png)" in text
     assert out.strip() == f"biosig: wrote {out_dir / 'report.md'} and 12 more file(s) in {out_dir}"
     # the CSV tables hold numbers, the same as the library's
     apriori = pd.read_csv(out_dir / "apriori.csv")
@@ -101,6 +102,7 @@ def test_without_png_options_no_pdf_or_tex(capsys, tmp_path):
     assert "det.png" in names and "epc.png" in names
     assert not {n for n in names if n.endswith((".pdf", ".tex"))}
     assert "eer_bootstrap.csv" not in names  # --n-resamples 0 skips the bootstrap
+    assert "![EPC (no bootstrap bands)](epc.png)" in (tmp_path / "report.md").read_text()
 
 
 # ------------------------------------------------------------------ bob's conventions
@@ -260,8 +262,11 @@ def test_progress_only_on_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     status, _, err = _run(capsys, "--n-resamples", "20")
     assert status == 0
-    assert "biosig: [1/4] per-system summary" in err
-    assert "biosig: [4/4] pairwise tests" in err
+    # one tqdm bar over the report's steps: count, rate and the step under way
+    assert "biosig report:" in err and "4/4" in err
+    assert "pairwise tests" in err and "step/s" in err
+    status, _, err = _run(capsys, "--n-resamples", "20", "--no-progress")
+    assert status == 0 and err == ""
 
 
 # ------------------------------------------------------------------ the installed script
@@ -280,3 +285,227 @@ def test_installed_entry_point(tmp_path):
     )
     assert bad.returncode == 1
     assert bad.stderr.strip().endswith("missing.txt: no such file or directory")
+
+
+# ------------------------------------------------------------------ evaluation folders
+# bob.measure's own test data are named dev-1.txt, test-1.txt, dev-2.txt, test-2.txt
+# (2-column files: label score). Two small systems in that layout: trial i of every file
+# has the same label, so the systems score the same trials.
+BOB2_DEV = "1 0.9\n1 0.7\n1 0.5\n-1 0.6\n-1 0.5\n-1 0.3\n-1 0.1\n"
+BOB2_EVAL = "1 0.8\n1 0.55\n1 0.4\n-1 0.55\n-1 0.2\n-1 0.1\n-1 0.6\n"
+
+
+@pytest.fixture
+def bob_measure_files(tmp_path):
+    paths = []
+    for i, shift in ((1, 0.0), (2, 0.05)):
+        for split, text in (("dev", BOB2_DEV), ("test", BOB2_EVAL)):
+            lines = [f"{lab} {float(s) + shift:.2f}" for lab, s in
+                     (line.split() for line in text.splitlines())]
+            path = tmp_path / f"{split}-{i}.txt"
+            path.write_text("\n".join(lines) + "\n")
+            paths.append(path)
+    # in bob.measure's order: dev-1 test-1 dev-2 test-2
+    return [paths[0], paths[1], paths[2], paths[3]]
+
+
+def _systems_and_splits(out_dir):
+    s = pd.read_csv(out_dir / "summary.csv")
+    return sorted(map(tuple, s[["system", "split"]].astype(str).to_numpy()))
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["positional", "pairs", "dev-eval-options"],
+)
+def test_bob_measure_dev_test_files_give_two_paired_systems(capsys, tmp_path,
+                                                            bob_measure_files, how):
+    d1, t1, d2, t2 = bob_measure_files
+    argv = {
+        "positional": [d1, t1, d2, t2],
+        "pairs": ["-e", d1, t1, d2, t2],
+        "dev-eval-options": ["--dev", d1, d2, "--eval", t1, t2],
+    }[how]
+    out_dir = tmp_path / "out"
+    status, _, err = _run(capsys, *argv, "--n-resamples", "0", "--out", out_dir)
+    assert status == 0, err
+    assert _systems_and_splits(out_dir) == [("1", "dev"), ("1", "eval"),
+                                            ("2", "dev"), ("2", "eval")]
+    apriori = pd.read_csv(out_dir / "apriori.csv")
+    assert list(apriori.system.astype(str)) == ["1", "2"]
+    # system 1 is BOB_DEV/BOB_EVAL of the hand count above: threshold 0.55, HTER 5/12
+    assert apriori.threshold[0] == pytest.approx(0.55)
+    assert apriori.estimate[0] == pytest.approx(5 / 12)
+    cmp = pd.read_csv(out_dir / "compare.csv")
+    assert (cmp.system_a.astype(str)[0], cmp.system_b.astype(str)[0]) == ("1", "2")
+    assert cmp.test[0] == "hter_dependent"  # same trials: the paired test
+
+
+def test_split_tokens_are_case_insensitive_and_test_is_eval(capsys, tmp_path):
+    (tmp_path / "cnn_DEV.txt").write_text(BOB2_DEV)
+    (tmp_path / "cnn_Test.txt").write_text(BOB2_EVAL)
+    (tmp_path / "cnn_train.txt").write_text(BOB2_DEV)
+    trials = pbs.read_scores(tmp_path)
+    assert sorted(trials.split.unique()) == ["dev", "eval", "train"]
+    assert set(trials.system) == {"cnn"}
+
+
+def test_names_that_do_not_pair_are_paired_by_position(capsys, tmp_path):
+    files = {}
+    for name, text in (("a_d", BOB2_DEV), ("b_d", BOB2_DEV), ("a_e", BOB2_EVAL),
+                       ("b_e", BOB2_EVAL)):
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_text(text)
+    out_dir = tmp_path / "out"
+    status, _, err = _run(capsys, "--dev", files["a_d"], files["b_d"], "--eval", files["a_e"],
+                          files["b_e"], "-l", "A", "-l", "B", "--n-resamples", "0", "--out", out_dir)
+    assert status == 0, err
+    assert _systems_and_splits(out_dir) == [("A", "dev"), ("A", "eval"), ("B", "dev"),
+                                            ("B", "eval")]
+
+
+def test_names_name_the_systems_in_order(capsys, tmp_path, bob_measure_files):
+    status, out, err = _run(capsys, "--name", "ISV,GMM", *bob_measure_files,
+                            "--n-resamples", "0")
+    assert status == 0, err
+    assert "| ISV        | GMM        | eval    |" in out
+    status, _, err = _run(capsys, *bob_measure_files, "--name", "ISV", "--n-resamples", "0")
+    assert status == 1
+    assert "--name gives 1 name(s) (ISV) for 2 system(s) (1, 2)" in err
+
+
+def test_pairs_in_the_wrong_order_are_refused(capsys, bob_measure_files):
+    from pandas_biosig._cli_inputs import ERROR_PAIRS_ODD
+
+    d1, t1, d2, t2 = bob_measure_files
+    status, _, err = _run(capsys, "-e", t1, d1)
+    assert status == 1 and "is in a dev position" in err and "its name says eval" in err
+    status, _, err = _run(capsys, "-e", d1, t1, d2)
+    assert status == 1 and ERROR_PAIRS_ODD.format(n=3) in err
+
+
+def test_different_trial_lists_get_the_independent_test(capsys, tmp_path):
+    (tmp_path / "dev-1.txt").write_text(BOB2_DEV)
+    (tmp_path / "eval-1.txt").write_text(BOB2_EVAL)
+    # system 2 scored other trials: its labels are in another order
+    (tmp_path / "dev-2.txt").write_text("-1 0.1\n" + BOB2_DEV)
+    (tmp_path / "eval-2.txt").write_text("-1 0.15\n1 0.3\n" + BOB2_EVAL)
+    out_dir = tmp_path / "out"
+    status, _, err = _run(capsys, tmp_path, "--n-resamples", "0", "--out", out_dir)
+    assert status == 0, err
+    (row,) = pd.read_csv(out_dir / "compare.csv").itertuples()
+    assert row.test == "hter_independent"
+    rates = pd.read_csv(out_dir / "apriori.csv").set_index("system")
+    a, b = rates.loc[1], rates.loc[2]
+    var = sum(r.far * (1 - r.far) / (4 * r.n_impostor) + r.frr * (1 - r.frr) / (4 * r.n_genuine)
+              for r in (a, b))
+    assert row.estimate == pytest.approx(a.estimate - b.estimate)
+    assert row.statistic == pytest.approx((a.estimate - b.estimate) / var**0.5)
+    text = (out_dir / "report.md").read_text()
+    assert "because the systems were not scored on the same trials" in text
+    assert "--common-trials" in text
+
+
+def test_per_split_trials_keys(capsys, tmp_path):
+    kd, ke = tmp_path / "trials_dev", tmp_path / "trials_eval"
+    kd.write_text("s1 u1 target\ns1 u2 nontarget\ns2 u2 target\ns2 u1 nontarget\n")
+    ke.write_text("s3 u3 target\ns3 u4 nontarget\ns4 u4 target\ns4 u3 nontarget\n")
+    (tmp_path / "plda-dev.txt").write_text("s1 u1 2.0\ns1 u2 -1.0\ns2 u2 0.5\ns2 u1 0.7\n")
+    (tmp_path / "plda-eval.txt").write_text("s3 u3 1.0\ns3 u4 -1.0\ns4 u4 0.2\ns4 u3 0.4\n")
+    status, out, err = _run(capsys, tmp_path / "plda-dev.txt", tmp_path / "plda-eval.txt",
+                            "--trials-dev", kd, "--trials-eval", ke, "--n-resamples", "0")
+    assert status == 0, err
+    assert "| plda     | dev     |" in out and "| plda     | eval    |" in out
+    # the keys given the old way end up among the score files: said so, in flags
+    status, _, err = _run(capsys, "--trials", kd, ke, tmp_path / "plda-dev.txt")
+    assert status == 1
+    assert "is a trials key (its third field is 'target'), not a score file" in err
+    assert "--trials-dev and --trials-eval" in err
+
+
+@pytest.mark.parametrize(
+    "message,expected",
+    [
+        ("pass score files positionally or with dev= / eval=, not both",
+         "pass score files positionally or with --dev / --eval, not both"),
+        ("Pass nonfinite='drop' to remove them or nonfinite='reject' to count them",
+         "Pass --nonfinite drop to remove them or --nonfinite reject to count them"),
+        ("(unless common_trials=True)", "(unless --common-trials)"),
+        ("on='train': column 'split' has only", "--on train: column 'split' has only"),
+        ("pass split='<column name>'", "pass --split-column NAME"),
+        ("format='nist' needs trials=: the trials file", "--format nist needs --trials: the "
+         "trials file"),
+    ],
+)
+def test_library_messages_are_phrased_in_flags(message, expected):
+    from pandas_biosig._cli_inputs import cli_message
+
+    assert cli_message(message) == expected
+
+
+def test_nonfinite_error_names_the_flag(capsys, tmp_path):
+    (tmp_path / "dev-1.txt").write_text(BOB2_DEV + "1 nan\n")
+    status, _, err = _run(capsys, tmp_path / "dev-1.txt")
+    assert status == 1
+    assert "--nonfinite drop" in err and "--nonfinite reject" in err
+    assert "nonfinite=" not in err
+
+
+def test_a_table_with_other_column_names_is_told_about_column(capsys, tmp_path):
+    path = tmp_path / "scores-dev.csv"
+    path.write_text("probe,is_bonafide,score\np1,True,0.9\np2,False,0.1\n")
+    status, _, err = _run(capsys, path)
+    assert status == 1 and "missing column(s) ['label']" in err
+    assert "--column OLD=NEW" in err
+    status, out, err = _run(capsys, path, "--column", "is_bonafide=label", "--n-resamples", "0")
+    assert status == 0, err
+
+
+def test_no_library_message_reaches_the_command_line_in_python_keywords():
+    import string
+
+    from pandas_biosig import _schema, io, metrics, resampling, significance
+    from pandas_biosig._cli_inputs import CLI_FLAGS, cli_message
+
+    class Any(str):
+        def __format__(self, spec):
+            return "X"
+
+    keyword = re.compile(r"(?<![\w-])(" + "|".join(CLI_FLAGS) + r")=")
+    for module in (_schema, io, metrics, resampling, significance):
+        for name in dir(module) + list(vars(module)):
+            value = getattr(module, name, None)
+            if not (name.startswith("ERROR_") and isinstance(value, str)):
+                continue
+            fields = {f for _, f, _, _ in string.Formatter().parse(value) if f}
+            text = cli_message(value.format(**{f: Any("X") for f in fields}))
+            assert not keyword.search(text), (module.__name__, name, text)
+
+
+def test_a_table_named_like_a_split_keeps_its_own_split_column(capsys, tmp_path):
+    # "test" (bob's eval) in the name of a tidy table that has a split column of its own
+    path = tmp_path / "results_test.csv"
+    pbs.datasets.example_trials().to_csv(path, index=False)
+    status, out, err = _run(capsys, path, "--n-resamples", "0")
+    assert status == 0, err
+    assert "splits dev, eval" in out
+    # without a split column, the name gives it
+    path = tmp_path / "cnn_test.csv"
+    pbs.datasets.example_trials().query("split == 'eval'").drop(columns="split").to_csv(
+        path, index=False)
+    assert set(pbs.read_scores(path).split) == {"eval"}
+
+
+def test_pairs_whose_names_repeat_are_numbered(capsys, tmp_path):
+    files = []
+    for group in ("lab_a", "lab_b"):
+        (tmp_path / group).mkdir()
+        for split, text in (("dev", BOB2_DEV), ("eval", BOB2_EVAL)):
+            path = tmp_path / group / f"x-{split}.txt"
+            path.write_text(text)
+            files.append(path)
+    out_dir = tmp_path / "out"
+    status, _, err = _run(capsys, "-e", *files, "--n-resamples", "0", "--out", out_dir)
+    assert status == 0, err
+    assert _systems_and_splits(out_dir) == [("1", "dev"), ("1", "eval"), ("2", "dev"),
+                                            ("2", "eval")]

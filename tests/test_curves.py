@@ -432,17 +432,20 @@ def test_distance_orientation_negates_thresholds_only(neg, pos):
     np.testing.assert_array_equal(curves.rocch(df).threshold.values, -h.threshold.values)
 
 
-def test_failures_to_acquire_are_always_rejected():
+def test_failures_to_acquire_leave_the_curves_to_the_acquired_scores():
+    # bob.measure draws ROC/DET from the acquired scores (FMR/FNMR): no FRR floor at the
+    # FTA rate, and a hull that starts where a threshold can reach
     df = table([0.1, 0.5, np.nan], [0.4, 0.9, np.nan, np.inf])
     ds = curves.roc(df, nonfinite="reject")
+    acquired = curves.roc(df, nonfinite="drop")
     far, frr = one(ds, "far"), one(ds, "frr")
-    # accept-all still rejects the 2 genuine and 1 impostor failures to acquire
-    assert (far[0], frr[0]) == (2 / 3, 0.5)
+    assert (far[0], frr[0]) == (1.0, 0.0)
     assert (far[-1], frr[-1]) == (0.0, 1.0)
-    # the hull starts at (1, 0), which only accepting the failures would reach: no threshold
+    for name in ("far", "frr", "threshold", "eer", "auc"):
+        np.testing.assert_array_equal(ds[name].values, acquired[name].values)
     hull = curves.rocch(df, nonfinite="reject")
     assert (one(hull, "far")[0], one(hull, "frr")[0]) == (1.0, 0.0)
-    assert np.isnan(hull.threshold.values[0, 0]) and not np.isnan(hull.threshold.values[0, 1])
+    assert not np.isnan(hull.threshold.values[0, 0])
 
 
 # ----------------------------------------------------------------------- bad input

@@ -76,3 +76,22 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     assert "Detection error tradeoff plot" in (
         html / "generated" / "pandas_biosig.plot.det.html"
     ).read_text()
+
+
+def test_every_public_module_offers_only_its_public_names():
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(pbs.__path__):
+        if info.name.startswith("_") or (info.name == "outofcore" and "outofcore" not in dir(pbs)):
+            continue
+        module = importlib.import_module(f"pandas_biosig.{info.name}")
+        assert hasattr(module, "__all__"), info.name
+        shown = dir(module)
+        assert shown == sorted(module.__all__), info.name
+        for name in module.__all__:
+            assert hasattr(module, name), (info.name, name)
+        # no imported helpers, typing names or error-message constants
+        assert not {"np", "pd", "math", "Literal", "annotations"} & set(shown), info.name
+        assert not [n for n in shown if n.startswith(("ERROR_", "WARN_"))], info.name
+    assert "stats" in dir(pbs) and "np" not in dir(pbs) and "version" not in dir(pbs)

@@ -28,9 +28,11 @@ import pytest
 import pandas_biosig as pbs
 from pandas_biosig.export import (
     ERROR_BEST,
+    ERROR_BY,
     ERROR_COLUMNS,
     ERROR_COMPARISON,
     ERROR_FLAG,
+    ERROR_LABEL,
     ERROR_MARK_COLUMN,
     ERROR_MARK_DIRECTION,
     ERROR_MARK_PAIR,
@@ -173,7 +175,109 @@ def test_markdown_numbers_are_the_rounded_values(summary):
     eer = [float(r[2]) for r in rows]
     cllr = [float(r[3]) for r in rows]
     np.testing.assert_allclose(eer, np.round(100 * summary.eer_rocch, 2))
-    np.testing.assert_allclose(cllr, np.round(summary.cllr, 2))
+    # two Cllr values differ only in the third decimal: the column gets three
+    np.testing.assert_allclose(cllr, np.round(summary.cllr, 3))
+
+
+@requires_tabulate
+@pytest.mark.parametrize(
+    "values, shown",
+    [
+        ([0.9996, 1.0, 0.95], ["0.9996", "1.0000", "0.9500"]),  # not "1.00" twice
+        ([0.91, 0.92], ["0.91", "0.92"]),  # distinct at the default precision: unchanged
+        ([0.5, 0.5, 0.25], ["0.50", "0.50", "0.25"]),  # equal values may print equal
+        ([0.12345678, 0.12345679], ["0.12345678", "0.12345679"]),
+        ([0.3, 0.1 + 0.2], ["0.30", "0.30"]),  # floating-point noise is not a difference
+    ],
+)
+def test_distinct_values_never_print_equal(values, shown):
+    frame = pd.DataFrame({"system": list("abc"[: len(values)]), "auc": values})
+    text = to_markdown(frame, best=None, caption="")
+    cells = [line.strip("|").split("|")[1].strip() for line in text.splitlines()[2:]]
+    assert cells == shown
+
+
+@requires_tabulate
+def test_distinct_digits_count_the_interval_bounds_and_pvalues():
+    frame = pd.DataFrame(
+        {"system_a": ["a", "a"], "system_b": ["b", "c"], "metric": "auc",
+         "estimate": [0.0, 0.001], "ci_low": [-0.0021, -0.0024], "ci_high": [0.002, 0.0041],
+         "pvalue": [0.0101, 0.0104]}
+    )
+    text = to_markdown(frame, caption="")
+    assert "0.0000 [-0.0021, 0.0020]" in text and "0.0010 [-0.0024, 0.0041]" in text
+    assert "0.0101" in text and "0.0104" in text
+
+
+@requires_tabulate
+def test_auc_near_one_is_bold_only_where_best():
+    # the case of the report: six systems, four of them with an AUC that rounds to 1.00
+    aucs = [0.9996, 1.0, 0.99991, 0.9951, 0.9402, 0.99999]
+    frame = pd.DataFrame({"system": list("abcdef"), "auc": aucs})
+    text = to_markdown(frame, caption="")
+    assert text.count("**") == 2 and "**1.00000**" in text
+
+
+@requires_tabulate
+def test_best_within_each_by_group(summary):
+    both = pd.concat(
+        [summary.assign(protocol="P1"),
+         summary.assign(protocol="P2", eer_rocch=summary.eer_rocch + 0.5)],
+        ignore_index=True,
+    )[["protocol", "system", "split", "eer_rocch"]]
+    text = to_markdown(both)
+    bold = [line.split("|")[1:3] for line in text.splitlines()[2:18] if "**" in line]
+    # cnn_aug is the best in each protocol and split: four bold cells, two per protocol
+    assert [(p.strip(), s.strip()) for p, s in bold] == [("P1", "cnn_aug")] * 2 + [
+        ("P2", "cnn_aug")
+    ] * 2
+    assert "within each protocol and split" in text
+    # named explicitly (a by column that is not in front)
+    moved = both[["system", "split", "eer_rocch", "protocol"]]
+    assert to_markdown(moved, by="protocol").count("**") == 2 * 4
+    assert to_markdown(moved).count("**") == 2 * 2  # without it: best across protocols
+    with pytest.raises(ValueError) as info:
+        to_markdown(moved, by="dataset")
+    assert str(info.value) == ERROR_COLUMNS.format(
+        name="by", missing=["dataset"], found=list(moved.columns)
+    )
+    with pytest.raises(ValueError) as info:
+        to_markdown(moved, by=3)
+    assert str(info.value) == ERROR_BY.format(value=3)
+
+
+@requires_tabulate
+def test_marks_within_each_by_group(summary):
+    cols = ["protocol", "system", "split", "eer_rocch"]
+    both = pd.concat(
+        [summary.assign(protocol=p) for p in ("P1", "P2")], ignore_index=True
+    )[cols].query("split == 'eval'")
+    comparison = pd.concat(
+        [comparison_table().assign(protocol="P1"),
+         comparison_table().assign(protocol="P2", reject=True)],
+        ignore_index=True,
+    ).query("split == 'eval'")[["protocol", *COMPARE_COLUMNS]]
+    text = to_markdown(both, comparison=comparison)
+    rows = {
+        (line.split("|")[1].strip(), line.split("|")[2].strip()): line
+        for line in text.splitlines()[2:10]
+    }
+    assert "†" in rows[("P1", "cnn")]  # not different from cnn_aug in P1
+    assert "†" not in rows[("P2", "cnn")]  # different in P2
+
+
+@requires_tabulate
+def test_estimate_header_names_the_metric(summary):
+    pairwise = to_markdown(comparison_table())
+    assert "EER A-B (%)" in pairwise.splitlines()[0]
+    boot = pd.DataFrame(
+        {"system": ["a", "b"], "metric": "hter", "estimate": [0.1, 0.2], "ci_low": [0.05, 0.1],
+         "ci_high": [0.15, 0.3], "confidence_level": 0.95}
+    )
+    assert "HTER (%)" in to_markdown(boot).splitlines()[0]
+    assert r"HTER (\%)" in to_latex(boot)
+    mixed = boot.assign(metric=["hter", "auc"])
+    assert "Estimate" in to_markdown(mixed).splitlines()[0]
 
 
 @requires_tabulate
@@ -188,10 +292,12 @@ def test_best_directions_by_column_name(summary):
 
 
 @requires_tabulate
-def test_best_ties_at_display_precision_are_all_bold(summary):
+def test_best_ties_are_all_bold(summary):
     eval_rows = summary[summary.split == "eval"]
-    text = to_markdown(eval_rows, columns=["system", "auc"])  # 0.9897 and 0.9902 both show 0.99
-    assert text.count("**0.99**") == 2
+    text = to_markdown(eval_rows, columns=["system", "auc"])  # 0.9897 and 0.9902
+    assert text.count("**") == 2 and "**0.9902**" in text  # distinct: not a tie at 0.99
+    tied = pd.DataFrame({"system": list("abc"), "eer": [0.1, 0.1, 0.2]})
+    assert to_markdown(tied).count("**10.00**") == 2
 
 
 @requires_tabulate
@@ -247,15 +353,24 @@ def test_latex_caption_and_label():
     frame = pd.DataFrame({"system": ["a", "b"], "eer": [0.1, 0.2]})
     bare = to_latex(frame, caption="")
     assert bare.startswith(r"\begin{tabular}") and r"\caption" not in bare
-    labelled = to_latex(frame, caption="", label="tab:x")
+    labelled = to_latex(frame, label="tab:x")
     assert r"\begin{table}" in labelled and r"\label{tab:x}" in labelled
+    assert r"\caption{Rates in \%. Best per column in bold.}" in labelled
+    with pytest.raises(ValueError) as info:
+        to_latex(frame, caption="", label="tab:x")  # a label needs a caption
+    assert str(info.value) == ERROR_LABEL.format(label="tab:x")
     assert r"\caption{My $x$}" in to_latex(frame, caption="My $x$")  # used as given
 
 
 @requires_tabulate
 def test_markdown_caption_and_label():
     frame = pd.DataFrame({"system": ["a", "b"], "eer": [0.1, 0.2]})
-    assert to_markdown(frame, caption="", label="tbl:x").endswith("Table: {#tbl:x}\n")
+    assert to_markdown(frame, label="tbl:x").endswith(
+        "Table: Rates in %. Best per column in bold. {#tbl:x}\n"
+    )
+    with pytest.raises(ValueError) as info:
+        to_markdown(frame, caption="", label="tbl:x")
+    assert str(info.value) == ERROR_LABEL.format(label="tbl:x")
     assert to_markdown(frame, caption="Mine.").endswith("\n\nTable: Mine.\n")
     assert "Table:" not in to_markdown(frame, caption="")
 
@@ -415,13 +530,28 @@ def test_to_markdown_without_tabulate(monkeypatch, summary):
 @requires_jinja2
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
 def test_latex_compiles(tmp_path, summary):
+    from pandas_biosig.cli import main
+
+    by_protocol = pd.concat(
+        [summary.assign(protocol=p) for p in ("P1", "P2")], ignore_index=True
+    )[["protocol", *MARKED_COLUMNS]]
     tables = [
         to_latex(summary, columns=MARKED_COLUMNS, comparison=comparison_table(), label="tab:a"),
         to_latex(comparison_table(), label="tab:b"),
         to_latex(summary.iloc[:, :8], caption=""),
+        to_latex(by_protocol, label="tab:c"),
     ]
+    # and every table of the command-line report, as written with --latex
+    assert main(["report", "--out", str(tmp_path / "report"), "--latex", "--n-resamples", "20"]) == 0
+    written = sorted((tmp_path / "report").glob("*.tex"))
+    assert {p.stem for p in written} == {"summary", "eer_bootstrap", "apriori", "compare"}
+    for path in written:
+        text = path.read_text()
+        assert r"\caption{" in text and r"\label{tab:" in text, path.name  # captions everywhere
+        tables.append(text)
     document = (
-        "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+        "\\documentclass{article}\n\\usepackage{booktabs}\n"
+        "\\usepackage[margin=1cm,landscape]{geometry}\n\\begin{document}\n"
         + "\n".join(tables)
         + "\n\\end{document}\n"
     )

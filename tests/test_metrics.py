@@ -171,10 +171,15 @@ def test_nonfinite_policies(trials_tiny):
     dropped = pbs.error_rates(t, threshold=0.55, nonfinite="drop").iloc[0]
     assert (dropped.n_genuine, dropped.n_impostor, dropped.fa, dropped.fr) == (4, 5, 1, 1)
     rej = pbs.error_rates(t, threshold=0.55, nonfinite="reject").iloc[0]
-    # ISO/IEC 19795-1: the failed genuine is a false rejection, the failed impostor is
-    # never accepted
-    assert (rej.n_genuine, rej.n_impostor, rej.fa, rej.fr) == (5, 6, 1, 2)
-    assert (rej.far, rej.frr) == pytest.approx((1 / 6, 2 / 5))
+    # bob.measure / ISO/IEC 19795-1: FMR and FNMR on the 9 acquired trials, one pooled FTA
+    # (2 failures of 11 trials); FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA)
+    assert (rej.n_genuine, rej.n_impostor, rej.fa, rej.fr) == (5, 6, 1, 1)
+    assert (rej.fta, rej.fmr, rej.fnmr) == pytest.approx((2 / 11, 1 / 5, 1 / 4))
+    assert (rej.far, rej.frr) == pytest.approx((1 / 5 * 9 / 11, 2 / 11 + 1 / 4 * 9 / 11))
+    assert rej.hter == pytest.approx((rej.far + rej.frr) / 2)
+    assert rej.error_rate == pytest.approx((rej.far * 6 + rej.frr * 5) / 11)
+    # without failures the three new columns say so
+    assert (dropped.fta, dropped.fmr, dropped.fnmr) == (0.0, dropped.far, dropped.frr)
 
 
 def test_by_groups(example):
@@ -244,12 +249,42 @@ def test_threshold_policy_errors(trials_tiny, example):
         pbs.error_rates(pd.concat([example, lonely]), threshold="eer", on="dev")
 
 
-def test_frr_target_below_the_failures_warns(trials_tiny):
-    from pandas_biosig.metrics import WARN_FRR_INFEASIBLE
-
-    assert "no threshold reaches FRR" in WARN_FRR_INFEASIBLE
+def test_frr_target_is_on_the_acquired_genuine_trials(trials_tiny):
+    # bob.measure chooses thresholds on FMR/FNMR of the acquired scores: a genuine failure
+    # to acquire does not make FNMR <= 0 unreachable; it shows in FRR = FTA
     t = pd.concat([trials_tiny, pd.DataFrame({"system": ["toy"], "trial": [99],
                                               "label": ["genuine"], "score": [np.nan]})])
-    with pytest.warns(pbs.BiosigWarning, match="no threshold reaches FRR <= 0.0"):
-        row = pbs.error_rates(t, threshold="frr", target=0.0, nonfinite="reject").iloc[0]
-    assert np.isnan(row.threshold) and np.isnan(row.far)
+    row = pbs.error_rates(t, threshold="frr", target=0.0, nonfinite="reject").iloc[0]
+    assert row.fnmr == 0.0 and row.fr == 0
+    assert row.fta == pytest.approx(1 / 10) and row.frr == pytest.approx(1 / 10)  # 1 of 10
+
+
+# bob.measure's failure-to-acquire convention (bob/measure/utils.py get_fta, and
+# script/figure.py Metrics._numbers), counted by hand on a bob 2-column file:
+#   genuine  0.9 0.8 0.6 0.3 nan        impostor 0.7 0.4 0.2 0.1 nan nan
+# get_fta: 3 NaN of 11 scores, FTA = 3/11, pooled over both classes. The threshold is
+# bob's eer_threshold of the 4 + 4 acquired scores: accepting iff score >= t, at t = 0.5
+# (between 0.4 and 0.6) FMR = 1/4 (0.7) and FNMR = 1/4 (0.3), |FMR - FNMR| = 0, the only
+# candidate where they meet. bob then prints FAR = FMR(1 - FTA) = 2/11 and
+# FRR = FTA + FNMR(1 - FTA) = 5/11, HTER = (FAR + FRR)/2 = 7/22.
+BOB_FTA_FILE = "1 0.9\n1 0.8\n1 0.6\n1 0.3\n1 nan\n-1 0.7\n-1 0.4\n-1 0.2\n-1 0.1\n-1 nan\n-1 nan\n"
+
+
+def test_failures_to_acquire_reproduce_bob_measure(tmp_path):
+    path = tmp_path / "dev-fta.txt"
+    path.write_text(BOB_FTA_FILE)
+    trials = pbs.read_scores(path)
+    row = pbs.error_rates(trials, threshold="eer", nonfinite="reject").iloc[0]
+    assert row.threshold == pytest.approx(0.5)
+    assert (row.n_genuine, row.n_impostor, row.fa, row.fr) == (5, 6, 1, 1)
+    assert row.fta == pytest.approx(3 / 11)
+    assert (row.fmr, row.fnmr) == pytest.approx((1 / 4, 1 / 4))
+    assert (row.far, row.frr) == pytest.approx((2 / 11, 5 / 11))
+    assert row.hter == pytest.approx(7 / 22)
+    # EER, curves and Cllr are those of the acquired scores: finite, no FRR floor
+    assert pbs.eer(trials, method="threshold", nonfinite="reject").eer[0] == pytest.approx(1 / 4)
+    s = pbs.summary(trials, nonfinite="reject").iloc[0]
+    dropped = pbs.summary(trials, nonfinite="drop").iloc[0]
+    assert np.isfinite(s.cllr) and s.cllr == dropped.cllr
+    det = pbs.det(trials, nonfinite="reject")
+    assert float(det.frr.min()) == 0.0

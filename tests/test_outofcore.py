@@ -457,3 +457,22 @@ def test_accessor_stores_only_the_frame(small):
     assert vars(ddf.biosig) == {"_obj": ddf}
     text = repr(ddf.biosig)
     assert "5 partitions" in text and "system, trial, label, score, split" in text
+
+
+def test_failures_to_acquire_match_the_in_memory_convention():
+    # bob.measure's convention (docs/methods.md): everything on the acquired scores, one
+    # pooled FTA in error_rates; the out-of-core engine gives the same numbers
+    t = pbs.datasets.example_trials()
+    rng = np.random.default_rng(0)
+    t.loc[rng.choice(len(t), 60, replace=False), "score"] = np.nan
+    ddf = dd.from_pandas(t, npartitions=3)
+    kw = dict(nonfinite="reject")
+    pd.testing.assert_frame_equal(ddf.biosig.summary(**kw), pbs.summary(t, **kw),
+                                  check_dtype=False)
+    apriori = dict(threshold="eer", on="dev", apply_to="eval", **kw)
+    ours = pbs.error_rates(t, **apriori)
+    pd.testing.assert_frame_equal(ddf.biosig.error_rates(**apriori), ours, check_dtype=False)
+    assert (ours.fta > 0).all()
+    both = dict(common_trials=True, on="dev", apply_to="eval", **kw)
+    pd.testing.assert_frame_equal(ddf.biosig.compare(**both), pbs.compare(t, **both),
+                                  check_dtype=False)

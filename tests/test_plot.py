@@ -4,8 +4,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 import xarray as xr
+from scipy.stats import norm
 
 import pandas_biosig as pbs
 from pandas_biosig import plot
@@ -61,35 +63,133 @@ def test_missing_matplotlib_says_what_to_install(trials, monkeypatch, name):
 
 
 # ------------------------------------------------------------------ DET
+def _drawn(ax):
+    """Draw the figure with the Agg renderer; return the renderer."""
+    ax.figure.canvas.draw()
+    return ax.figure.canvas.get_renderer()
+
+
+def _label_boxes(ax, which):
+    renderer = _drawn(ax)
+    labels = ax.get_xticklabels() if which == "x" else ax.get_yticklabels()
+    return [t.get_window_extent(renderer) for t in labels if t.get_visible() and t.get_text()]
+
+
+def _overlaps(boxes) -> list:
+    return [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.overlaps(b)]
+
+
 def test_det_lines_labels_and_ticks(trials):
     ax = plot.det(trials, apply_to="eval")
     # the diagonal, then a curve and an EER marker per system
     assert len(ax.get_lines()) == 1 + 4 + 4
-    labels = _legend(ax)
-    assert labels == [
-        "cnn, EER 4.94%", "cnn_aug, EER 4.58%", "gmm, EER 9.39%", "lbp, EER 16.15%"
+    # the EER the figure reports is bob.measure's threshold EER, and the legend says so
+    assert _legend(ax) == [
+        "cnn, EER 5.36%", "cnn_aug, EER 4.58%", "gmm, EER 9.69%", "lbp, EER 16.35%"
     ]
-    assert [t.get_text() for t in ax.get_xticklabels()] == [
-        "0.1", "0.2", "0.5", "1", "2", "5", "10", "20", "40"
-    ]
-    assert [t.get_text() for t in ax.get_yticklabels()] == [
-        "0.1", "0.2", "0.5", "1", "2", "5", "10", "20", "40"
-    ]
+    assert ax.get_legend().get_title().get_text() == "EER at the threshold (dot)"
+    _drawn(ax)
+    xlabels = [t.get_text() for t in ax.get_xticklabels()]
+    assert xlabels == ["0.1", "1", "2", "5", "10", "20", "40", "60", "80", "90"]
     # ticks sit at the normal deviates of the rates they name
-    np.testing.assert_allclose(ax.get_xticks(), pbs.ppndf([0.001, 0.002, 0.005, 0.01, 0.02,
-                                                          0.05, 0.1, 0.2, 0.4]))
-    np.testing.assert_allclose(ax.get_xlim(), pbs.ppndf([0.001, 0.4]))
+    np.testing.assert_allclose(
+        ax.get_xticks(), pbs.ppndf([float(t) / 100 for t in xlabels])
+    )
     assert ax.get_xlabel() == "False acceptance rate, FAR (%)"
 
 
-def test_det_eer_marker_lies_at_the_eer(trials):
+def test_det_axes_are_fitted_to_the_data_independently(trials):
     ax = plot.det(trials, apply_to="eval")
-    expected = pbs.eer(trials, method="rocch").query("split == 'eval'").eer.to_numpy()  # ROCCH EER
-    markers = _markers(ax)
+    ds = pbs.det(trials).sel(split="eval")
+    far, frr = ds.far.values, ds.frr.values
+    ok = np.isfinite(far) & np.isfinite(frr)
+    far, frr = far[ok], frr[ok]
+    assert far[far > 0].min() == pytest.approx(1 / 960)
+    inner = (far > 0) & (far < 1) & (frr > 0) & (frr < 1)
+    # x: from the smallest non-zero FAR (1/960) to the largest FAR while 0 < FRR < 1
+    lo, hi = far[inner].min(), far[inner].max()
+    assert lo == pytest.approx(1 / 960)
+    np.testing.assert_allclose(ax.get_xlim(), pbs.ppndf([lo, hi]) + [-0.12, 0.12])
+    # y: from the smallest non-zero FRR (1/240) to the largest FRR while 0 < FAR < 1
+    lo, hi = frr[inner].min(), frr[inner].max()
+    assert lo == pytest.approx(1 / 240)
+    np.testing.assert_allclose(ax.get_ylim(), pbs.ppndf([lo, hi]) + [-0.12, 0.12])
+    assert ax.get_xlim()[0] != pytest.approx(ax.get_ylim()[0])  # no shared floor
+    assert hi > 0.4  # the curves are not cut at 40 %
+
+
+def test_det_legend_is_outside_the_data(trials):
+    ax = plot.det(trials)
+    renderer = _drawn(ax)
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert not legend.overlaps(ax.get_window_extent(renderer))
+    assert legend.x0 >= ax.get_window_extent(renderer).x1
+    figure = ax.figure.bbox
+    assert figure.x0 <= legend.x0 and legend.x1 <= figure.x1  # and inside the figure
+    # the figure made for it is fitted to what it holds: nothing cut, no wide empty band
+    content = ax.figure.get_tightbbox(renderer)
+    width = ax.figure.get_size_inches()[0]
+    assert 0 <= content.x0 <= 0.1 and width - 0.1 <= content.x1 <= width
+
+
+@pytest.mark.parametrize("size", [(2.5, 2.5), (4.0, 3.0), (8.0, 5.5), (12.0, 12.0)])
+@pytest.mark.parametrize("n_impostor", [100, 10_000, 1_000_000])
+def test_det_tick_labels_never_overlap(size, n_impostor):
+    # the curve's floor is 1/n_impostor: up to 1e-6, every tick of DET_TICKS is in range
+    far = np.concatenate(([1.0], np.geomspace(0.5, 1 / n_impostor, 40), [0.0]))
+    frr = np.concatenate(([0.0], np.geomspace(1e-3, 0.999, 40), [1.0]))
+    ds = xr.Dataset(
+        {"far": (("system", "point"), far[None]), "frr": (("system", "point"), frr[None]),
+         "eer": (("system",), [np.nan])},
+        coords={"system": ["s"]}, attrs={"kind": "det"},
+    )
+    fig, axes = plt.subplots(figsize=size)
+    ax = plot.det(ds, ax=axes)
+    for which in "xy":
+        boxes = _label_boxes(ax, which)
+        assert len(boxes) >= 2, which
+        assert not _overlaps(boxes), (which, [b.bounds for b in boxes])
+    # the most important ticks are kept first: a decade is always labelled
+    assert any(t.get_text() in ("0.1", "1", "10") for t in ax.get_xticklabels())
+
+
+def test_det_tick_labels_follow_a_resize(trials):
+    ax = plot.det(trials, apply_to="eval")
+    _drawn(ax)
+    wide = len(ax.get_xticks())
+    ax.figure.set_size_inches(3, 2.5)
+    small = _label_boxes(ax, "x")
+    assert 2 <= len(small) < wide and not _overlaps(small)
+
+
+def test_det_eer_marker_lies_on_the_plotted_curve(trials):
+    ax = plot.det(trials, apply_to="eval")
+    expected = pbs.summary(trials).query("split == 'eval'").eer_threshold.to_numpy()
+    markers, curves = _markers(ax), _curves(ax)
     assert len(markers) == 4
-    for marker, e in zip(markers, expected, strict=True):
+    for marker, curve, e in zip(markers, curves, expected, strict=True):
+        point = marker.get_xydata()[0]
+        # a vertex of the drawn line, where (FAR + FRR) / 2 is the reported EER
+        assert (np.abs(curve.get_xydata() - point).max(axis=1) < 1e-12).any()
+        far, frr = (float(norm.cdf(v)) for v in point)
+        assert (far + frr) / 2 == pytest.approx(e)
+        assert f"EER {100 * e:.2f}%" in curve.get_label()
+
+
+def test_det_hull_eer_marker_lies_on_the_hull(trials):
+    ax = plot.det(pbs.rocch(trials), apply_to="eval")
+    expected = pbs.eer(trials).query("split == 'eval'").eer.to_numpy()  # ROCCH EER
+    assert ax.get_legend().get_title().get_text() == "EER of the ROC convex hull"
+    for marker, curve, e in zip(_markers(ax), _curves(ax), expected, strict=True):
         (x,), (y,) = marker.get_xdata(), marker.get_ydata()
         assert x == pytest.approx(pbs.ppndf(e)) and y == pytest.approx(pbs.ppndf(e))
+        # the hull is drawn as straight ROC segments: the crossing is on the drawn line
+        line = curve.get_xydata()
+        d = line[:, 0] - line[:, 1]
+        k = np.flatnonzero((d[:-1] >= 0) & (d[1:] <= 0))[0]
+        t = d[k] / (d[k] - d[k + 1])
+        crossing = line[k] + t * (line[k + 1] - line[k])
+        assert crossing == pytest.approx([x, y], abs=2e-3)
 
 
 def test_det_curve_is_the_dataset_in_deviates(trials):
@@ -118,15 +218,21 @@ def test_det_accepts_datasets_and_existing_axes(trials):
     ds = pbs.det(trials, far_grid=pbs.det_grid(50, low=1e-3))
     ax = plot.det(ds, apply_to="eval", ax=existing, limits=(0.01, 0.5))
     assert ax is existing
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "5", "10", "20", "40"]
+    np.testing.assert_allclose(ax.get_xlim(), pbs.ppndf([0.01, 0.5]))
+    np.testing.assert_allclose(ax.get_ylim(), pbs.ppndf([0.01, 0.5]))
+    ax = plot.det(ds, apply_to="eval", limits=((0.001, 0.5), (0.01, 0.9)))
+    np.testing.assert_allclose(ax.get_ylim(), pbs.ppndf([0.01, 0.9]))
     hull = plot.det(pbs.rocch(trials), apply_to="dev")
     assert len(_curves(hull)) == 4
 
 
-@pytest.mark.parametrize("limits", [(0.5, 0.1), (0, 0.5), (0.1,), "wide"])
+@pytest.mark.parametrize(
+    "limits", [(0.5, 0.1), (0, 0.5), (0.1,), "wide", ((0.1, 0.5), (0.5, 0.1)), ((0.1, 0.5),)]
+)
 def test_det_rejects_bad_limits(trials, limits):
-    with pytest.raises(ValueError, match="limits="):
+    with pytest.raises(ValueError) as info:
         plot.det(trials, limits=limits)
+    assert str(info.value) == plot.ERROR_LIMITS.format(value=limits)
 
 
 def test_det_rejects_other_inputs(trials):
@@ -145,10 +251,16 @@ def test_roc_lines_and_eer_markers(trials):
     ax = plot.roc(trials, apply_to="eval")
     assert len(ax.get_lines()) == 2 + 4 + 4  # chance and FAR = FRR diagonals
     assert len(_legend(ax)) == 4
-    expected = pbs.eer(trials, method="rocch").query("split == 'eval'").eer.to_numpy()
-    for marker, e in zip(_markers(ax), expected, strict=True):
-        assert marker.get_xdata()[0] == pytest.approx(e)
-        assert marker.get_ydata()[0] == pytest.approx(1 - e)
+    expected = pbs.summary(trials).query("split == 'eval'").eer_threshold.to_numpy()
+    for marker, curve, e in zip(_markers(ax), _curves(ax), expected, strict=True):
+        point = marker.get_xydata()[0]  # a vertex of the drawn curve, at the reported EER
+        assert (np.abs(curve.get_xydata() - point).max(axis=1) < 1e-12).any()
+        assert (point[0] + 1 - point[1]) / 2 == pytest.approx(e)
+    assert ax.get_legend().get_title().get_text() == "EER at the threshold (dot)"
+    hull = plot.roc(pbs.rocch(trials), apply_to="eval")
+    for marker, e in zip(_markers(hull), pbs.eer(trials, method="rocch").query("split == 'eval'").eer,
+                         strict=True):
+        assert marker.get_xydata()[0] == pytest.approx([e, 1 - e])
     assert ax.get_xlim() == (0.0, 1.0)
     assert [t.get_text() for t in ax.get_yticklabels()][-1] == "100"
 
@@ -225,8 +337,12 @@ def test_bayes_error_lines_and_eer_at_the_peak(trials):
     ds = pbs.bayes_error(trials).sel(split="eval")
     for marker, name in zip(_markers(ax), ds.system.values, strict=True):
         one = ds.sel(system=name)
-        assert marker.get_ydata()[0] == pytest.approx(float(one.eer))
-        assert marker.get_xdata()[0] == float(one.prior_log_odds[int(np.argmax(one.min_ber.values))])
+        peak = int(np.argmax(one.min_ber.values))
+        # on the drawn minimum curve, at its peak, which is the EER up to the grid
+        assert marker.get_xdata()[0] == float(one.prior_log_odds[peak])
+        assert marker.get_ydata()[0] == float(one.min_ber[peak])
+        assert marker.get_ydata()[0] == pytest.approx(float(one.eer), abs=5e-4)
+    assert ax.get_legend().get_title().get_text() == "EER of the ROC convex hull"
 
 
 def test_bayes_error_of_distances_has_no_actual_curve(trials):
@@ -239,21 +355,62 @@ def test_bayes_error_of_distances_has_no_actual_curve(trials):
 # ------------------------------------------------------------------ histograms
 def test_hist_one_system_marks_the_threshold(trials):
     cnn = trials.query("system == 'cnn'")
-    ax = plot.hist(cnn, on="dev", apply_to="eval", bins=20)
+    axes = plot.hist(cnn, on="dev", apply_to="eval", bins=20)
+    assert axes.shape == (1, 1)
+    ax = axes[0, 0]
     assert len(ax.patches) == 2 * 20
     (line,) = ax.get_lines()
     expected = pbs.error_rates(cnn, on="dev", apply_to="eval").threshold.item()
     assert line.get_xdata()[0] == pytest.approx(expected)
-    assert _legend(ax)[-1] == f"threshold (eer on dev): {expected:.4g}"
+    assert ax.get_title() == f"cnn: threshold {expected:.4g}"
+    assert _legend(ax) == ["genuine", "impostor", "threshold (eer on dev)"]
 
 
-def test_hist_many_systems_and_no_threshold(trials):
-    ax = plot.hist(trials, apply_to="eval")
-    assert len(ax.get_lines()) == 4  # a threshold per system
-    assert len(_legend(ax)) == 4 * 3
-    bare = plot.hist(trials.query("split == 'dev'"), threshold=None, density=False)
-    assert not bare.get_lines()
-    assert bare.get_ylabel() == "trials"
+def test_hist_small_multiples_one_axes_per_system_and_split(trials):
+    axes = plot.hist(trials)  # 4 systems x 2 splits
+    assert axes.shape == (4, 2)
+    expected = pbs.error_rates(trials)
+    for (i, j), ax in np.ndenumerate(axes):
+        row = expected.iloc[2 * i + j]
+        assert ax.get_title() == f"{row.system} ({row.split}): threshold {row.threshold:.4g}"
+        assert len(ax.get_lines()) == 1  # this system's threshold only
+        assert ax.get_lines()[0].get_xdata()[0] == pytest.approx(row.threshold)
+        # each axes has its own bins, spanning its own scores
+        group = trials.query("system == @row.system and split == @row.split").score
+        xs = [p.get_x() for p in ax.patches]
+        assert min(xs) == pytest.approx(group.min())
+    # one legend, outside the data, naming the classes and the policy
+    legends = [ax.get_legend() for ax in axes.flat if ax.get_legend() is not None]
+    assert len(legends) == 1
+    assert [t.get_text() for t in legends[0].get_texts()] == [
+        "genuine", "impostor", "threshold (eer, chosen on each split itself)"
+    ]
+    renderer = _drawn(axes[0, 0])
+    box = legends[0].get_window_extent(renderer)
+    assert not any(box.overlaps(ax.get_window_extent(renderer)) for ax in axes.flat)
+    assert box.x1 <= axes[0, 0].figure.bbox.x1
+
+
+def test_hist_unrelated_score_scales_each_get_their_own_axes(trials):
+    scaled = trials.assign(
+        score=np.where(trials.system == "gmm", 1000 * trials.score, trials.score)
+    ).query("split == 'eval'")
+    axes = plot.hist(scaled, threshold=None, density=False)
+    assert axes.shape == (2, 3)
+    assert not axes[1, 1].get_visible() and not axes[1, 2].get_visible()
+    gmm = axes[0, 2]
+    assert gmm.get_title() == "gmm" and gmm.get_xlim()[1] > 500
+    assert axes[0, 0].get_xlim()[1] < 10  # cnn is not squashed by gmm's scale
+    assert not gmm.get_lines() and gmm.get_ylabel() == "trials"
+
+
+def test_hist_into_given_axes(trials):
+    fig, given = plt.subplots(2, 2)
+    axes = plot.hist(trials.query("split == 'eval'"), ax=given)
+    assert axes.shape == (2, 2) and axes[1, 1] is given[1, 1]
+    with pytest.raises(ValueError) as info:
+        plot.hist(trials, ax=given)
+    assert str(info.value) == plot.ERROR_PANELS.format(needed=8, got=4)
 
 
 # ------------------------------------------------------------------ accessor and files
@@ -280,3 +437,18 @@ def test_netcdf_round_trip_draws_the_same(trials, tmp_path):
     a, b = plot.det(ds), plot.det(back)
     for la, lb in zip(a.get_lines()[1:], b.get_lines()[1:], strict=True):
         np.testing.assert_allclose(la.get_xydata(), lb.get_xydata())
+
+
+def test_det_of_a_perfect_system_keeps_the_other_curves_in_view(trials):
+    cnn = trials.query("system == 'cnn' and split == 'eval'")
+    perfect = cnn.assign(
+        system="perfect", score=np.where(cnn.label == "genuine", 10.0, -10.0)
+    )
+    ax = plot.det(pd.concat([cnn, perfect]))
+    assert _legend(ax)[1] == "perfect, EER 0.00%"
+    alone = plot.det(cnn)
+    np.testing.assert_allclose(ax.get_xlim(), alone.get_xlim())
+    np.testing.assert_allclose(ax.get_ylim(), alone.get_ylim())
+    # nothing to fit at all: the default range
+    ax = plot.det(perfect)
+    np.testing.assert_allclose(ax.get_ylim(), pbs.ppndf([0.001, 0.5]) + [-0.12, 0.12])

@@ -58,3 +58,31 @@ def test_the_first_readme_command_works_in_a_fresh_environment(tmp_path):
                             "print(u.find_spec('pytest') is None and u.find_spec('sklearn') is None)"],
                            capture_output=True, text=True, timeout=120)
     assert probe.stdout.strip() == "True"
+
+
+def test_every_line_of_the_python_tour_runs(monkeypatch):
+    """The README's "In Python" block, line by line, as a newcomer pastes it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    text = README.read_text(encoding="utf-8")
+    (block,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    namespace: dict = {}
+    for line in block.splitlines():
+        code = line.split("  #", 1)[0].rstrip()
+        if code:
+            exec(compile(code, "README.md", "exec"), namespace)
+    assert "trials" in namespace
+
+
+def test_license_and_citation_agree_with_the_package_metadata():
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert meta["license"] == "BSD-3-Clause" and license_text.startswith("BSD 3-Clause License")
+    assert "pandas_biosig developers" in license_text
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert f'version: "{meta["version"]}"' in cff
+    assert "license: BSD-3-Clause" in cff and "cff-version: 1.2.0" in cff
+    assert "## How to cite" in README.read_text(encoding="utf-8")

@@ -956,14 +956,19 @@ def test_other_option_errors(eval_trials):
         pbs.compare(eval_trials.drop(columns="trial"))
 
 
-def test_infeasible_threshold_gives_nan_rows(eval_trials):
-    # nonfinite='reject' with a genuine failure to acquire: FRR <= 0 is unreachable
-    bad = eval_trials.copy()
-    i = bad.index[(bad.system == "gmm") & (bad.label == "genuine")][0]
-    bad.loc[i, "score"] = np.nan
+def test_infeasible_threshold_gives_nan_rows(eval_trials, monkeypatch):
+    # a sweep with a genuine trial that is always rejected (-inf): FRR <= 0 is unreachable
+    from pandas_biosig import metrics
+    from pandas_biosig._kernels.rates import Sweep
+
+    def sweep(group):
+        if group.system != "gmm":
+            return Sweep.from_scores(group.scores, group.genuine)
+        return Sweep.from_scores(np.append(group.scores, -np.inf), np.append(group.genuine, True))
+
+    monkeypatch.setattr(metrics, "_sweep", sweep)
     with pytest.warns(pbs.BiosigWarning):
-        res = pbs.compare(bad, test="hter_dependent", threshold="frr", target=0.0,
-                          nonfinite="reject")
+        res = pbs.compare(eval_trials, test="hter_dependent", threshold="frr", target=0.0)
     gmm = (res.system_a == "gmm") | (res.system_b == "gmm")
     assert res.pvalue[gmm].isna().all() and res.pvalue_adj[gmm].isna().all()
     assert res.pvalue[~gmm].notna().all()
