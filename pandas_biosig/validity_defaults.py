@@ -115,7 +115,7 @@ def defaults_report(*, replications: int = 500, n_resamples: int | None = None,
     return pd.DataFrame(rows)
 
 
-def _markdown(table: pd.DataFrame, seconds: float, command: str) -> str:
+def _markdown(table: pd.DataFrame, seconds: float, command: str, replications: int) -> str:
     wide = table.pivot_table(index=["function", "kind"], columns="protocol", values="rate",
                              sort=False)
     wide = wide[[p for p in PROTOCOLS if p in wide.columns]]
@@ -124,7 +124,8 @@ def _markdown(table: pd.DataFrame, seconds: float, command: str) -> str:
         "## The defaults, measured",
         "",
         f"Regenerate with `{command}` ({seconds / 60:.0f} minutes on this machine). "
-        f"{int(table.n.max())} replications per protocol; largest Monte-Carlo s.e.: "
+        f"{replications} replications per protocol (intervals: one per system and split "
+        "reported); largest Monte-Carlo s.e.: "
         + ", ".join(f"{k} {v:.3f}" for k, v in se.items() if v > 0) + ".",
         "",
         "Type-I error must lie in [0.025, 0.075] and coverage be at least 0.93; "
@@ -147,7 +148,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     table = defaults_report(replications=reps, n_resamples=199 if args.quick else None)
     command = "python -m pandas_biosig.validity_defaults" + (" --quick" if args.quick else "")
-    text = _markdown(table, time.perf_counter() - t0, command)
+    text = _markdown(table, time.perf_counter() - t0, command, reps)
     if args.out:
         with open(args.out, "w") as fh:
             fh.write(text)
