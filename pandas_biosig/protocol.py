@@ -166,11 +166,16 @@ def group_where(trials: Trials, group: Group) -> str:
     return ", ".join(parts)
 
 
+def _sweep(group: Group) -> Sweep:
+    """The in-memory sweep of a group: its scores sorted once."""
+    return Sweep.from_scores(group.scores, group.genuine)
+
+
 class _Sweeps:
     """Each group's sorted sweep, built at most once (in memory, or the dask path's)."""
 
     def __init__(self, sweep_of: Callable[[Group], Any] | None):
-        self._of = sweep_of or (lambda g: Sweep.from_scores(g.scores, g.genuine))
+        self._of = sweep_of or (lambda g: _sweep(g))
         self._done: dict[int, tuple[Group, Any]] = {}
 
     def __call__(self, group: Group):
@@ -370,3 +375,8 @@ def subject_clusters(subject: np.ndarray | None, where: str = "the table") -> tu
     if len(uniques) < 2:
         raise SchemaError(ERROR_ONE_CLUSTER.format(where=where, n=len(uniques)))
     return codes, len(uniques)
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

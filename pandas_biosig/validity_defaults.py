@@ -159,5 +159,10 @@ def main(argv=None) -> int:
     return 0
 
 
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)
+
+
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())

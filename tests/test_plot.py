@@ -178,7 +178,7 @@ def test_det_eer_marker_lies_on_the_plotted_curve(trials):
 
 def test_det_hull_eer_marker_lies_on_the_hull(trials):
     ax = plot.det(pbs.rocch(trials), apply_to="eval")
-    expected = pbs.eer(trials).query("split == 'eval'").eer.to_numpy()  # ROCCH EER
+    expected = pbs.eer(trials, method="rocch").query("split == 'eval'").eer.to_numpy()  # ROCCH EER
     assert ax.get_legend().get_title().get_text() == "EER of the ROC convex hull"
     for marker, curve, e in zip(_markers(ax), _curves(ax), expected, strict=True):
         (x,), (y,) = marker.get_xdata(), marker.get_ydata()

@@ -958,7 +958,7 @@ def test_other_option_errors(eval_trials):
 
 def test_infeasible_threshold_gives_nan_rows(eval_trials, monkeypatch):
     # a sweep with a genuine trial that is always rejected (-inf): FRR <= 0 is unreachable
-    from pandas_biosig import metrics
+    from pandas_biosig import protocol
     from pandas_biosig._kernels.rates import Sweep
 
     def sweep(group):
@@ -966,7 +966,7 @@ def test_infeasible_threshold_gives_nan_rows(eval_trials, monkeypatch):
             return Sweep.from_scores(group.scores, group.genuine)
         return Sweep.from_scores(np.append(group.scores, -np.inf), np.append(group.genuine, True))
 
-    monkeypatch.setattr(metrics, "_sweep", sweep)
+    monkeypatch.setattr(protocol, "_sweep", sweep)
     with pytest.warns(pbs.BiosigWarning):
         res = pbs.compare(eval_trials, test="hter_dependent", threshold="frr", target=0.0)
     gmm = (res.system_a == "gmm") | (res.system_b == "gmm")
