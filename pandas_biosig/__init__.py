@@ -5,10 +5,18 @@ Importing the package registers the ``DataFrame.biosig`` accessor.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import datasets, plot, stats
+from . import datasets, plot, plot_demographics, stats
 from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
 from .curves import bayes_error, det, det_grid, epc, ppndf, roc, rocch
+from .demographics import (
+    compare_fairness,
+    compare_groups,
+    cross_group_fmr,
+    fairness,
+    fdr_curve,
+    group_rates,
+)
 from .export import to_latex, to_markdown
 from .identification import (
     cmc,
@@ -50,6 +58,7 @@ __all__ = [
     "bootstrap",
     "datasets",
     "plot",
+    "plot_demographics",
     "stats",
     "dcf",
     "eer",
@@ -88,6 +97,12 @@ __all__ = [
     "read_bob_identification",
     "read_pyeer_cmc",
     "recognition_rate",
+    "compare_fairness",
+    "compare_groups",
+    "cross_group_fmr",
+    "fairness",
+    "fdr_curve",
+    "group_rates",
 ]
 
 import importlib.util as _util

@@ -16,11 +16,19 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from . import curves, identification, metrics, resampling, significance
+from . import curves, demographics, identification, metrics, resampling, significance
 from . import plot as _plot
 from ._schema import SchemaError, _genuine_from_labels
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .curves import EPCCriterion
+from .demographics import (
+    FairnessMetric,
+    GroupCriterion,
+    Impostors,
+    IntervalMethod,
+    Scale,
+    TestMethod,
+)
 from .identification import IdentificationTest, SearchNonFinite
 from .stats import RateCIMethod
 
@@ -653,6 +661,157 @@ class BiosigAccessor:
         """Paired bootstrap band on the difference of the CMC curves of every pair of systems (search tables); see :func:`pandas_biosig.cmc_difference`."""
         return identification.cmc_difference(self._obj, **_args(locals()))
 
+
+    def group_rates(
+        self,
+        *,
+        group: str = "group",
+        reference_group: str | None = "reference_group",
+        impostors: Impostors = "same_group",
+        threshold: GroupCriterion | float = "fmr",
+        target: float = 0.001,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        method: IntervalMethod = "auto",
+        confidence_level: float = 0.95,
+        n_resamples: int = 1000,
+        seed: int | np.random.Generator | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """FMR and FNMR of every demographic group at one global threshold; see :func:`pandas_biosig.group_rates`."""
+        return demographics.group_rates(self._obj, **_args(locals()))
+
+    def cross_group_fmr(
+        self,
+        *,
+        group: str = "group",
+        reference_group: str | None = "reference_group",
+        impostors: Impostors = "same_group",
+        threshold: GroupCriterion | float = "fmr",
+        target: float = 0.001,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """FMR of every (probe group, reference group) cell at the global threshold; see :func:`pandas_biosig.cross_group_fmr`."""
+        return demographics.cross_group_fmr(self._obj, **_args(locals()))
+
+    def fairness(
+        self,
+        *,
+        weight: float = 0.5,
+        group: str = "group",
+        reference_group: str | None = "reference_group",
+        impostors: Impostors = "same_group",
+        threshold: GroupCriterion | float = "fmr",
+        target: float = 0.001,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Figures of merit of the demographic differentials (ratios, FDR, GARBE, inequity rate); see :func:`pandas_biosig.fairness`."""
+        return demographics.fairness(self._obj, **_args(locals()))
+
+    def fdr_curve(
+        self,
+        *,
+        targets: Sequence[float] = (0.1, 0.01, 0.001),
+        weight: float = 0.5,
+        scale: Scale = "linear",
+        group: str = "group",
+        reference_group: str | None = "reference_group",
+        impostors: Impostors = "same_group",
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """FDR over FMR targets and its area; see :func:`pandas_biosig.fdr_curve`."""
+        return demographics.fdr_curve(self._obj, **_args(locals()))
+
+    def compare_groups(
+        self,
+        *,
+        group: str = "group",
+        reference_group: str | None = "reference_group",
+        impostors: Impostors = "same_group",
+        threshold: GroupCriterion | float = "fmr",
+        target: float = 0.001,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        method: TestMethod = "auto",
+        adjust: str | None = "holm",
+        alpha: float = 0.05,
+        confidence_level: float = 0.95,
+        n_resamples: int = 1000,
+        seed: int | np.random.Generator | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Every pair of groups within a system, FMR and FNMR, adjusted; see :func:`pandas_biosig.compare_groups`."""
+        return demographics.compare_groups(self._obj, **_args(locals()))
+
+    def compare_fairness(
+        self,
+        *,
+        metric: FairnessMetric = "fdr",
+        weight: float = 0.5,
+        group: str = "group",
+        reference_group: str | None = "reference_group",
+        impostors: Impostors = "same_group",
+        threshold: GroupCriterion | float = "fmr",
+        target: float = 0.001,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = None,
+        adjust: str | None = "holm",
+        alpha: float = 0.05,
+        confidence_level: float = 0.95,
+        n_resamples: int = 1000,
+        seed: int | np.random.Generator | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Every pair of systems on a figure of merit, paired subject bootstrap; see :func:`pandas_biosig.compare_fairness`."""
+        return demographics.compare_fairness(self._obj, **_args(locals()))
 
 def _args(local_vars: dict) -> dict:
     """The call's keyword arguments: the method's locals minus ``self``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["example_search", "example_trials"]
+__all__ = ["example_demographic_trials", "example_search", "example_trials"]
 
 #: The example systems: (name, separation d', weight of the shared trial difficulty,
 #: weight of the subject effect). Systems with a large shared weight are strongly
@@ -123,3 +123,92 @@ def example_search(seed: int = 0, **kwargs):
 def __dir__() -> list[str]:
     """The public names only: what ``dir()`` and tab completion offer."""
     return sorted(__all__)
+
+
+#: The demographic example: per system, the genuine mean and the same-group impostor mean
+#: of groups A, B and C (impostor scores of other groups have mean -1, unit variance).
+_DEMOGRAPHIC_SYSTEMS = (
+    ("net_a", (4.0, 4.0, 3.9), (0.0, 0.0, 0.1)),
+    ("net_b", (4.2, 3.6, 3.3), (-0.5, 0.3, 0.9)),
+    ("net_c", (2.8, 2.6, 2.0), (0.0, 0.3, 0.5)),
+)
+
+
+def example_demographic_trials(
+    seed: int = 0,
+    *,
+    n_subjects: int = 30,
+    genuine_per_subject: int = 4,
+    same_group_per_subject: int = 16,
+    cross_group_per_subject: int = 4,
+) -> pd.DataFrame:
+    """A small synthetic verification experiment with three demographic groups.
+
+    Three systems (``net_a``, nearly fair; ``net_b``, whose same-group impostor scores and
+    genuine scores differ by group; ``net_c``, weaker and unfair on both rates) score the
+    same trials. Groups ``A``, ``B``, ``C`` have ``n_subjects`` subjects each in a ``dev``
+    and an ``eval`` split (disjoint subjects). Every subject's probes give
+    ``genuine_per_subject`` genuine trials, ``same_group_per_subject`` impostor trials
+    against references of the same group and ``cross_group_per_subject`` against
+    references of the other two groups (half each), which score lower, as comparisons
+    across demographic groups do. A per-subject effect (s.d. 0.4, shared by the systems)
+    makes the trials of one person dependent. Scores are rounded to 3 decimals.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``system, trial, label, score, split, subject, group, reference_group``,
+        one row per (system, trial); ``group`` is the probe's group and
+        ``reference_group`` the reference's (equal for genuine trials).
+
+    Examples
+    --------
+    >>> t = pbs.datasets.example_demographic_trials()
+    >>> t[t.system == "net_a"].groupby(["split", "group", "label"]).size().unstack().head(3)
+    label        genuine  impostor
+    split group
+    dev   A          120       600
+          B          120       600
+          C          120       600
+    >>> bool((t.group != t.reference_group).any())
+    True
+    """
+    rng = np.random.default_rng(seed)
+    groups = np.array(["A", "B", "C"])
+    per = genuine_per_subject + same_group_per_subject + cross_group_per_subject
+    n_subj = 2 * 3 * n_subjects  # per split and group
+    subj = np.repeat(np.arange(n_subj), per)
+    split_of = np.where((np.arange(n_subj) // n_subjects) % 2 == 0, "dev", "eval")
+    group_of = np.arange(n_subj) // (2 * n_subjects)
+    kind = np.tile(
+        np.r_[np.zeros(genuine_per_subject, int), np.ones(same_group_per_subject, int),
+              np.full(cross_group_per_subject, 2)],
+        n_subj,
+    )
+    g = group_of[subj]
+    other = (g + 1 + (np.arange(subj.size) % 2)) % 3  # the two other groups, alternating
+    ref = np.where(kind == 2, other, g)
+    n = subj.size
+    subject_effect = 0.4 * rng.standard_normal(n_subj)[subj]
+    own = np.sqrt(1 - 0.4**2)
+    frames = []
+    for name, gen_mean, imp_mean in _DEMOGRAPHIC_SYSTEMS:
+        mean = np.select(
+            [kind == 0, kind == 1], [np.take(gen_mean, g), np.take(imp_mean, g)], -1.0
+        )
+        score = mean + subject_effect + own * rng.standard_normal(n)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": name,
+                    "trial": np.arange(n),
+                    "label": np.where(kind == 0, "genuine", "impostor"),
+                    "score": np.round(score, 3),
+                    "split": split_of[subj],
+                    "subject": np.char.add("p", np.char.zfill(subj.astype(str), 3)),
+                    "group": groups[g],
+                    "reference_group": groups[ref],
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
