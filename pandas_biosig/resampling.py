@@ -551,9 +551,12 @@ def _cell_draws(n_cell: np.ndarray, n_resamples: int, resample: str, rng) -> np.
         d = three[:, 2]
         if disc[k] == 0:
             continue
-        a_alone = rng.binomial(d, n_cell[lo + 2] / disc[k])
-        if sign[k] == 0 and sign[1 - k] < 0:  # a tie: orient it by the other class
-            a_alone = d - a_alone
+        if n_cell[lo + 1] == 0 or n_cell[lo + 2] == 0:  # one-sided: no draw (numpy
+            a_alone = d if n_cell[lo + 1] == 0 else d * 0  # may consume the stream at p=1)
+        else:
+            a_alone = rng.binomial(d, n_cell[lo + 2] / disc[k])
+            if sign[k] == 0 and sign[1 - k] < 0:  # a tie: orient it by the other class
+                a_alone = d - a_alone
         counts[:, lo + 2], counts[:, lo + 1] = a_alone, d - a_alone
     return counts
 
