@@ -30,7 +30,9 @@ from .identification import (
     recognition_rate,
 )
 from .io import ScoreFileError, read_bob, read_nist, read_score_lists, read_scores, read_table
+from .io_pad import read_asvspoof_asv, read_asvspoof_cm, read_bob_pad, read_bob_vuln
 from .metrics import dcf, eer, error_rates, summary
+from .pad import pad_compare, pad_det, pad_metrics, pad_rates
 from .resampling import bootstrap, epc_bootstrap, paired_bootstrap
 from .significance import (
     DecisionTestError,
@@ -42,6 +44,7 @@ from .significance import (
     fold_summary,
     pairwise_matrix,
 )
+from .vulnerability import epsc, iapmr, vulnerability
 
 try:
     __version__ = version("pandas-biosig")
@@ -97,6 +100,17 @@ __all__ = [
     "read_bob_identification",
     "read_pyeer_cmc",
     "recognition_rate",
+    "pad_compare",
+    "pad_det",
+    "pad_metrics",
+    "pad_rates",
+    "epsc",
+    "iapmr",
+    "vulnerability",
+    "read_asvspoof_asv",
+    "read_asvspoof_cm",
+    "read_bob_pad",
+    "read_bob_vuln",
     "compare_fairness",
     "compare_groups",
     "cross_group_fmr",

@@ -8,6 +8,7 @@ when the accessor is created.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal
@@ -17,6 +18,7 @@ import pandas as pd
 import xarray as xr
 
 from . import curves, demographics, identification, metrics, resampling, significance
+from . import pad as _pad
 from . import plot as _plot
 from ._schema import SchemaError, _genuine_from_labels
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
@@ -30,9 +32,14 @@ from .demographics import (
     TestMethod,
 )
 from .identification import IdentificationTest, SearchNonFinite
+from .pad import CIMethod, PadCriterion
 from .stats import RateCIMethod
+from .vulnerability import LicitCriterion
 
 __all__ = ["BiosigAccessor"]
+
+# the module, not the function of the same name that the package exports
+_vulnerability = importlib.import_module(".vulnerability", __package__)
 
 
 def _delegate(method):
@@ -812,6 +819,156 @@ class BiosigAccessor:
     ) -> pd.DataFrame:
         """Every pair of systems on a figure of merit, paired subject bootstrap; see :func:`pandas_biosig.compare_fairness`."""
         return demographics.compare_fairness(self._obj, **_args(locals()))
+
+    # --------------------------------------------------------- PAD and vulnerability
+    def pad_metrics(
+        self,
+        *,
+        threshold: PadCriterion | float | Mapping[Hashable, float] = "eer",
+        target: float | None = None,
+        on: Hashable | None = "auto",
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        pai: str | None = "pai",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """ISO/IEC 30107-3 error rates of every PAD system at a threshold policy; see :func:`pandas_biosig.pad_metrics`."""
+        return _pad.pad_metrics(self._obj, **_args(locals()))
+
+    def pad_rates(
+        self,
+        *,
+        threshold: PadCriterion | float | Mapping[Hashable, float] = "eer",
+        target: float | None = None,
+        on: Hashable | None = "auto",
+        confidence_level: float = 0.95,
+        ci_method: CIMethod = "auto",
+        n_resamples: int = 2000,
+        seed: int | np.random.Generator | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        pai: str | None = "pai",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """APCER of every attack species and BPCER, with confidence intervals; see :func:`pandas_biosig.pad_rates`."""
+        return _pad.pad_rates(self._obj, **_args(locals()))
+
+    def pad_det(
+        self,
+        *,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        pai: str | None = "pai",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """DET curves of PAD systems: APCER of each species, and their maximum, against BPCER; see :func:`pandas_biosig.pad_det`."""
+        return _pad.pad_det(self._obj, **_args(locals()))
+
+    def pad_compare(
+        self,
+        *,
+        metric: Literal["apcer_max", "bpcer", "acer"] = "apcer_max",
+        test: Literal["bootstrap", "mcnemar"] = "bootstrap",
+        threshold: PadCriterion = "eer",
+        target: float | None = None,
+        on: Hashable | None = "auto",
+        alpha: float = 0.05,
+        adjust: str | None = "holm",
+        confidence_level: float = 0.95,
+        n_resamples: int = 1000,
+        seed: int | np.random.Generator | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        label: str = "label",
+        score: str = "score",
+        pai: str | None = "pai",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """Compare every pair of PAD systems on APCER (max over species), BPCER or ACER; see :func:`pandas_biosig.pad_compare`."""
+        return _pad.pad_compare(self._obj, **_args(locals()))
+
+    def vulnerability(
+        self,
+        *,
+        threshold: LicitCriterion | float | Mapping[Hashable, float] = "eer",
+        target: float | None = None,
+        on: Hashable | None = "auto",
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        kind: str = "kind",
+        score: str = "score",
+        pai: str | None = "pai",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """FMR, FNMR and IAPMR of verification systems at the licit-scenario threshold; see :func:`pandas_biosig.vulnerability`."""
+        return _vulnerability.vulnerability(self._obj, **_args(locals()))
+
+    def iapmr(
+        self,
+        *,
+        threshold: LicitCriterion | float | Mapping[Hashable, float] = "eer",
+        target: float | None = None,
+        on: Hashable | None = "auto",
+        confidence_level: float = 0.95,
+        ci_method: Literal["auto", "wilson", "beta", "bootstrap"] = "auto",
+        n_resamples: int = 2000,
+        seed: int | np.random.Generator | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        kind: str = "kind",
+        score: str = "score",
+        pai: str | None = "pai",
+        split: str | None = "split",
+        subject: str | None = "subject",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> pd.DataFrame:
+        """IAPMR of every attack species at the licit threshold, with confidence intervals; see :func:`pandas_biosig.iapmr`."""
+        return _vulnerability.iapmr(self._obj, **_args(locals()))
+
+    def epsc(
+        self,
+        *,
+        omega=_vulnerability.DEFAULT_OMEGA,
+        beta=(0.5,),
+        criterion: Literal["eer", "wer"] = "eer",
+        on: Hashable | None = "auto",
+        by: str | Sequence[str] | None = None,
+        system: str = "system",
+        trial: str = "trial",
+        kind: str = "kind",
+        score: str = "score",
+        pai: str | None = "pai",
+        split: str | None = "split",
+        orientation: Orientation = "similarity",
+        nonfinite: NonFinite = "raise",
+    ) -> xr.Dataset:
+        """Expected performance and spoofability curve (EPSC) of verification systems; see :func:`pandas_biosig.epsc`."""
+        return _vulnerability.epsc(self._obj, **_args(locals()))
 
 def _args(local_vars: dict) -> dict:
     """The call's keyword arguments: the method's locals minus ``self``."""

@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["example_demographic_trials", "example_search", "example_trials"]
+__all__ = [
+    "example_demographic_trials",
+    "example_pad",
+    "example_search",
+    "example_trials",
+    "example_vulnerability",
+]
 
 #: The example systems: (name, separation d', weight of the shared trial difficulty,
 #: weight of the subject effect). Systems with a large shared weight are strongly
@@ -118,6 +124,158 @@ def example_search(seed: int = 0, **kwargs):
     from .identification import example_search as _example_search
 
     return _example_search(seed, **kwargs)
+
+
+#: The PAD example: attack species -> (mean score of each system's attacks); bona fide
+#: scores have mean 3 for every system, all with unit variance plus a subject effect.
+_PAD_SPECIES = {"print": (-0.6, -0.2), "replay": (0.0, 0.2), "mask": (-0.2, 0.6)}
+_PAD_SYSTEMS = ("resnet", "cnn")
+
+
+def example_pad(
+    seed: int = 0,
+    *,
+    n_subjects: int = 40,
+    bonafide_per_subject: int = 20,
+    attacks_per_subject: int = 10,
+) -> pd.DataFrame:
+    """A small synthetic presentation-attack-detection experiment (PAD table).
+
+    Two PAD systems (``resnet``, ``cnn``) score the *same* presentations, split into
+    ``dev`` and ``eval`` halves with disjoint subjects. Each subject gives bona fide
+    presentations and attacks of three species (``print``, ``replay``, ``mask``); scores
+    share a per-presentation difficulty (the systems are correlated) and a per-subject
+    effect, and are rounded to 3 decimals. ``cnn`` is weak against masks, ``resnet``
+    against replays.
+
+    Parameters
+    ----------
+    seed : int
+        Random seed.
+    n_subjects : int
+        Subjects, half in each split.
+    bonafide_per_subject, attacks_per_subject : int
+        Bona fide presentations, and attacks of each species, per subject.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``system, trial, label`` (``"bona fide"`` / ``"attack"``), ``score``,
+        ``pai`` (the attack species, None for bona fide), ``split``, ``subject``.
+
+    Examples
+    --------
+    >>> pad = pbs.datasets.example_pad()
+    >>> pad.groupby(["system", "split"]).size().tolist()
+    [1000, 1000, 1000, 1000]
+    >>> pad.pai.value_counts(dropna=False).to_dict()
+    {None: 1600, 'print': 800, 'replay': 800, 'mask': 800}
+    """
+    rng = np.random.default_rng(seed)
+    subj, pai, bona = [], [], []
+    for s in range(n_subjects):
+        subj += [s] * bonafide_per_subject
+        pai += [None] * bonafide_per_subject
+        bona += [True] * bonafide_per_subject
+        for species in _PAD_SPECIES:
+            subj += [s] * attacks_per_subject
+            pai += [species] * attacks_per_subject
+            bona += [False] * attacks_per_subject
+    subj = np.asarray(subj)
+    bona = np.asarray(bona)
+    n = subj.size
+    shared = rng.normal(size=n)
+    subject_effect = rng.normal(scale=0.5, size=n_subjects)[subj]
+    split = np.where(subj < n_subjects // 2, "dev", "eval")
+    frames = []
+    for j, name in enumerate(_PAD_SYSTEMS):
+        mean = np.array([3.0 if p is None else _PAD_SPECIES[p][j] for p in pai])
+        own = rng.normal(size=n)
+        score = mean + 0.6 * shared + 0.8 * own + subject_effect
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": name,
+                    "trial": np.arange(n),
+                    "label": np.where(bona, "bona fide", "attack"),
+                    "score": np.round(score, 3),
+                    "pai": pd.Series(pai, dtype=object),
+                    "split": split,
+                    "subject": np.char.add("s", np.char.zfill(subj.astype(str), 3)),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+#: The vulnerability example: attack species -> mean score (genuine 3, zero-effort 0).
+_VULN_SPECIES = {"print": 1.6, "replay": 0.9, "mask": 1.2}
+
+
+def example_vulnerability(
+    seed: int = 0,
+    *,
+    n_subjects: int = 40,
+    genuine_per_subject: int = 10,
+    zei_per_subject: int = 10,
+    attacks_per_subject: int = 5,
+) -> pd.DataFrame:
+    """A small synthetic vulnerability experiment: a face verification system facing
+    genuine attempts, zero-effort impostors and presentation attacks.
+
+    Subjects are split into ``dev`` and ``eval`` halves. Attacks of three species
+    (``print``, ``replay``, ``mask``) target the claimed identity; their scores lie
+    between the zero-effort impostors' and the genuine ones', with a per-subject effect.
+
+    Parameters
+    ----------
+    seed : int
+        Random seed.
+    n_subjects : int
+        Subjects, half in each split.
+    genuine_per_subject, zei_per_subject, attacks_per_subject : int
+        Attempts of each kind per subject (attacks: per species).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``system`` (``"face"``), ``trial``, ``kind`` (``"genuine"``, ``"zei"``,
+        ``"attack"``), ``score``, ``pai`` (species, None unless an attack), ``split``,
+        ``subject``.
+
+    Examples
+    --------
+    >>> vuln = pbs.datasets.example_vulnerability()
+    >>> vuln.kind.value_counts().to_dict()
+    {'attack': 600, 'genuine': 400, 'zei': 400}
+    """
+    rng = np.random.default_rng(seed)
+    subj, kind, pai, mean = [], [], [], []
+    for s in range(n_subjects):
+        for k, m, count in (("genuine", 3.0, genuine_per_subject), ("zei", 0.0, zei_per_subject)):
+            subj += [s] * count
+            kind += [k] * count
+            pai += [None] * count
+            mean += [m] * count
+        for species, m in _VULN_SPECIES.items():
+            subj += [s] * attacks_per_subject
+            kind += ["attack"] * attacks_per_subject
+            pai += [species] * attacks_per_subject
+            mean += [m] * attacks_per_subject
+    subj = np.asarray(subj)
+    n = subj.size
+    score = np.asarray(mean) + rng.normal(size=n) * 0.9 + rng.normal(scale=0.3, size=n_subjects)[subj]
+    return pd.DataFrame(
+        {
+            "system": "face",
+            "trial": np.arange(n),
+            "kind": kind,
+            "score": np.round(score, 3),
+            "pai": pd.Series(pai, dtype=object),
+            "split": np.where(subj < n_subjects // 2, "dev", "eval"),
+            "subject": np.char.add("s", np.char.zfill(subj.astype(str), 3)),
+        }
+    )
 
 
 def __dir__() -> list[str]:

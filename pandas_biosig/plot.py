@@ -1298,6 +1298,63 @@ class _PlotNamespace:
         return hist(self._obj, **_args(locals()))
 
 
+# ------------------------------------------------------------- presentation attacks
+from .plot_pad import epsc, pad_det  # noqa: E402  (after the namespace they extend)
+
+__all__ += ["epsc", "pad_det"]
+
+
+def _pad_det_method(
+    self,
+    *,
+    apply_to: Hashable | Sequence[Hashable] | None = None,
+    limits: tuple[float, float] = (0.001, 0.6),
+    ax: Axes | None = None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    pai: str | None = "pai",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> Axes:
+    """PAD DET plot of this table; see :func:`pandas_biosig.plot.pad_det`."""
+    return pad_det(self._obj, **_args(locals()))
+
+
+_pad_det_method.__name__ = _pad_det_method.__qualname__ = "pad_det"
+_PlotNamespace.pad_det = _pad_det_method
+
+
+def _epsc_method(
+    self,
+    *,
+    beta: float = 0.5,
+    iapmr: bool = True,
+    apply_to: Hashable | Sequence[Hashable] | None = None,
+    criterion: Literal["eer", "wer"] = "eer",
+    on: Hashable | None = "auto",
+    ax: Axes | None = None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    kind: str = "kind",
+    score: str = "score",
+    pai: str | None = "pai",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> Axes:
+    """EPSC plot of this table; see :func:`pandas_biosig.plot.epsc`."""
+    return epsc(self._obj, **_args(locals()))
+
+
+_epsc_method.__name__ = _epsc_method.__qualname__ = "epsc"
+_PlotNamespace.epsc = _epsc_method
+
+
 def __dir__() -> list[str]:
     """The public names only: what ``dir()`` and tab completion offer."""
     return sorted(__all__)

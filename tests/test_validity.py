@@ -66,3 +66,19 @@ def test_every_default_is_valid():
         ((tested.kind == "type-I error") & (tested.rate <= 0.075 + 3 * tested.mc_se))
         | ((tested.kind == "coverage") & (tested.rate >= 0.93 - 3 * tested.mc_se)))]
     assert bad.empty, bad
+
+
+def test_pad_defaults_hold_their_level_quick():
+    """pad_compare's bootstrap (thresholds re-chosen per replicate) stays near alpha on two
+    equally good PAD systems; Wilson intervals of per-species APCER cover near 95 % with
+    independent presentations (small, fast version of docs/validity.md's PAD rows)."""
+    from pandas_biosig.validity import PadSetting, pad_coverage, pad_rejection_rates
+
+    r = pad_rejection_rates(PadSetting(n_subjects=20), n_replications=40, n_resamples=99, seed=3)
+    r = r.set_index("test")
+    for test in ("bootstrap_apcer_max", "bootstrap_bpcer"):
+        assert r.loc[test, "rejection_rate"] <= 0.15, test
+    c = pad_coverage(PadSetting(n_subjects=20), n_replications=120, n_resamples=49, seed=4)
+    wilson = c[c.interval == "wilson"].coverage
+    assert 0.89 <= wilson.mean() <= 0.99
+    assert (c.coverage > 0.8).all()

@@ -1,0 +1,184 @@
+"""Presentation-attack detection and vulnerability rates on sorted scores (numpy only).
+
+Conventions as in :mod:`.rates`: scores are oriented so that higher means more bona fide
+(more genuine); a presentation is accepted iff ``score >= threshold``; ``-inf`` marks a
+presentation that is always rejected. Attack scores come one array per attack species
+(PAI species); the bona fide scores are the positives of every species.
+
+Every threshold is chosen by :class:`.rates.Sweep`: the per-species sweeps give the
+threshold at which a species' APCER stays within a bound, the pooled sweep (all attacks
+against bona fide) the EER and BPCER-bounded thresholds and the reported threshold value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rates import Sweep
+
+__all__ = [
+    "PadSweep",
+    "area_trapezoid",
+    "design_effect",
+    "epsc_choice",
+    "epsc_grid",
+    "weighted_rates",
+    "wilson_interval",
+]
+
+
+class PadSweep:
+    """Sorted bona fide scores and the sorted attack scores of each species.
+
+    Parameters
+    ----------
+    bonafide : ndarray
+        Bona fide scores (the positives).
+    attacks : list of ndarray
+        Attack scores, one array per species (each non-empty).
+    assume_sorted : bool
+        Skip the sorts when every array is already ascending.
+    """
+
+    def __init__(self, bonafide, attacks, *, assume_sorted: bool = False):
+        pos = np.asarray(bonafide, dtype=np.float64)
+        if not assume_sorted:
+            pos = np.sort(pos)
+        self.species = [Sweep(a, pos, assume_sorted=assume_sorted) for a in attacks]
+        if not self.species:
+            raise ValueError("at least one attack species is needed")
+        pooled = np.concatenate([np.concatenate(([-np.inf] * s.rn, s.neg)) for s in self.species])
+        pooled.sort()
+        self.pooled = Sweep(pooled, pos, assume_sorted=True)
+
+    @property
+    def n_bonafide(self) -> int:
+        return self.pooled.p
+
+    @property
+    def n_attack(self) -> np.ndarray:
+        return np.array([s.n for s in self.species], dtype=np.int64)
+
+    def counts_at(self, threshold: float) -> tuple[np.ndarray, int]:
+        """Accepted attacks per species and rejected bona fide presentations at
+        ``threshold`` (accept iff score >= threshold)."""
+        accepted = np.array([int(s.fa_at(threshold)) for s in self.species], dtype=np.int64)
+        rejected = int(self.pooled.fr_at(threshold))
+        return accepted, rejected
+
+    def _normalized(self, threshold: float) -> float:
+        """The pooled sweep's candidate threshold with the same decisions as ``threshold``."""
+        if np.isnan(threshold):
+            return threshold
+        nxt = [a[i] for a in (self.pooled.neg, self.pooled.pos)
+               if (i := np.searchsorted(a, threshold, side="left")) < a.size]
+        u = min(nxt) if nxt else np.inf
+        return float(self.pooled.threshold_for(u))
+
+    def threshold(self, criterion: str, target: float = float("nan")) -> float:
+        """The threshold chosen by ``criterion`` (NaN when no threshold meets the bound).
+
+        - ``"eer"``: bob.measure's EER threshold of all attacks pooled against bona fide;
+        - ``"apcer"``: the lowest threshold at which *every* species' APCER is at most
+          ``target`` (so BPCER is smallest under that constraint: BPCER20 for 0.05);
+        - ``"bpcer"``: the highest threshold at which BPCER is at most ``target`` (so every
+          species' APCER is smallest under that constraint).
+        """
+        if criterion == "eer":
+            return float(self.pooled.eer_threshold()[1].threshold)
+        if criterion == "apcer":
+            t = max(float(s.fnmr_at_fmr(target).threshold) for s in self.species)
+            return self._normalized(t)
+        if criterion == "bpcer":
+            op = self.pooled.fmr_at_fnmr(target)
+            return float("nan") if op is None else float(op.threshold)
+        raise ValueError(f"unknown criterion {criterion!r}")
+
+    def eer(self) -> float:
+        """bob.measure's threshold EER of all attacks pooled against bona fide."""
+        return float(self.pooled.eer_threshold()[0])
+
+    def det_points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every operating point: ``(threshold, apcer[species, point], bpcer[point])``,
+        from accept-all to reject-all (one point per distinct score, plus reject-all)."""
+        sw = self.pooled
+        u = np.unique(np.concatenate((sw.neg, sw.pos)))
+        u = np.append(u, np.inf)
+        apcer = np.stack([s.fa_at(u) / s.n for s in self.species])
+        bpcer = sw.fr_at(u) / sw.p
+        return np.asarray(sw.threshold_for(u), dtype=np.float64), apcer, bpcer
+
+
+def weighted_rates(errors: np.ndarray, strata: np.ndarray, n_strata: int, weights=None):
+    """Error counts and totals per stratum: ``(errors[s], totals[s])``, each presentation
+    counted with its (integer) multiplicity ``weights``."""
+    w = np.ones(strata.size, dtype=np.int64) if weights is None else np.asarray(weights)
+    totals = np.bincount(strata, weights=w, minlength=n_strata)
+    errs = np.bincount(strata, weights=w * errors, minlength=n_strata)
+    return errs, totals
+
+
+def epsc_grid(fmr, fnmr, iapmr, omega, beta):
+    """``(far_w, wer)`` over ``(beta, omega)`` from rates over the same grid:
+    FAR_ω = (1 − ω)·FMR + ω·IAPMR, WER_ω,β = (1 − β)·FNMR + β·FAR_ω (Chingovska et al.)."""
+    omega = np.asarray(omega)[None, :]
+    beta = np.asarray(beta)[:, None]
+    far_w = (1 - omega) * fmr + omega * iapmr
+    return far_w, (1 - beta) * fnmr + beta * far_w
+
+
+def area_trapezoid(values: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """Trapezoidal area under ``values`` along the last axis over ``grid``."""
+    v = np.asarray(values, dtype=np.float64)
+    g = np.asarray(grid, dtype=np.float64)
+    return ((v[..., 1:] + v[..., :-1]) * np.diff(g) / 2).sum(axis=-1)
+
+
+def epsc_choice(fmr, fnmr, iapmr, omega, beta, criterion: str) -> np.ndarray:
+    """Index of the chosen operating point for every ``(beta, omega)``.
+
+    ``fmr, fnmr, iapmr`` are the rates at the candidate operating points in increasing
+    threshold order. ``"wer"`` minimizes WER_ω,β; ``"eer"`` (bob.bio.base's EPSC
+    criterion) minimizes |(1 − β)·FNMR − β·FAR_ω|. Ties: the smaller WER, then the higher
+    threshold.
+    """
+    omega = np.asarray(omega, dtype=np.float64)
+    out = np.empty((len(beta), omega.size), dtype=np.intp)
+    for i, b in enumerate(beta):
+        far_w = (1 - omega)[None, :] * fmr[:, None] + omega[None, :] * iapmr[:, None]
+        wer = (1 - b) * fnmr[:, None] + b * far_w
+        crit = wer if criterion == "wer" else np.abs((1 - b) * fnmr[:, None] - b * far_w)
+        best = crit.min(axis=0)
+        cand = crit == best[None, :]
+        masked = np.where(cand, wer, np.inf)
+        best_wer = masked.min(axis=0)
+        cand &= masked == best_wer[None, :]
+        # the highest threshold among the remaining ties
+        out[i] = crit.shape[0] - 1 - np.argmax(cand[::-1], axis=0)
+    return out
+
+
+def design_effect(errors: np.ndarray, totals: np.ndarray) -> float:
+    """Design effect of a proportion estimated from clusters (subjects): the cluster-robust
+    (ratio-estimator) variance of p = Σ errors / Σ totals over the binomial variance,
+    floored at 1 (Korn & Graubard, 1998). ``errors``, ``totals``: per cluster."""
+    keep = totals > 0
+    e = np.asarray(errors, dtype=np.float64)[keep]
+    m = np.asarray(totals, dtype=np.float64)[keep]
+    c, n = e.size, m.sum()
+    if c < 2 or n == 0:
+        return 1.0
+    p = e.sum() / n
+    if p <= 0 or p >= 1:
+        return 1.0
+    var = c / (c - 1) * np.sum((e - p * m) ** 2) / n**2
+    return float(max(var / (p * (1 - p) / n), 1.0))
+
+
+def wilson_interval(p: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``p`` observed on ``n`` (possibly effective,
+    non-integer) trials, at normal quantile ``z``."""
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z / denom * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return float(max(center - half, 0.0)), float(min(center + half, 1.0))
