@@ -29,7 +29,15 @@ from .identification import (
     read_pyeer_cmc,
     recognition_rate,
 )
-from .io import ScoreFileError, read_bob, read_nist, read_score_lists, read_scores, read_table
+from .io import (
+    FileTooLargeError,
+    ScoreFileError,
+    read_bob,
+    read_nist,
+    read_score_lists,
+    read_scores,
+    read_table,
+)
 from .io_pad import read_asvspoof_asv, read_asvspoof_cm, read_bob_pad, read_bob_vuln
 from .metrics import dcf, eer, error_rates, summary
 from .pad import pad_compare, pad_det, pad_metrics, pad_rates
@@ -86,6 +94,7 @@ __all__ = [
     "to_latex",
     "to_markdown",
     "ScoreFileError",
+    "FileTooLargeError",
     "read_bob",
     "read_nist",
     "read_score_lists",

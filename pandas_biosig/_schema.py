@@ -21,7 +21,9 @@ __all__ = [
     "Group",
     "SchemaError",
     "Trials",
+    "check_columns",
     "check_option",
+    "combine_codes",
     "validate_trials",
 ]
 
@@ -80,6 +82,27 @@ ERROR_UNKNOWN_LABELS = (
 )
 ERROR_MISSING_LABELS = "column {column!r} has {n} missing label(s). Example rows:\n{rows}"
 ERROR_SCORE_DTYPE = "column {column!r} must hold numbers, got dtype {dtype}"
+ERROR_SCORE_INEXACT = (
+    "column {column!r} holds {n} integer score(s) beyond ±2**53, e.g. {examples}, which "
+    "float64 cannot represent exactly (nearby scores would become ties); rescale them"
+)
+ERROR_SCORE_PRECISION = (
+    "column {column!r} (dtype {dtype}) holds {n} score(s) that float64 cannot represent "
+    "exactly, e.g. {examples}"
+)
+ERROR_MULTIINDEX_COLUMNS = (
+    "the table has MultiIndex columns {found}; flatten them to one level of strings "
+    "(e.g. data.columns = ['_'.join(map(str, c)) for c in data.columns])"
+)
+ERROR_DUPLICATE_COLUMNS = (
+    "the table has duplicate column label(s) {duplicated}; each column needs its own name "
+    "(its columns: {found})"
+)
+ERROR_COLUMN_NAME = "{name}={value!r}: a column name must be a string"
+ERROR_MISSING_TRIALS = (
+    "column {column!r} has {n} missing trial id(s) (NaN/None); a trial id pairs a trial "
+    "across systems, so each trial needs one. Example rows:\n{rows}"
+)
 ERROR_NONFINITE = (
     "column {column!r} has {n} non-finite score(s) (NaN or inf). Pass nonfinite='drop' to "
     "remove them or nonfinite='reject' to count them as failures to acquire. Example rows:\n{rows}"
@@ -113,6 +136,47 @@ def check_option(value: Any, allowed: Sequence[Any] | dict, name: str) -> Any:
     if value not in allowed:
         raise ValueError(ERROR_OPTION.format(name=name, value=value, allowed=list(allowed)))
     return value
+
+
+def check_columns(data: pd.DataFrame) -> None:
+    """Refuse MultiIndex columns and duplicate column labels (``data[name]`` would not be
+    one column)."""
+    if isinstance(data.columns, pd.MultiIndex):
+        raise SchemaError(ERROR_MULTIINDEX_COLUMNS.format(found=list(data.columns)[:10]))
+    if data.columns.has_duplicates:
+        duplicated = list(dict.fromkeys(data.columns[data.columns.duplicated()]))
+        raise SchemaError(
+            ERROR_DUPLICATE_COLUMNS.format(duplicated=duplicated, found=list(data.columns))
+        )
+
+
+def check_column_names(**names: Any) -> None:
+    """Each column argument (or each entry of a list of them) is a string."""
+    for name, value in names.items():
+        for v in value if isinstance(value, list | tuple) else (value,):
+            if v is not None and not isinstance(v, str):
+                raise SchemaError(ERROR_COLUMN_NAME.format(name=name, value=v))
+
+
+def combine_codes(codes_list: Sequence[np.ndarray], sizes: Sequence[int], n: int) -> np.ndarray:
+    """One int64 code per row for a key of several factorized columns.
+
+    Codes order the rows as the tuples of per-column codes (lexicographically), so groups
+    come out in the same order however they are numbered. The mixed-radix code is
+    re-numbered densely (``np.unique``) whenever the next column would take it past
+    2**62, so it cannot overflow whatever the number of columns and distinct values.
+    """
+    combined = np.zeros(n, dtype=np.int64)
+    bound = 1
+    for codes, size in zip(codes_list, sizes, strict=True):
+        size = max(int(size), 1)
+        if bound * size >= 1 << 62:
+            uniq, combined = np.unique(combined, return_inverse=True)
+            combined = combined.reshape(-1).astype(np.int64)
+            bound = max(int(uniq.size), 1)
+        combined = combined * size + np.asarray(codes, dtype=np.int64)
+        bound *= size
+    return combined
 
 
 def _example_rows(data: pd.DataFrame, positions: np.ndarray, limit: int = 5) -> str:
@@ -257,10 +321,35 @@ def _raise_unknown_labels(data, column, values, positions) -> None:
 
 
 def _scores(data: pd.DataFrame, column: str) -> np.ndarray:
+    """Float64 scores; a dtype float64 cannot hold exactly is an error, not a rounding."""
     series = data[column]
-    if not pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
-        raise SchemaError(ERROR_SCORE_DTYPE.format(column=column, dtype=series.dtype))
-    return series.to_numpy(dtype=np.float64, na_value=np.nan)
+    dtype = series.dtype
+    kind = getattr(dtype, "kind", "O")
+    if (
+        not pd.api.types.is_numeric_dtype(dtype)
+        or pd.api.types.is_bool_dtype(dtype)
+        or kind not in "iuf"
+    ):
+        raise SchemaError(ERROR_SCORE_DTYPE.format(column=column, dtype=dtype))
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    if kind in "iu":
+        big = np.abs(values) > 2.0**53
+        if big.any():
+            examples = [_scalar(v) for v in series[big].head(3)]
+            raise SchemaError(
+                ERROR_SCORE_INEXACT.format(column=column, n=int(big.sum()), examples=examples)
+            )
+    elif isinstance(dtype, np.dtype) and dtype.itemsize > 8:  # longdouble
+        raw = series.to_numpy()
+        inexact = (values.astype(raw.dtype) != raw) & ~np.isnan(raw)
+        if inexact.any():
+            raise SchemaError(
+                ERROR_SCORE_PRECISION.format(
+                    column=column, dtype=dtype, n=int(inexact.sum()),
+                    examples=[str(v) for v in raw[inexact][:3]],
+                )
+            )
+    return values
 
 
 def _has_duplicates(values: np.ndarray) -> bool:
@@ -292,7 +381,12 @@ def validate_trials(
         raise TypeError(ERROR_NOT_A_FRAME.format(type=type(data).__name__))
     check_option(orientation, ORIENTATIONS, "orientation")
     check_option(nonfinite, NONFINITE_POLICIES, "nonfinite")
-    by_cols: tuple[str, ...] = () if by is None else ((by,) if isinstance(by, str) else tuple(by))
+    by_cols = _by_columns(by)
+    check_column_names(
+        system=system, trial=trial, label=label, score=score, split=split, subject=subject,
+        by=list(by_cols),
+    )
+    check_columns(data)
     found = list(data.columns)
     required = [*by_cols, system, trial, label, score]
     split_col = split if split is not None and (split in data.columns or split != "split") else None
@@ -329,6 +423,12 @@ def validate_trials(
         codes_list.append(codes)
         uniques_list.append(uniques)
     trial_values = data[trial].to_numpy()
+    missing_trials = pd.isna(data[trial]).to_numpy()
+    if missing_trials.any():
+        bad = np.flatnonzero(missing_trials)
+        raise SchemaError(
+            ERROR_MISSING_TRIALS.format(column=trial, n=bad.size, rows=_example_rows(data, bad))
+        )
     subject_values = data[subject_col].to_numpy() if subject_col is not None else None
 
     fta_codes = fta_genuine = None
@@ -336,9 +436,7 @@ def validate_trials(
         slices = [(np.zeros(1, dtype=np.intp), None)]
         combined = None
     else:
-        combined = np.zeros(len(data), dtype=np.int64)
-        for codes, uniques in zip(codes_list, uniques_list, strict=True):
-            combined = combined * len(uniques) + codes
+        combined = combine_codes(codes_list, [len(u) for u in uniques_list], len(data))
         fta_codes = fta_genuine = None
         if keep is not None:
             if nonfinite == "reject":
@@ -358,14 +456,11 @@ def validate_trials(
 
     groups: list[Group] = []
     for code_arr, rows in slices:
-        code = int(code_arr[0])
-        # decode the combined code back into per-column codes
-        parts = []
-        for uniques in reversed(uniques_list):
-            parts.append(code % len(uniques))
-            code //= len(uniques)
-        parts.reverse()
-        key_vals = [_scalar(u[p]) for u, p in zip(uniques_list, parts, strict=True)]
+        # the key of a group: the per-column codes of its first row
+        first = 0 if rows is None else int(rows[0])
+        key_vals = [
+            _scalar(u[int(c[first])]) for u, c in zip(uniques_list, codes_list, strict=True)
+        ]
         if split_col is None:
             key_vals.append(None)
         key = tuple(key_vals)
@@ -396,6 +491,16 @@ def validate_trials(
         orientation=orientation,
         columns={"found": found, "trial": trial, "system": system, "label": label},
     )
+
+
+def _by_columns(by) -> tuple[str, ...]:
+    if by is None:
+        return ()
+    if isinstance(by, str):
+        return (by,)
+    if isinstance(by, list | tuple | pd.Index):
+        return tuple(by)
+    raise SchemaError(ERROR_COLUMN_NAME.format(name="by", value=by))
 
 
 def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:

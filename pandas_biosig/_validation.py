@@ -11,7 +11,10 @@ import numpy as np
 __all__ = ["ERROR_COSTS", "ERROR_RATE", "check_costs", "check_rate"]
 
 ERROR_RATE = "{name}={value!r} must be a number in [0, 1]"
-ERROR_COSTS = "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive"
+ERROR_COSTS = (
+    "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive finite "
+    "numbers"
+)
 
 
 def check_rate(value, name: str) -> float:
@@ -23,5 +26,12 @@ def check_rate(value, name: str) -> float:
 
 def check_costs(p_target, c_miss, c_fa) -> None:
     """A detection-cost operating point, else ``ValueError`` (:data:`ERROR_COSTS`)."""
+    values = (p_target, c_miss, c_fa)
+    if not all(
+        isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_)
+        and np.isfinite(v)
+        for v in values
+    ):
+        raise ValueError(ERROR_COSTS)
     if not (0 < p_target < 1) or not (c_miss > 0) or not (c_fa > 0):
         raise ValueError(ERROR_COSTS)

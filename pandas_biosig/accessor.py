@@ -20,7 +20,7 @@ import xarray as xr
 from . import curves, demographics, identification, metrics, resampling, significance
 from . import pad as _pad
 from . import plot as _plot
-from ._schema import SchemaError, _genuine_from_labels
+from ._schema import SchemaError, _genuine_from_labels, check_columns
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .curves import EPCCriterion
 from .demographics import (
@@ -116,6 +116,10 @@ class BiosigAccessor:
         self._obj = pandas_obj
 
     def __repr__(self) -> str:
+        try:
+            check_columns(self._obj)
+        except SchemaError as exc:  # a repr never raises: it says what is wrong
+            return f"biosig accessor: {exc}"
         return _describe(self._obj)
 
     def __dir__(self) -> list[str]:

@@ -29,6 +29,7 @@ import pandas as pd
 from . import __version__, datasets, stats
 from ._cli_inputs import cli_message, load_trials
 from ._progress import interactive, make_bar
+from ._report_folder import escape_frame, escape_markdown, write_report
 from ._schema import SchemaError
 from .export import to_latex, to_markdown
 from .io import FORMATS
@@ -94,15 +95,17 @@ class _Report:
 
     def table(self, name: str, heading: str, frame: pd.DataFrame, *, intro: str = "",
               **options) -> None:
-        text = to_markdown(frame, **options)
+        text = to_markdown(escape_frame(frame), **options)
         self.add(heading, (intro + "\n\n" if intro else "") + text)
         self.tables[name] = (frame, options)
 
     def markdown(self, figures: Sequence[tuple[str, str]] = ()) -> str:
-        parts = [f"# pandas_biosig {__version__}: {self.title}\n", *self.sections]
+        parts = [f"# pandas_biosig {__version__}: {escape_markdown(self.title)}\n", *self.sections]
         if figures:
             parts.append(
-                "## Figures\n\n" + "\n\n".join(f"![{text}]({name})" for name, text in figures) + "\n"
+                "## Figures\n\n"
+                + "\n\n".join(f"![{escape_markdown(text)}]({name})" for name, text in figures)
+                + "\n"
             )
         parts.append(NOTES + "\n")
         return "\n".join(parts)
@@ -152,7 +155,7 @@ def _report(
     out.add(
         "Trials",
         f"{s['system'].nunique()} system(s)"
-        + (f", splits {', '.join(map(str, splits))}" if splits else "")
+        + (f", splits {', '.join(escape_markdown(x) for x in splits)}" if splits else "")
         + f"; {len(trials)} scores.",
     )
     out.table(
@@ -197,12 +200,14 @@ def _report(
         steps("a-priori error rates")
         out.table(
             "apriori",
-            f"A-priori error rates on {apply_to} (EER threshold chosen on {on})",
+            f"A-priori error rates on {escape_markdown(apply_to)} "
+            f"(EER threshold chosen on {escape_markdown(on)})",
             table, precision={"threshold": 4},
             intro=(
-                f"Each system's threshold is bob.measure's EER threshold on `{on}`, applied "
-                f"unchanged to `{apply_to}`; the HTER interval combines the "
-                "Clopper–Pearson intervals of FAR and FRR (MOVER)."
+                f"Each system's threshold is bob.measure's EER threshold on "
+                f"{escape_markdown(on)}, applied unchanged to {escape_markdown(apply_to)}; "
+                "the HTER interval combines the Clopper–Pearson intervals of FAR and FRR "
+                "(MOVER)."
                 + (
                     " Failures to acquire (non-finite scores) as bob.measure counts them: "
                     "thresholds and FA/FR on the acquired scores (FMR, FNMR), "
@@ -215,13 +220,16 @@ def _report(
     elif has_split and len(splits) > 1:
         out.add(
             "A-priori error rates",
-            f"Not computed: the split column {split!r} has the values {splits}, not both "
-            f"{on!r} and {apply_to!r} (pass --on and --apply-to).",
+            escape_markdown(
+                f"Not computed: the split column {split!r} has the values {splits}, not both "
+                f"{on!r} and {apply_to!r} (pass --on and --apply-to)."
+            ),
         )
     if n_systems > 1:
         where = dict(on=on, apply_to=apply_to) if apriori else {}
         how = (
-            f"thresholds chosen on `{on}`, tested on `{apply_to}`" if apriori
+            f"thresholds chosen on {escape_markdown(on)}, tested on {escape_markdown(apply_to)}"
+            if apriori
             else "each split's own EER thresholds (a posteriori: optimistic)"
         )
         cmp, why = None, ""
@@ -241,7 +249,9 @@ def _report(
             out.add("Pairwise significance", f"Not computed: {_one_line(exc)}")
         except SchemaError as exc:
             if used not in ("hter_dependent", "hter_independent"):
-                out.add("Pairwise significance", f"Not computed: {_one_line(exc)}")
+                out.add(
+                    "Pairwise significance", f"Not computed: {escape_markdown(_one_line(exc))}"
+                )
             else:  # different trial lists: the independent test needs only rates
                 er = error_rates(trials, threshold="eer", **where, **cols)
                 if not apriori and has_split:
@@ -249,7 +259,7 @@ def _report(
                 cmp = _compare_independent_sets(
                     er, adjust=adjust, alpha=alpha, confidence_level=confidence_level
                 )
-                reason = _one_line(exc).split(";")[0].rstrip(".")
+                reason = escape_markdown(_one_line(exc).split(";")[0].rstrip("."))
                 why = (
                     " Test `hter_independent` (Bengio & Mariéthoz eq. 15, from each "
                     "system's FAR and FRR on its own trials), because the systems were not "
@@ -405,6 +415,9 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", type=Path, metavar="DIR", help="write the report folder here")
     rep.add_argument("--latex", action="store_true", help="also write the tables as .tex")
     rep.add_argument("--pdf", action="store_true", help="also write the figures as PDF")
+    rep.add_argument("--force", action="store_true",
+                     help="write into a non-empty folder that holds no earlier report (files "
+                          "that are not the library's are never overwritten)")
     return parser
 
 
@@ -432,26 +445,26 @@ def _load(args) -> tuple[pd.DataFrame, str]:
     return trials, title
 
 
-def _write(rep: _Report, figs: dict, out: Path, *, latex: bool, pdf: bool) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, (frame, options) in rep.tables.items():
-        frame.to_csv(out / f"{name}.csv", index=False)
-        written.append(out / f"{name}.csv")
-        if latex:
-            text = to_latex(frame, label=f"tab:{name}", **options)
-            (out / f"{name}.tex").write_text(text)
-            written.append(out / f"{name}.tex")
-    shown = []
-    for name, (fig, caption) in figs.items():
-        fig.savefig(out / f"{name}.png", dpi=150, bbox_inches="tight")
-        written.append(out / f"{name}.png")
-        if pdf:
-            fig.savefig(out / f"{name}.pdf", bbox_inches="tight")
-            written.append(out / f"{name}.pdf")
-        shown.append((f"{name}.png", caption))
-    (out / "report.md").write_text(rep.markdown(shown))
-    return [out / "report.md", *written]
+def _write(
+    rep: _Report, figs: dict, out: Path, *, latex: bool, pdf: bool, force: bool = False
+) -> list[Path]:
+    """Write the report folder (see :mod:`pandas_biosig._report_folder` for the rules)."""
+
+    def write(stage: Path) -> None:
+        for name, (frame, options) in rep.tables.items():
+            frame.to_csv(stage / f"{name}.csv", index=False)
+            if latex:
+                text = to_latex(frame, label=f"tab:{name}", **options)
+                (stage / f"{name}.tex").write_text(text)
+        shown = []
+        for name, (fig, caption) in figs.items():
+            fig.savefig(stage / f"{name}.png", dpi=150, bbox_inches="tight")
+            if pdf:
+                fig.savefig(stage / f"{name}.pdf", bbox_inches="tight")
+            shown.append((f"{name}.png", caption))
+        (stage / "report.md").write_text(rep.markdown(shown))
+
+    return write_report(out, write, force=force, version=__version__)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -474,7 +487,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.out is None:
             print(rep.markdown())
             return 0
-        written = _write(rep, figs, args.out, latex=args.latex, pdf=args.pdf)
+        written = _write(
+            rep, figs, args.out, latex=args.latex, pdf=args.pdf, force=args.force
+        )
     except (SchemaError, ValueError, OSError, ImportError) as exc:
         print(f"biosig: error: {_one_line(exc)}", file=sys.stderr)
         return 1

@@ -40,6 +40,7 @@ Rules, as bob.measure
 
 from __future__ import annotations
 
+import io
 import math
 import numbers
 import os
@@ -67,9 +68,16 @@ from ._schema import (
     _genuine_from_labels,
     _scalar,
     _scores,
+    check_column_names,
+    check_columns,
     check_option,
+    combine_codes,
+)
+from ._schema import (
+    _by_columns as _schema_by_columns,
 )
 from ._typing import Alternative, Orientation
+from .io import DEFAULT_MAX_BYTES
 from .resampling import _bootstrap_result
 from .results import TestResult, _check_confidence_level
 from .significance import _adjust, _check_adjust
@@ -202,6 +210,10 @@ CMC_DIFFERENCE_VARIABLES = ["estimate", "ci_low", "ci_high", "band_low", "band_h
 
 ERROR_NOT_A_FRAME = "expected a pandas DataFrame of search results, got {type}"
 ERROR_EMPTY = "the search table is empty: there are no comparisons to evaluate"
+ERROR_MISSING_IDS = (
+    "column {column!r} has {n} missing id(s) (NaN/None); every comparison needs its probe "
+    "and reference. Example rows:\n{rows}"
+)
 ERROR_DUPLICATE_PAIRS = (
     "{where} compares {n} (probe, reference) pair(s) more than once, e.g. {examples}; each "
     "(system, probe, reference) must appear once (several separate searches, such as "
@@ -324,9 +336,7 @@ def _where(by: Sequence[str], key: tuple) -> str:
 
 
 def _by_columns(by) -> tuple[str, ...]:
-    if by is None:
-        return ()
-    return (by,) if isinstance(by, str) else tuple(by)
+    return _schema_by_columns(by)
 
 
 def validate_search(
@@ -353,6 +363,11 @@ def validate_search(
     check_option(orientation, ORIENTATIONS, "orientation")
     check_option(nonfinite, NONFINITE_POLICIES, "nonfinite")
     by_cols = _by_columns(by)
+    check_column_names(
+        system=system, probe=probe, reference=reference, score=score, mate=mate,
+        by=list(by_cols),
+    )
+    check_columns(data)
     required = [*by_cols, system, probe, reference, score, mate]
     missing = [c for c in dict.fromkeys(required) if c not in data.columns]
     if missing:
@@ -373,6 +388,13 @@ def validate_search(
     if orientation == "distance":
         values = -values
 
+    for column in (probe, reference):
+        missing_ids = pd.isna(data[column]).to_numpy()
+        if missing_ids.any():
+            bad = np.flatnonzero(missing_ids)
+            raise SchemaError(
+                ERROR_MISSING_IDS.format(column=column, n=bad.size, rows=_example_rows(data, bad))
+            )
     probe_codes, probe_uniques = _id_codes(data[probe])
     ref_codes, ref_uniques = _id_codes(data[reference])
     n_probes, n_refs = len(probe_uniques), len(ref_uniques)
@@ -385,18 +407,16 @@ def validate_search(
     if all(len(u) == 1 for u in key_uniques):  # one group: no combined key to build
         slices: list[tuple[int, Any]] = [(0, slice(None))]
     else:
-        combined = np.zeros(len(data), dtype=np.int64)
-        for codes, uniques in zip(key_codes, key_uniques, strict=True):
-            combined = combined * len(uniques) + codes
+        combined = combine_codes(key_codes, [len(u) for u in key_uniques], len(data))
         slices = _group_rows(combined)
 
     groups: list[SearchGroup] = []
-    for code, rows in slices:
-        key = []
-        for uniques in reversed(key_uniques):
-            key.append(_scalar(uniques[code % len(uniques)]))
-            code //= len(uniques)
-        key = tuple(reversed(key))
+    for _code, rows in slices:
+        # the key of a group: the per-column codes of its first row
+        first = (rows.start or 0) if isinstance(rows, slice) else int(rows[0])
+        key = tuple(
+            _scalar(u[int(c[first])]) for u, c in zip(key_uniques, key_codes, strict=True)
+        )
         p, r, m, s = (a[rows] for a in (probe_codes, ref_codes, is_mate, values))
         if _k.has_duplicate_pairs(p, r, n_probes, n_refs):
             _raise_duplicates(data, rows, probe, reference, _where(by_cols, key))
@@ -1661,13 +1681,42 @@ def _system_name(source, system) -> Hashable:
     return Path(name).stem if isinstance(name, str) else "system"
 
 
-def _read_fields(source, path: str, *, usecols=None) -> pd.DataFrame:
+def _source_text(source, path: str, max_bytes: int) -> str:
+    """The text of a local file (decompressed, bounded) or of a file-like object (bounded).
+
+    A string is always a local path: it is never downloaded.
+    """
+    from . import io as _io
+
+    max_bytes = _io._check_max_bytes(max_bytes)
+    if isinstance(source, str | os.PathLike):
+        blobs = _io._read_blobs(source, None, max_bytes)
+        if len(blobs) != 1:
+            raise _io.ScoreFileError(_io.ERROR_TABLE_MEMBERS.format(path=path, n=len(blobs)))
+        return _io._decode(blobs[0][1], blobs[0][0]).text
+    read = getattr(source, "read", None)
+    if read is None:
+        raise TypeError(_io.ERROR_PATH_TYPE.format(type=type(source).__name__))
+    data = read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise _io.FileTooLargeError(_io.ERROR_TOO_LARGE.format(source=path, max_bytes=max_bytes))
+    if isinstance(data, bytes | bytearray):
+        return _io._decode(bytes(data), path).text
+    if not isinstance(data, str):
+        raise TypeError(_io.ERROR_PATH_TYPE.format(type=type(source).__name__))
+    return data
+
+
+def _read_fields(source, path: str, *, usecols=None, max_bytes: int) -> pd.DataFrame:
     """Whitespace-separated text fields as strings; '#' starts a comment."""
+    text = _source_text(source, path, max_bytes)
     try:
-        return pd.read_csv(
-            source, sep=r"\s+", header=None, comment="#", dtype=str, usecols=usecols,
-            skip_blank_lines=True, engine="c",
+        fields = pd.read_csv(
+            io.StringIO(text), sep=r"\s+", header=None, comment="#", dtype=str,
+            usecols=usecols, skip_blank_lines=True, engine="c", na_filter=False,
         )
+        # a score "NaN" is a value; only the fields a short line lacks are missing
+        return fields.mask(fields == "")
     except pd.errors.EmptyDataError:
         return pd.DataFrame(dtype=str)
     except (pd.errors.ParserError, ValueError) as exc:  # ragged lines, too few columns
@@ -1675,12 +1724,13 @@ def _read_fields(source, path: str, *, usecols=None) -> pd.DataFrame:
 
 
 def _numeric(fields: pd.Series, path: str) -> np.ndarray:
-    values = pd.to_numeric(fields, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = np.isnan(values) & ~fields.str.lower().str.lstrip("+-").isin(["nan"]).to_numpy()
+    from .io import SCORE_PATTERN
+
+    bad = ~fields.str.fullmatch(SCORE_PATTERN).fillna(False).to_numpy(dtype=bool)
     if bad.any():
         examples = fields[bad].tolist()[:3]
         raise SchemaError(ERROR_FILE_SCORES.format(path=path, n=int(bad.sum()), examples=examples))
-    return values
+    return fields.to_numpy(dtype=object).astype(np.float64)
 
 
 def read_bob_identification(
@@ -1689,6 +1739,7 @@ def read_bob_identification(
     *,
     system: Hashable | None = None,
     columns: Literal[4, 5] | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     r"""Read a bob score file (4 or 5 columns) as a tidy search table.
 
@@ -1703,6 +1754,9 @@ def read_bob_identification(
         The value of the ``system`` column (default: the file name without suffix).
     columns : {4, 5}, optional
         The expected layout (default: from the first line).
+    max_bytes : int, default 1 GiB
+        The most bytes read from ``source`` (after decompression of a gzip, bzip2 or xz
+        file); past it :class:`~pandas_biosig.io.FileTooLargeError`.
 
     Returns
     -------
@@ -1729,8 +1783,8 @@ def read_bob_identification(
     -----
     bob.measure's ``cmc_four_column`` / ``cmc_five_column`` group the lines by
     ``test_label`` and split each probe's scores into positives (``claimed_id ==
-    real_id``) and negatives, as here.  Compressed (tar) score files are not read: extract
-    them first.
+    real_id``) and negatives, as here.  A gzip, bzip2 or xz compressed file is read
+    (decompressed as it streams, up to ``max_bytes``), and so is a tar archive of one file.
 
     Examples
     --------
@@ -1755,7 +1809,7 @@ def read_bob_identification(
     path = _source_name(source)
     if columns is not None and columns not in _BOB_LAYOUTS:
         raise SchemaError(ERROR_FILE_COLUMNS.format(path=path, found=columns, layout=_BOB_LAYOUT_TEXT))
-    fields = _read_fields(source, path)
+    fields = _read_fields(source, path, max_bytes=max_bytes)
     found = fields.shape[1]
     if found not in _BOB_LAYOUTS or (columns is not None and found != columns):
         layout = _BOB_LAYOUT_TEXT if columns is None else f"expected {columns}"
@@ -1790,6 +1844,7 @@ def read_pyeer_cmc(
     /,
     *,
     system: Hashable | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     r"""Read pyeer's identification files (``getcmcinf``) as a tidy search table.
 
@@ -1803,6 +1858,9 @@ def read_pyeer_cmc(
     system : hashable, optional
         The value of the ``system`` column (default: the scores file name without
         suffix).
+    max_bytes : int, default 1 GiB
+        The most bytes read from each file (after decompression); past it
+        :class:`~pandas_biosig.io.FileTooLargeError`.
 
     Returns
     -------
@@ -1843,14 +1901,14 @@ def read_pyeer_cmc(
     [0.5]
     """
     path = _source_name(scores)
-    fields = _read_fields(scores, path, usecols=[0, 1, 2])
+    fields = _read_fields(scores, path, usecols=[0, 1, 2], max_bytes=max_bytes)
     if fields.shape[1] != 3 or fields.isna().any(axis=None):
         raise SchemaError(
             ERROR_FILE_LAYOUT.format(path=path, detail="every line needs: query template score")
         )
     fields.columns = ["probe", "reference", "score"]
     pairs_path = _source_name(true_pairs)
-    pairs = _read_fields(true_pairs, pairs_path)
+    pairs = _read_fields(true_pairs, pairs_path, max_bytes=max_bytes)
     if pairs.shape[1] != 2 or pairs.isna().any(axis=None):
         raise SchemaError(
             ERROR_FILE_LAYOUT.format(path=pairs_path, detail="every line needs: query true_template")

@@ -7,7 +7,10 @@ without error is one that every metric accepts. Non-finite scores (``nan``, ``in
 The metric functions decide what to do with them (``nonfinite=``).
 
 Text files are read transparently when they are gzip, bzip2 or xz compressed, or are tar
-archives (``.tar``, ``.tar.gz``, ...). A tar archive gives all its regular, non-hidden
+archives (``.tar``, ``.tar.gz``, ...): codecs are recognised by their magic bytes, archives
+by their magic bytes or a name ending in a tar suffix. Decompression streams under a bound,
+``max_bytes=`` (:data:`DEFAULT_MAX_BYTES`), past which :class:`FileTooLargeError` is
+raised; corrupt or truncated data is a :class:`ScoreFileError` naming the file and member. A tar archive gives all its regular, non-hidden
 members, one after the other, or the single ``member=`` you name. A malformed line is
 reported with the file, the line number and what was expected: these messages are the
 ``ERROR_*`` constants of this module.
@@ -26,6 +29,7 @@ import lzma
 import os
 import re
 import tarfile
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +38,14 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from ._schema import LABEL_VOCABULARY, SchemaError, check_option, validate_trials
+from ._schema import (
+    ERROR_DUPLICATE_COLUMNS,
+    LABEL_VOCABULARY,
+    SchemaError,
+    check_columns,
+    check_option,
+    validate_trials,
+)
 
 __all__ = [
     "BOB_LAYOUTS",
@@ -43,6 +54,8 @@ __all__ = [
     "FORMATS",
     "GENERIC_NAMES",
     "SPLIT_TOKENS",
+    "DEFAULT_MAX_BYTES",
+    "FileTooLargeError",
     "ScoreFileError",
     "read_bob",
     "read_nist",
@@ -136,6 +149,7 @@ ERROR_LABEL = "{source}, line {line}: expected a label in field {field} ({expect
 ERROR_EMPTY_FILE = "{source}: no data lines (the file is empty or blank)"
 ERROR_NOT_TEXT = "{source}: not UTF-8 text ({reason})"
 ERROR_NO_FILE = "{path}: no such file or directory"
+ERROR_NOT_REGULAR = "{path}: not a regular file (a directory, a device or a pipe)"
 ERROR_EMPTY_DIRECTORY = "{path}: the directory has no score files"
 ERROR_NO_MEMBERS = "{path}: the tar archive has no regular (non-hidden) member"
 ERROR_MEMBER = "{path}: the tar archive has no member {member!r}; its members: {members}"
@@ -170,13 +184,43 @@ ERROR_LIST_PAIR = "{path}: no {missing} list for system {system!r}{where}"
 ERROR_TRIALS_NEEDED = "format='nist' needs trials=: the trials file (or a mapping {{split: path}})"
 ERROR_TRIALS_SPLIT = "trials= has no trials file for split {split!r} (it has {found})"
 ERROR_UNUSED = "{name}= is only used with format={formats}, got format={format!r}"
+ERROR_TOO_LARGE = (
+    "{source}: more than max_bytes={max_bytes} bytes (after decompression); pass a larger "
+    "max_bytes= to read it"
+)
+ERROR_MAX_BYTES_OPTION = "max_bytes={value!r} must be a positive integer (a number of bytes)"
+ERROR_CORRUPT = "{source}: cannot read the {what} ({reason})"
+ERROR_NOT_COMPRESSED = "{path}: the name says {codec}, but the file is not {codec} data"
+ERROR_SPARSE_MEMBER = "{source}: a sparse tar member; extract the archive and read the file"
+ERROR_PATH_TYPE = "expected a path (str or path-like), got {type}"
+ERROR_NO_FILES = "no score files given: the list of paths is empty"
+ERROR_TABLE_MEMBERS = "{path}: a table is read from a tar archive of one member, found {n}"
 
 
 class ScoreFileError(SchemaError):
     """A score file is malformed; the message names the file, the line and what was expected."""
 
 
+class FileTooLargeError(ScoreFileError):
+    """A file holds more than ``max_bytes`` bytes once decompressed (a reader's bound)."""
+
+
 # ---------------------------------------------------------------------------- reading text
+#: The default bound on the bytes a reader takes from one file, after decompression
+#: (1 GiB); raise it with ``max_bytes=``.
+DEFAULT_MAX_BYTES = 1 << 30
+
+# name suffix -> (codec, magic bytes); a file is decompressed when it starts with the magic
+# bytes, and a file whose name promises a codec must start with them.
+_CODECS = {
+    "gzip": ((".gz", ".tgz"), b"\x1f\x8b", gzip.open),
+    "bzip2": ((".bz2", ".tbz", ".tbz2"), b"BZh", bz2.open),
+    "xz": ((".xz", ".txz"), b"\xfd7zXZ\x00", lzma.open),
+}
+_TAR_SUFFIXES = (".tar", ".tgz", ".tbz", ".tbz2", ".txz", ".tar.gz", ".tar.bz2", ".tar.xz")
+_CODEC_ERRORS = (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError)
+
+
 @dataclass(frozen=True)
 class _Source:
     """The decoded text of one file, or of one member of a tar archive."""
@@ -185,57 +229,172 @@ class _Source:
     text: str
 
 
-def _decompress(raw: bytes) -> bytes:
-    if raw[:2] == b"\x1f\x8b":
-        return gzip.decompress(raw)
-    if raw[:3] == b"BZh":
-        return bz2.decompress(raw)
-    if raw[:6] == b"\xfd7zXZ\x00":
-        return lzma.decompress(raw)
-    return raw
+def _check_max_bytes(max_bytes) -> int:
+    if (
+        isinstance(max_bytes, bool)
+        or not isinstance(max_bytes, int | np.integer)
+        or max_bytes < 1
+    ):
+        raise ValueError(ERROR_MAX_BYTES_OPTION.format(value=max_bytes))
+    return int(max_bytes)
+
+
+def _codec_of(path: Path, head: bytes) -> str | None:
+    """The codec of a file, by its magic bytes; a suffix promising another is an error."""
+    name = path.name.lower()
+    by_magic = next((c for c, (_, magic, _) in _CODECS.items() if head.startswith(magic)), None)
+    if by_magic == "bzip2" and not (head[3:4].isdigit() and head[4:6] in (b"1A", b"\x17r")):
+        by_magic = None  # text that happens to start with "BZh"
+    by_name = next(
+        (c for c, (suffixes, _, _) in _CODECS.items() if name.endswith(suffixes)), None
+    )
+    if by_name is not None and by_magic != by_name:
+        raise ScoreFileError(ERROR_NOT_COMPRESSED.format(path=path, codec=by_name))
+    return by_magic
+
+
+_CHUNK = 1 << 20
+
+
+def _read_bounded(path: Path, max_bytes: int) -> bytearray:
+    """The bytes of a file, decompressed as it streams, never more than ``max_bytes``."""
+    codec = None
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(6)
+        codec = _codec_of(path, head)
+        opener = open if codec is None else _CODECS[codec][2]
+        data = bytearray()
+        with opener(path, "rb") as handle:
+            while len(data) <= max_bytes:  # in chunks: memory stays near max_bytes
+                chunk = handle.read(min(_CHUNK, max_bytes + 1 - len(data)))
+                if not chunk:
+                    break
+                data += chunk
+    except ScoreFileError:
+        raise
+    except _CODEC_ERRORS as error:
+        what = "file" if codec is None else f"{codec} data"
+        raise ScoreFileError(
+            ERROR_CORRUPT.format(source=path, what=what, reason=_reason(error))
+        ) from None
+    if len(data) > max_bytes:
+        raise FileTooLargeError(ERROR_TOO_LARGE.format(source=path, max_bytes=max_bytes))
+    return data
+
+
+def _reason(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 def _is_tar(data: bytes, path: Path) -> bool:
-    if data[257:262] == b"ustar":
-        return True
-    name = path.name.lower()
-    return name.endswith(".tgz") or ".tar" in name
+    """A tar archive: POSIX/GNU magic bytes, or a name ending in a tar suffix."""
+    return data[257:262] == b"ustar" or path.name.lower().endswith(_TAR_SUFFIXES)
 
 
-def _decode(data: bytes, name: str) -> _Source:
+def _decode(data: bytes | bytearray, name: str) -> _Source:
     try:
         return _Source(name, data.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
         raise ScoreFileError(ERROR_NOT_TEXT.format(source=name, reason=error.reason)) from None
 
 
-def _read_sources(path: PathLike, member: str | None = None) -> list[_Source]:
-    """The text(s) of a file: decompressed, and one per member if it is a tar archive."""
+def _member_name(path: Path, member: tarfile.TarInfo) -> str:
+    name = member.name if member.name.isprintable() else repr(member.name)
+    return f"{path} (member {name})"
+
+
+def _read_members(
+    path: Path, data: bytes, member: str | None, max_bytes: int
+) -> list[tuple[str, bytes]]:
+    """``(name, bytes)`` of the regular, non-hidden members of a tar archive held in memory.
+
+    Nothing is extracted to disk; links, devices and directories are skipped, a sparse
+    member (whose size on reading is not its size in the archive) is refused, and the
+    members read together never exceed ``max_bytes``.
+    """
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
+            members = [
+                m for m in archive.getmembers()
+                if m.isreg() and not Path(m.name).name.startswith(".")
+            ]
+            if member is not None:
+                chosen = [m for m in members if m.name == member]
+                chosen = chosen or [m for m in members if Path(m.name).name == member]
+                if len(chosen) != 1:
+                    raise ScoreFileError(
+                        ERROR_MEMBER.format(
+                            path=path, member=member, members=[m.name for m in members]
+                        )
+                    )
+                members = chosen
+            if not members:
+                raise ScoreFileError(ERROR_NO_MEMBERS.format(path=path))
+            out, total = [], 0
+            for m in members:
+                name = _member_name(path, m)
+                if m.issparse():
+                    raise ScoreFileError(ERROR_SPARSE_MEMBER.format(source=name))
+                total += m.size
+                if total > max_bytes:
+                    raise FileTooLargeError(
+                        ERROR_TOO_LARGE.format(source=name, max_bytes=max_bytes)
+                    )
+                handle = archive.extractfile(m)
+                content = handle.read(m.size + 1) if handle is not None else b""
+                if len(content) != m.size:
+                    raise ScoreFileError(
+                        ERROR_CORRUPT.format(
+                            source=name, what="tar member",
+                            reason=f"{len(content)} bytes where the header says {m.size}",
+                        )
+                    )
+                out.append((name, content))
+            return out
+    except ScoreFileError:
+        raise
+    except (tarfile.TarError, *_CODEC_ERRORS) as error:
+        raise ScoreFileError(
+            ERROR_CORRUPT.format(source=path, what="tar archive", reason=_reason(error))
+        ) from None
+
+
+def _regular_file(path: PathLike) -> Path:
+    """``path`` as a Path naming an existing regular file, or a named error."""
+    if not isinstance(path, str | os.PathLike) or isinstance(path, bytes):
+        raise TypeError(ERROR_PATH_TYPE.format(type=type(path).__name__))
     path = Path(path)
     if not path.is_file():
+        if path.exists():
+            raise FileNotFoundError(ERROR_NOT_REGULAR.format(path=path))
         raise FileNotFoundError(ERROR_NO_FILE.format(path=path))
-    data = _decompress(path.read_bytes())
+    return path
+
+
+def _read_blobs(
+    path: PathLike, member: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> list[tuple[str, bytes]]:
+    """``(name, bytes)`` of a local file, decompressed, one per member if it is a tar.
+
+    ``path`` is always a local path: a string such as ``"https://..."`` names a file, it is
+    never downloaded.
+    """
+    max_bytes = _check_max_bytes(max_bytes)
+    path = _regular_file(path)
+    data = _read_bounded(path, max_bytes)
     if not _is_tar(data, path):
         if member is not None:
             raise ScoreFileError(ERROR_MEMBER_NOT_TAR.format(path=path, member=member))
-        return [_decode(data, str(path))]
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
-        members = [
-            m for m in archive.getmembers() if m.isfile() and not Path(m.name).name.startswith(".")
-        ]
-        if member is not None:
-            chosen = [m for m in members if m.name == member]
-            chosen = chosen or [m for m in members if Path(m.name).name == member]
-            if len(chosen) != 1:
-                raise ScoreFileError(
-                    ERROR_MEMBER.format(path=path, member=member, members=[m.name for m in members])
-                )
-            members = chosen
-        if not members:
-            raise ScoreFileError(ERROR_NO_MEMBERS.format(path=path))
-        return [
-            _decode(archive.extractfile(m).read(), f"{path} (member {m.name})") for m in members
-        ]
+        return [(str(path), data)]
+    return _read_members(path, data, member, max_bytes)
+
+
+def _read_sources(
+    path: PathLike, member: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> list[_Source]:
+    """The text(s) of a file: decompressed, and one per member if it is a tar archive."""
+    return [_decode(data, name) for name, data in _read_blobs(path, member, max_bytes)]
 
 
 # ---------------------------------------------------------------------------- fields
@@ -327,24 +486,44 @@ def _split_fields(source: _Source, layouts: Mapping[int, Sequence[str]]) -> list
     return [np.array(column, dtype=object) for column in zip(*rows, strict=True)]
 
 
+#: What a score field may be: a decimal number (ASCII digits, optional sign, point and
+#: exponent), or nan / inf / infinity in lower, Title or UPPER case. ``float()`` accepts
+#: more (``1_5``, ``iNfInItY``, non-ASCII digits, surrounding spaces): those are errors.
+SCORE_PATTERN = (
+    r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?"
+    r"|nan|NaN|NAN|inf|Inf|INF|infinity|Infinity|INFINITY)"
+)
+_SCORE = re.compile(SCORE_PATTERN)
+_SCORES = re.compile(f"(?:{SCORE_PATTERN}\n)*")
+
+
+def _first_bad_number(column: np.ndarray) -> int | None:
+    """The position of the first token that is not a score, or None."""
+    tokens = [t if isinstance(t, str) else "?" for t in column]
+    if _SCORES.fullmatch("".join(t + "\n" for t in tokens)):
+        return None
+    return next(i for i, t in enumerate(tokens) if not _SCORE.fullmatch(t))
+
+
+def _parse_numbers(column: np.ndarray, error) -> np.ndarray:
+    """Float64 scores of string tokens; ``error(i)`` makes the error of bad token ``i``."""
+    bad = _first_bad_number(column)
+    if bad is not None:
+        raise error(bad)
+    return column.astype(np.float64)
+
+
 def _numbers(source: _Source, column: np.ndarray, field: int, name: str) -> np.ndarray:
     """Float64 scores, or an error naming the first field that is not a number."""
-    try:
-        return column.astype(np.float64)
-    except (TypeError, ValueError):
-        pass
-    values = np.empty(column.size)
-    for i, token in enumerate(column):
-        try:
-            values[i] = float(token)
-        except ValueError:
-            raise ScoreFileError(
-                ERROR_NOT_A_NUMBER.format(
-                    source=source.name, line=_line_number(source, i), field=field, name=name,
-                    value=token,
-                )
-            ) from None
-    return values
+    return _parse_numbers(
+        column,
+        lambda i: ScoreFileError(
+            ERROR_NOT_A_NUMBER.format(
+                source=source.name, line=_line_number(source, i), field=field, name=name,
+                value=column[i],
+            )
+        ),
+    )
 
 
 def _labels(
@@ -396,7 +575,7 @@ def _strip_extensions(name: str) -> str:
 
 def _file_system_name(path: PathLike) -> str:
     """The system name of a single-file reader: the file name without its extensions."""
-    return _strip_extensions(Path(path).name)
+    return _strip_extensions(_regular_file(path).name)
 
 
 def _take_token(parts: list[str], tokens: Mapping[str, str]) -> str | None:
@@ -433,7 +612,7 @@ def _parse_name(
 
 
 # ---------------------------------------------------------------------------- frames
-def _bob_frame(path, *, fields, member, system, split) -> pd.DataFrame:
+def _bob_frame(path, *, fields, member, system, split, max_bytes=DEFAULT_MAX_BYTES) -> pd.DataFrame:
     if fields != "auto" and fields not in BOB_LAYOUTS:
         raise ValueError(
             ERROR_FIELDS_OPTION.format(value=fields, allowed=["auto", *BOB_LAYOUTS])
@@ -441,7 +620,7 @@ def _bob_frame(path, *, fields, member, system, split) -> pd.DataFrame:
     layouts = dict(BOB_LAYOUTS) if fields == "auto" else {fields: BOB_LAYOUTS[fields]}
     system = _file_system_name(path) if system is None else system
     parts, offset = [], 0
-    for source in _read_sources(path, member):
+    for source in _read_sources(path, member, max_bytes):
         columns = _split_fields(source, layouts)
         n = len(columns)
         layouts = {n: BOB_LAYOUTS[n]}  # every member of an archive has the same layout
@@ -478,10 +657,12 @@ class _Rows:
         return self.sources[k].name, _line_number(self.sources[k], row - int(self.offsets[k]))
 
 
-def _read_keyed(path, fields: tuple[str, str, str]) -> tuple[_Rows, list[np.ndarray]]:
+def _read_keyed(
+    path, fields: tuple[str, str, str], max_bytes: int
+) -> tuple[_Rows, list[np.ndarray]]:
     """The three fields of every line of a NIST trials or scores file (all members)."""
     sources, parts = [], []
-    for source in _read_sources(path):
+    for source in _read_sources(path, None, max_bytes):
         columns = _split_fields(source, {3: fields})
         if fields[2] == "score":
             columns[2] = _numbers(source, columns[2], 3, "score")
@@ -512,10 +693,12 @@ def _keys(rows: _Rows, enroll: np.ndarray, test: np.ndarray) -> pd.Index:
     return keys
 
 
-def _nist_frame(trials_path, scores_path, *, system, split) -> pd.DataFrame:
+def _nist_frame(
+    trials_path, scores_path, *, system, split, max_bytes=DEFAULT_MAX_BYTES
+) -> pd.DataFrame:
     system = _file_system_name(scores_path) if system is None else system
-    trial_rows, (enroll, test, genuine) = _read_keyed(trials_path, NIST_TRIALS_FIELDS)
-    score_rows, (s_enroll, s_test, scores) = _read_keyed(scores_path, NIST_SCORES_FIELDS)
+    trial_rows, (enroll, test, genuine) = _read_keyed(trials_path, NIST_TRIALS_FIELDS, max_bytes)
+    score_rows, (s_enroll, s_test, scores) = _read_keyed(scores_path, NIST_SCORES_FIELDS, max_bytes)
     trial_keys = _keys(trial_rows, enroll, test)
     score_keys = _keys(score_rows, s_enroll, s_test)
     position = score_keys.get_indexer(trial_keys)
@@ -546,9 +729,9 @@ def _nist_frame(trials_path, scores_path, *, system, split) -> pd.DataFrame:
     )
 
 
-def _list_scores(path) -> np.ndarray:
+def _list_scores(path, max_bytes: int) -> np.ndarray:
     parts = []
-    for source in _read_sources(path):
+    for source in _read_sources(path, None, max_bytes):
         tokens, counts = [], []
         for _, fields in _data_lines(source.text):
             tokens.append(fields[-1])
@@ -556,54 +739,102 @@ def _list_scores(path) -> np.ndarray:
         if not tokens:
             raise ScoreFileError(ERROR_EMPTY_FILE.format(source=source.name))
         column = np.array(tokens, dtype=object)
-        try:
-            parts.append(column.astype(np.float64))
-        except (TypeError, ValueError):
-            for i, token in enumerate(column):  # report the first bad line
-                try:
-                    float(token)
-                except ValueError:
-                    raise ScoreFileError(
-                        ERROR_NOT_A_NUMBER.format(
-                            source=source.name, line=_line_number(source, i),
-                            field=counts[i], name="score", value=token,
-                        )
-                    ) from None
+        parts.append(
+            _parse_numbers(
+                column,
+                lambda i, source=source, column=column, counts=counts: ScoreFileError(
+                    ERROR_NOT_A_NUMBER.format(
+                        source=source.name, line=_line_number(source, i),
+                        field=counts[i], name="score", value=column[i],
+                    )
+                ),
+            )
+        )
     return np.concatenate(parts)
 
 
-def _lists_frame(genuine_path, impostor_path, *, system, split) -> pd.DataFrame:
+def _lists_frame(
+    genuine_path, impostor_path, *, system, split, max_bytes=DEFAULT_MAX_BYTES
+) -> pd.DataFrame:
     system = _file_system_name(genuine_path) if system is None else system
-    genuine_scores = _list_scores(genuine_path)
-    impostor_scores = _list_scores(impostor_path)
+    genuine_scores = _list_scores(genuine_path, max_bytes)
+    impostor_scores = _list_scores(impostor_path, max_bytes)
     score = np.concatenate([genuine_scores, impostor_scores])
     genuine = np.arange(score.size) < genuine_scores.size
     return _tidy(system, np.arange(score.size), genuine, score, split)
 
 
+def _table_suffix(path: Path) -> str | None:
+    """``.csv``, ``.tsv``, ``.parquet`` or ``.pq`` when the name ends so (before a codec
+    suffix such as ``.gz``), else None."""
+    suffixes = [s.lower() for s in path.suffixes]
+    while suffixes and suffixes[-1] in (".gz", ".bz2", ".xz"):
+        suffixes.pop()
+    return suffixes[-1] if suffixes and suffixes[-1] in _TABLE_SUFFIXES else None
+
+
 def _is_parquet(path: Path) -> bool:
-    if any(s.lower() in (".parquet", ".pq") for s in path.suffixes):
+    if _table_suffix(path) in (".parquet", ".pq"):
         return True
     with open(path, "rb") as handle:
         return handle.read(4) == b"PAR1"
 
 
+def _read_parquet(path: Path, max_bytes: int) -> pd.DataFrame:
+    """A Parquet file, refused before reading when its columns decompress past the bound."""
+    try:
+        import pyarrow.parquet as pq
+
+        metadata = pq.ParquetFile(path).metadata
+        size = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+        if max(size, path.stat().st_size) > max_bytes:
+            raise FileTooLargeError(ERROR_TOO_LARGE.format(source=path, max_bytes=max_bytes))
+        return pd.read_parquet(path)
+    except ScoreFileError:
+        raise
+    except ImportError:
+        raise
+    except Exception as error:  # pyarrow's errors are not one class: name the file
+        raise ScoreFileError(
+            ERROR_CORRUPT.format(source=path, what="Parquet file", reason=_reason(error))
+        ) from None
+
+
+def _read_csv(path: Path, max_bytes: int) -> pd.DataFrame:
+    blobs = _read_blobs(path, None, max_bytes)
+    if len(blobs) != 1:
+        raise ScoreFileError(ERROR_TABLE_MEMBERS.format(path=path, n=len(blobs)))
+    name, data = blobs[0]
+    text = _decode(data, name).text  # a clear error for text that is not UTF-8
+    sep = "\t" if _table_suffix(path) == ".tsv" else ","
+    header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    repeated = sorted({c for c in header if header.count(c) > 1})
+    if repeated:  # pandas would rename the second copy silently ("a.1")
+        raise SchemaError(ERROR_DUPLICATE_COLUMNS.format(duplicated=repeated, found=header))
+    try:
+        return pd.read_csv(
+            io.BytesIO(data), sep=sep,
+            encoding="utf-8-sig", compression=None,
+        )
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:
+        raise ScoreFileError(
+            ERROR_CORRUPT.format(source=name, what="table", reason=_reason(error))
+        ) from None
+
+
 def _table_frame(
-    path, *, columns, system, split, default_system=None, split_from_name=False
+    path, *, columns, system, split, default_system=None, split_from_name=False,
+    max_bytes=DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(ERROR_NO_FILE.format(path=path))
-    if _is_parquet(path):
-        frame = pd.read_parquet(path)
-    else:
-        tab = any(s.lower() == ".tsv" for s in path.suffixes)
-        frame = pd.read_csv(path, sep="\t" if tab else ",")
+    max_bytes = _check_max_bytes(max_bytes)
+    path = _regular_file(path)
+    frame = _read_parquet(path, max_bytes) if _is_parquet(path) else _read_csv(path, max_bytes)
     mapping = dict(columns or {})
     missing = [c for c in mapping if c not in frame.columns]
     if missing:
         raise SchemaError(ERROR_MAPPING.format(path=path, missing=missing, found=list(frame.columns)))
     frame = frame.rename(columns=mapping)
+    check_columns(frame)
     if split_from_name and "split" in frame.columns:
         split = None  # the table's own split column wins over a token in its file name
     for column, value in (("system", system), ("split", split)):
@@ -636,6 +867,7 @@ def read_bob(
     member: str | None = None,
     system: str | None = None,
     split: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """Read one of bob's score files (2-, 4- or 5-column text).
 
@@ -662,6 +894,9 @@ def read_bob(
         (:data:`EXTENSIONS`): ``scores-dev.txt.gz`` gives ``"scores-dev"``.
     split : str, optional
         Adds a ``split`` column holding this value.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from the file (all tar members together), after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
@@ -683,7 +918,11 @@ def read_bob(
     ------
     ScoreFileError
         A line with the wrong number of fields, a score that is not a number, an unknown
-        label or an empty file: the message names the file and line.
+        label or an empty file: the message names the file and line. A corrupt or
+        truncated compressed file or archive, text that is not UTF-8, a sparse tar
+        member: the message names the file (and member).
+    FileTooLargeError
+        More than ``max_bytes`` bytes once decompressed.
     SchemaError
         The table breaks the tidy schema: one class only, duplicate trials.
     FileNotFoundError
@@ -707,7 +946,11 @@ def read_bob(
     2    cnn    bob probe2   genuine    1.5     bob
     3    cnn    bob probe1  impostor    0.3   alice
     """
-    return _validated(_bob_frame(path, fields=fields, member=member, system=system, split=split))
+    return _validated(
+        _bob_frame(
+            path, fields=fields, member=member, system=system, split=split, max_bytes=max_bytes
+        )
+    )
 
 
 def read_nist(
@@ -717,6 +960,7 @@ def read_nist(
     *,
     system: str | None = None,
     split: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """Read a NIST SRE / Kaldi-style pair of a trials key and a score file.
 
@@ -731,6 +975,9 @@ def read_nist(
         The system name; by default the score file's name without its extensions.
     split : str, optional
         Adds a ``split`` column holding this value.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from each of the two files, after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
@@ -764,7 +1011,7 @@ def read_nist(
     0   plda  spk1 utt1   genuine   4.25   spk1  utt1
     1   plda  spk1 utt2  impostor  -3.50   spk1  utt2
     """
-    return _validated(_nist_frame(trials, scores, system=system, split=split))
+    return _validated(_nist_frame(trials, scores, system=system, split=split, max_bytes=max_bytes))
 
 
 def read_table(
@@ -774,6 +1021,7 @@ def read_table(
     columns: Mapping[str, str] | None = None,
     system: str | None = None,
     split: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """Read a CSV or Parquet table of trials, renaming its columns to the tidy schema.
 
@@ -792,6 +1040,9 @@ def read_table(
         name without its extensions). An error if the table has one.
     split : str, optional
         For a table without a ``split`` column: adds one holding this value.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from the file, after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
@@ -822,7 +1073,7 @@ def read_table(
     0    cnn      7   True    2.5
     1    cnn      8  False   -1.0
     """
-    frame = _table_frame(path, columns=columns, system=system, split=split)
+    frame = _table_frame(path, columns=columns, system=system, split=split, max_bytes=max_bytes)
     return _validated(frame)
 
 
@@ -833,6 +1084,7 @@ def read_score_lists(
     *,
     system: str | None = None,
     split: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """Read a pair of genuine and impostor score lists (pyeer's input files).
 
@@ -846,6 +1098,9 @@ def read_score_lists(
         The system name; by default the genuine file's name without its extensions.
     split : str, optional
         Adds a ``split`` column holding this value.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from each list, after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
@@ -878,7 +1133,9 @@ def read_score_lists(
     3    cnn      3  impostor   0.40
     4    cnn      4  impostor   0.33
     """
-    return _validated(_lists_frame(genuine, impostor, system=system, split=split))
+    return _validated(
+        _lists_frame(genuine, impostor, system=system, split=split, max_bytes=max_bytes)
+    )
 
 
 @dataclass
@@ -911,6 +1168,8 @@ def _expand(spec, excluded: set[Path]) -> list[tuple[Path, str | None]]:
         if not path.is_file():
             raise FileNotFoundError(ERROR_NO_FILE.format(path=path))
         return [(path, None)]
+    if not isinstance(spec, Sequence | set | frozenset) or isinstance(spec, bytes):
+        raise TypeError(ERROR_PATH_TYPE.format(type=type(spec).__name__))
     return [item for element in spec for item in _expand(element, excluded)]
 
 
@@ -976,6 +1235,7 @@ def read_scores(
     | None = None,
     trials: PathLike | Mapping[str, PathLike] | None = None,
     columns: Mapping[str, str] | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """Read the score files of several systems (and splits) into one tidy trial table.
 
@@ -1001,6 +1261,9 @@ def read_scores(
         ``format="nist"`` only: the trials key shared by all systems, or ``{split: key}``.
     columns : mapping, optional
         Table files only: the column renaming of :func:`read_table`.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
+        The most bytes read from each file, after decompression; past it
+        :class:`FileTooLargeError`. Raise it to read a larger file.
 
     Returns
     -------
@@ -1088,15 +1351,19 @@ def read_scores(
     )
     excluded = {Path(p).resolve() for p in trial_files.values()}
     entries = _entries(source, dev, eval, lists=format == "lists", excluded=excluded)
+    if not entries:
+        raise ValueError(ERROR_NO_FILES)
     if format == "lists":
-        frames = _read_list_entries(entries)
+        frames = _read_list_entries(entries, max_bytes)
     else:
         # a table may hold its own system column: only names taken from files must differ
         _check_unique(
             [e for e in entries if e.named or not _reads_as_table(e.path, format)],
             lambda e: (e.system, e.split),
         )
-        frames = [_read_entry(entry, format, trial_files, columns) for entry in entries]
+        frames = [
+            _read_entry(entry, format, trial_files, columns, max_bytes) for entry in entries
+        ]
     frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     first = [c for c in _CANONICAL if c in frame.columns]
     frame = frame[first + [c for c in frame.columns if c not in first]]
@@ -1104,17 +1371,15 @@ def read_scores(
 
 
 def _reads_as_table(path: Path, format: str) -> bool:
-    return format == "table" or (
-        format == "auto" and any(s.lower() in _TABLE_SUFFIXES for s in path.suffixes)
-    )
+    return format == "table" or (format == "auto" and _table_suffix(path) is not None)
 
 
-def _read_entry(entry: _Entry, format, trial_files, columns) -> pd.DataFrame:
+def _read_entry(entry: _Entry, format, trial_files, columns, max_bytes) -> pd.DataFrame:
     if _reads_as_table(entry.path, format):
         return _table_frame(
             entry.path, columns=columns, system=entry.system if entry.named else None,
             split=entry.split, default_system=entry.system,
-            split_from_name=entry.split_from_name,
+            split_from_name=entry.split_from_name, max_bytes=max_bytes,
         )
     if format == "nist":
         key = entry.split if entry.split in trial_files else None
@@ -1122,11 +1387,17 @@ def _read_entry(entry: _Entry, format, trial_files, columns) -> pd.DataFrame:
             raise ValueError(
                 ERROR_TRIALS_SPLIT.format(split=entry.split, found=list(trial_files))
             )
-        return _nist_frame(trial_files[key], entry.path, system=entry.system, split=entry.split)
-    return _bob_frame(entry.path, fields="auto", member=None, system=entry.system, split=entry.split)
+        return _nist_frame(
+            trial_files[key], entry.path, system=entry.system, split=entry.split,
+            max_bytes=max_bytes,
+        )
+    return _bob_frame(
+        entry.path, fields="auto", member=None, system=entry.system, split=entry.split,
+        max_bytes=max_bytes,
+    )
 
 
-def _read_list_entries(entries: list[_Entry]) -> list[pd.DataFrame]:
+def _read_list_entries(entries: list[_Entry], max_bytes: int) -> list[pd.DataFrame]:
     pairs: dict[tuple, dict[str, _Entry]] = {}
     for entry in entries:
         if entry.cls is None:
@@ -1152,7 +1423,10 @@ def _read_list_entries(entries: list[_Entry]) -> list[pd.DataFrame]:
                     )
                 )
         frames.append(
-            _lists_frame(pair["genuine"].path, pair["impostor"].path, system=system, split=split)
+            _lists_frame(
+                pair["genuine"].path, pair["impostor"].path, system=system, split=split,
+                max_bytes=max_bytes,
+            )
         )
     return frames
 

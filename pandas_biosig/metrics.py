@@ -23,14 +23,8 @@ from ._schema import (
 )
 from ._typing import Criterion, EERMethod, NonFinite, Orientation
 from ._validation import ERROR_COSTS, ERROR_RATE, check_costs, check_rate  # noqa: F401
-from .protocol import (  # noqa: F401 (messages re-exported for matching)
+from .protocol import (
     CRITERIA,
-    ERROR_ON_FIXED,
-    ERROR_ON_MISSING,
-    ERROR_TARGET,
-    ERROR_THRESHOLD,
-    ERROR_THRESHOLD_MISSING,
-    WARN_FRR_INFEASIBLE,
     Protocol,
 )
 
@@ -135,6 +129,19 @@ def _frame(trials: Trials, groups: Sequence[Group], rows: list[dict], columns: l
 
 _check_rate = check_rate
 _check_costs = check_costs
+
+
+def _cost_arrays(p_target, c_miss, c_fa) -> list[np.ndarray]:
+    """The costs as broadcast float arrays; anything but real numbers is ERROR_COSTS."""
+    try:
+        arrays = [np.atleast_1d(np.asarray(v)) for v in (p_target, c_miss, c_fa)]
+        if any(a.dtype.kind not in "iuf" or a.ndim != 1 for a in arrays):
+            raise ValueError(ERROR_COSTS)
+        return np.broadcast_arrays(*(a.astype(float) for a in arrays))
+    except (TypeError, ValueError):
+        raise ValueError(ERROR_COSTS) from None
+
+
 
 
 def _where(trials: Trials, group: Group) -> str:
@@ -492,11 +499,7 @@ def dcf(
     0    cnn   dev      0.01  0...
     1    cnn   dev      0.10  0...
     """
-    pt, cm, cf = np.broadcast_arrays(
-        np.atleast_1d(np.asarray(p_target, dtype=float)),
-        np.atleast_1d(np.asarray(c_miss, dtype=float)),
-        np.atleast_1d(np.asarray(c_fa, dtype=float)),
-    )
+    pt, cm, cf = _cost_arrays(p_target, c_miss, c_fa)
     for a, b, c in zip(pt, cm, cf, strict=True):
         _check_costs(a, b, c)
     trials = _validate(

@@ -53,9 +53,10 @@ What is exact, and what is not
   full-resolution curve has one point per distinct score, too many to hold in bounded
   memory, and lies within the boxes between consecutive grid points (``far_gap`` and
   ``frr_gap`` bound them).
-- Duplicate ``(system, trial)`` rows are not detected by the single-system functions (it
-  would take a shuffle of the whole table); :func:`pairwise_counts` detects them, because
-  it aligns the systems on ``trial``.
+- Duplicate ``(system, trial)`` rows and missing trial ids are refused as on the pandas
+  path (the same messages). Finding them costs one extra pass: each row's key and trial
+  are hashed to 64 bits and the hashes counted with a distributed ``value_counts``; the
+  rows of a repeated hash are then compared exactly.
 
 Options (``dask.config``): ``pandas_biosig.bins`` (bits of the first histogram, 20),
 ``pandas_biosig.refine_bits`` (16), ``pandas_biosig.gather_limit`` (scores fetched per
@@ -80,8 +81,11 @@ from ._kernels import outofcore as _ooc
 from ._kernels.pairwise import decision_errors, pair_counts
 from ._kernels.rates import _LN2, softplus
 from ._schema import (
+    ERROR_DUPLICATE_COLUMNS,
+    ERROR_DUPLICATE_TRIALS,
     ERROR_EMPTY,
     ERROR_MISSING_COLUMNS,
+    ERROR_MISSING_TRIALS,
     ERROR_NONFINITE,
     ERROR_ONE_CLASS,
     ERROR_SCORE_DTYPE,
@@ -90,12 +94,15 @@ from ._schema import (
     Group,
     SchemaError,
     Trials,
+    _by_columns,
     _factorize,
     _genuine_from_labels,
     _scalar,
     _scores,
     _where,
+    check_column_names,
     check_option,
+    combine_codes,
 )
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .metrics import (
@@ -222,7 +229,17 @@ def _spec(data, *, system, trial, label, score, split, by, orientation, nonfinit
         raise TypeError(ERROR_NOT_DASK.format(type=type(data).__name__))
     check_option(orientation, ORIENTATIONS, "orientation")
     check_option(nonfinite, NONFINITE_POLICIES, "nonfinite")
-    by_cols: tuple[str, ...] = () if by is None else ((by,) if isinstance(by, str) else tuple(by))
+    by_cols = _by_columns(by)
+    check_column_names(
+        system=system, trial=trial, label=label, score=score, split=split, by=list(by_cols)
+    )
+    if data.columns.has_duplicates:
+        raise SchemaError(
+            ERROR_DUPLICATE_COLUMNS.format(
+                duplicated=list(dict.fromkeys(data.columns[data.columns.duplicated()])),
+                found=list(data.columns),
+            )
+        )
     found = list(data.columns)
     split_col = split if split is not None and (split in found or split != "split") else None
     required = [*by_cols, system, trial, label, score] + ([split_col] if split_col else [])
@@ -275,9 +292,7 @@ def _split(pdf: pd.DataFrame, spec: _Spec, *, trials: bool = False) -> _Part:
         codes, uniques = _factorize(pdf[col])
         codes_list.append(np.asarray(codes))
         uniques_list.append([_scalar(u) for u in uniques])
-    combined = np.zeros(len(pdf), dtype=np.int64)
-    for codes, uniques in zip(codes_list, uniques_list, strict=True):
-        combined = combined * len(uniques) + codes
+    combined = combine_codes(codes_list, [len(u) for u in uniques_list], len(pdf))
     if keep is not None:
         combined = np.where(keep, combined, -1)
     uniq = np.unique(combined)
@@ -290,13 +305,10 @@ def _split(pdf: pd.DataFrame, spec: _Spec, *, trials: bool = False) -> _Part:
         bounds = np.searchsorted(combined[order], uniq)
         ends = np.append(bounds[1:], len(pdf))
         slices = [(int(c), order[b:e]) for c, b, e in zip(uniq, bounds, ends, strict=True)]
-    for code, rows in slices:
-        parts = []
-        for uniques in reversed(uniques_list):
-            parts.append(code % len(uniques))
-            code //= len(uniques)
-        parts.reverse()
-        key = tuple(u[p] for u, p in zip(uniques_list, parts, strict=True))
+    for _code, rows in slices:
+        # the key of a group: the per-column codes of its first row
+        first = 0 if rows is None else int(rows[0])
+        key = tuple(u[int(c[first])] for u, c in zip(uniques_list, codes_list, strict=True))
         if spec.split is None:
             key = (*key, None)
         if rows is None:
@@ -506,11 +518,73 @@ def _pair_combine(results):
     return out
 
 
+def _row_hashes(pdf: pd.DataFrame) -> pd.Series:
+    return pd.util.hash_pandas_object(pdf, index=False)
+
+
+def _check_trials(data: dd.DataFrame, spec: _Spec, *, duplicates: bool = True) -> None:
+    """Refuse missing trial ids and duplicate (by..., system, split, trial) rows, as the
+    pandas path does.
+
+    One pass hashes each row's key and trial (64 bits) and counts the hashes with a
+    distributed ``value_counts`` (``split_out``: no partition holds them all); the few rows
+    whose hash repeats are then fetched and compared exactly, so a hash collision is never
+    taken for a duplicate. Without ``duplicates`` (the pairwise functions, whose alignment
+    on ``trial`` finds them) only missing trial ids are looked for.
+    """
+    cols = list(dict.fromkeys([*spec.keys, spec.trial]))
+    sub = data[cols]
+    if not duplicates:
+        n_missing = int(sub[spec.trial].isna().sum().compute())
+        if n_missing:
+            rows = sub[sub[spec.trial].isna()].head(5, npartitions=-1)
+            raise SchemaError(
+                ERROR_MISSING_TRIALS.format(column=spec.trial, n=n_missing, rows=rows.to_string())
+            )
+        return
+    hashes = sub.map_partitions(_row_hashes, meta=pd.Series(dtype=np.uint64))
+    counts = hashes.value_counts(split_out=max(1, sub.npartitions // 4))
+    repeated = counts[counts > 1]
+    n_missing, n_repeated, examples = dask.compute(
+        sub[spec.trial].isna().sum(), repeated.size, repeated.index.to_series().head(
+            5, npartitions=-1, compute=False
+        )
+    )
+    if n_missing:
+        rows = sub[sub[spec.trial].isna()].head(5, npartitions=-1)
+        raise SchemaError(
+            ERROR_MISSING_TRIALS.format(column=spec.trial, n=int(n_missing), rows=rows.to_string())
+        )
+    if not n_repeated:
+        return
+    rows = sub[hashes.isin(list(examples))].compute()
+    dup = rows.duplicated(keep=False)
+    if not dup.any():  # pragma: no cover - a 64-bit hash collision
+        return
+    first = rows[dup].iloc[0]
+    key = tuple(_scalar(first[c]) for c in spec.keys)
+    group = Group(key if spec.split else (*key, None), np.zeros(0), np.zeros(0, bool),
+                  np.zeros(0), None)
+    same = rows[dup]
+    same = same[(same[spec.keys] == first[spec.keys]).all(axis=1)]
+    raise SchemaError(
+        ERROR_DUPLICATE_TRIALS.format(
+            where=_where(group, spec.by, spec.split),
+            n=int(same.duplicated().sum()) if int(n_repeated) <= 5 else f"at least {len(same) - 1}",
+            column=spec.trial,
+            examples=[_scalar(v) for v in pd.unique(same[spec.trial])[:5]],
+            rows=same.head(5).to_string(),
+        )
+    )
+
+
 # ----------------------------------------------------------------------------- engine
 class _Engine:
     """Passes over one dask table and the partly known scores of each group."""
 
-    def __init__(self, data: dd.DataFrame, spec: _Spec, *, moments: bool = False):
+    def __init__(
+        self, data: dd.DataFrame, spec: _Spec, *, moments: bool = False, duplicates: bool = True
+    ):
         self.spec = spec
         self.frame = data[spec.columns]
         self._parts = None
@@ -548,6 +622,7 @@ class _Engine:
             self.moments[key] = e.get("moments")
             groups.append(group)
         self.sweeps = {key: _ooc.ExactSweep(ps) for key, ps in self.scores.items()}
+        _check_trials(data, spec, duplicates=duplicates)
         self.trials = Trials(
             groups=groups,
             by=spec.by,
@@ -685,8 +760,8 @@ def _resolve(eng: _Engine, *, extra_named=None, **policy):
                                       named=extra_named)
 
 
-def _engine(data, *, moments=False, **columns) -> _Engine:
-    return _Engine(data, _spec(data, **columns), moments=moments)
+def _engine(data, *, moments=False, duplicates=True, **columns) -> _Engine:
+    return _Engine(data, _spec(data, **columns), moments=moments, duplicates=duplicates)
 
 
 # ----------------------------------------------------------------------------- public API
@@ -723,8 +798,8 @@ def eer(
     ------
     SchemaError
         Missing columns, unknown labels, non-finite scores (``nonfinite="raise"``), a
-        one-class system or an empty table. Duplicate (system, trial) rows are *not*
-        detected out of core.
+        one-class system, an empty table, duplicate (system, trial) rows or missing
+        trial ids.
 
     See Also
     --------
@@ -1349,7 +1424,7 @@ def pairwise_counts(
     _check_costs(p_target, c_miss, c_fa)
     eng = _engine(
         data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, duplicates=False,
     )
     members = _members(eng, threshold=threshold, weight=weight, target=target,
                        p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
@@ -1489,7 +1564,7 @@ def compare(
     _check_costs(p_target, c_miss, c_fa)
     eng = _engine(
         data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, duplicates=False,
     )
     trials = eng.trials
     policy = dict(threshold=threshold, weight=weight, target=target, p_target=p_target,

@@ -102,8 +102,20 @@ ERROR_ALIGN = (
 )
 
 
+ERROR_SEED = "seed={value!r} must be None, a non-negative integer or a numpy Generator"
+
+
 def _rng(seed) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool | np.bool_) or not (
+        seed is None or isinstance(seed, int | np.integer | np.random.SeedSequence)
+    ):
+        raise ValueError(ERROR_SEED.format(value=seed))
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):  # a negative integer
+        raise ValueError(ERROR_SEED.format(value=seed)) from None
 
 
 def _progress(enabled: bool | None, total: int, label: str) -> Callable[[int], None]:

@@ -209,6 +209,10 @@ ERROR_MATRIX_FAMILIES = (
     "the table holds {n} families of tests ({names}: {families}); a matrix shows one: "
     "select its rows first, e.g. table[table[{first!r}] == {example!r}]"
 )
+ERROR_MATRIX_DUPLICATE_PAIRS = (
+    "the table holds the pair ({a!r}, {b!r}) {n} times (several tests or a concatenation "
+    "of results?); a matrix shows one value per pair: select one test's rows first"
+)
 ERROR_REPORTED_NOT_A_FRAME = (
     "expected a DataFrame of reported EERs (one row per method), got {type}"
 )
@@ -1404,7 +1408,9 @@ def pairwise_matrix(table: pd.DataFrame, /, *, col: str = "pvalue_adj") -> pd.Da
     ValueError
         A table without ``system_a``/``system_b`` (:data:`ERROR_NOT_PAIRWISE`), an unknown
         column (:data:`ERROR_MATRIX_COLUMN`), or several families
-        (:data:`ERROR_MATRIX_FAMILIES`, which names them).
+        (:data:`ERROR_MATRIX_FAMILIES`, which names them), or a pair that appears more
+        than once, as in a concatenation of two tests' results
+        (:data:`ERROR_MATRIX_DUPLICATE_PAIRS`).
 
     See Also
     --------
@@ -1462,6 +1468,19 @@ def pairwise_matrix(table: pd.DataFrame, /, *, col: str = "pvalue_adj") -> pd.Da
                     first=first, example=fams[first].iloc[0],
                 )
             )
+    pairs = pd.Series(
+        [frozenset((a, b)) for a, b in zip(table["system_a"], table["system_b"], strict=True)],
+        dtype=object,
+    )
+    repeated = pairs.duplicated(keep=False).to_numpy()
+    if repeated.any():
+        row = int(np.flatnonzero(repeated)[0])
+        raise ValueError(
+            ERROR_MATRIX_DUPLICATE_PAIRS.format(
+                a=table["system_a"].iloc[row], b=table["system_b"].iloc[row],
+                n=int((pairs == pairs.iloc[row]).sum()),
+            )
+        )
     systems = list(dict.fromkeys([*table["system_a"], *table["system_b"]]))
     values = table[col]
     mirror = _mirror(table, col)

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import pandas_biosig as pbs
+from pandas_biosig._report_folder import MANIFEST
 from pandas_biosig.cli import ERROR_MATPLOTLIB, main
 
 pytest.importorskip("tabulate")
@@ -72,7 +73,7 @@ def test_example_report_folder(capsys, tmp_path):
     names = {p.name for p in out_dir.iterdir()}
     tables = {"summary", "eer_bootstrap", "apriori", "compare"}
     assert names == (
-        {"report.md", "det.png", "det.pdf", "epc.png", "epc.pdf"}
+        {"report.md", "det.png", "det.pdf", "epc.png", "epc.pdf", MANIFEST}
         | {f"{t}.csv" for t in tables} | {f"{t}.tex" for t in tables}
     )
     assert (out_dir / "det.png").read_bytes()[:4] == b"\x89PNG"
