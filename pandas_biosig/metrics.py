@@ -23,8 +23,14 @@ from ._schema import (
 )
 from ._typing import Criterion, EERMethod, NonFinite, Orientation
 from ._validation import ERROR_COSTS, ERROR_RATE, check_costs, check_rate  # noqa: F401
-from .protocol import (
+from .protocol import (  # noqa: F401 (messages re-exported for matching)
     CRITERIA,
+    ERROR_ON_FIXED,
+    ERROR_ON_MISSING,
+    ERROR_TARGET,
+    ERROR_THRESHOLD,
+    ERROR_THRESHOLD_MISSING,
+    WARN_FRR_INFEASIBLE,
     Protocol,
 )
 
