@@ -6,15 +6,48 @@ everywhere; the message constants are re-exported where they were first document
 
 from __future__ import annotations
 
+import numbers
+from functools import cache
+from typing import Any, get_args
+
 import numpy as np
 
-__all__ = ["ERROR_COSTS", "ERROR_RATE", "check_costs", "check_rate"]
+from ._typing import Alternative
+
+__all__ = [
+    "ALTERNATIVES",
+    "ERROR_ADJUST",
+    "ERROR_ALPHA",
+    "ERROR_ALTERNATIVE",
+    "ERROR_CONFIDENCE_LEVEL",
+    "ERROR_COSTS",
+    "ERROR_RATE",
+    "adjust_methods",
+    "check_adjust",
+    "check_alpha",
+    "check_alternative",
+    "check_confidence_level",
+    "check_costs",
+    "check_rate",
+]
 
 ERROR_RATE = "{name}={value!r} must be a number in [0, 1]"
 ERROR_COSTS = (
     "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive finite "
     "numbers"
 )
+ERROR_ALPHA = "alpha must be a number strictly between 0 and 1, got {value!r}"
+ERROR_CONFIDENCE_LEVEL = (
+    "confidence_level must be a number strictly between 0 and 1, got {value!r}"
+)
+ERROR_ALTERNATIVE = "alternative={value!r} is not one of {allowed}"
+ERROR_ADJUST = (
+    "adjust={value!r} is not a statsmodels multipletests method; use one of {allowed}, "
+    "or None for no adjustment"
+)
+
+#: The alternatives of every test (scipy's names).
+ALTERNATIVES: tuple[str, ...] = get_args(Alternative)
 
 
 def check_rate(value, name: str) -> float:
@@ -35,3 +68,53 @@ def check_costs(p_target, c_miss, c_fa) -> None:
         raise ValueError(ERROR_COSTS)
     if not (0 < p_target < 1) or not (c_miss > 0) or not (c_fa > 0):
         raise ValueError(ERROR_COSTS)
+
+
+def _check_open_unit(value: Any, message: str) -> float:
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, numbers.Real)
+        or not 0.0 < float(value) < 1.0
+    ):
+        raise ValueError(message.format(value=value))
+    return float(value)
+
+
+def check_alpha(alpha: Any) -> float:
+    """A significance level in (0, 1), else ``ValueError`` (:data:`ERROR_ALPHA`)."""
+    return _check_open_unit(alpha, ERROR_ALPHA)
+
+
+def check_confidence_level(confidence_level: Any) -> float:
+    """A confidence level in (0, 1), else ``ValueError`` (:data:`ERROR_CONFIDENCE_LEVEL`)."""
+    return _check_open_unit(confidence_level, ERROR_CONFIDENCE_LEVEL)
+
+
+def check_alternative(alternative: Any) -> str:
+    """One of :data:`ALTERNATIVES`, else ``ValueError`` (:data:`ERROR_ALTERNATIVE`)."""
+    if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
+        raise ValueError(ERROR_ALTERNATIVE.format(value=alternative, allowed=list(ALTERNATIVES)))
+    return alternative
+
+
+@cache
+def adjust_methods() -> tuple[str, ...]:
+    """Every method code statsmodels' ``multipletests`` accepts (imported on first use)."""
+    from statsmodels.stats import multitest
+
+    alias = getattr(multitest, "multitest_alias", None)
+    if alias:
+        return tuple(alias)
+    return tuple(c for names in multitest._alias_list for c in names)  # pragma: no cover
+
+
+def check_adjust(adjust: Any) -> str | None:
+    """A statsmodels ``multipletests`` code as given, or None for ``None``/``"none"``, else
+    ``ValueError`` (:data:`ERROR_ADJUST`)."""
+    if adjust is None or adjust == "none":
+        return None
+    # statsmodels lower-cases the code; accept what it accepts, record it as given
+    methods = adjust_methods()
+    if not isinstance(adjust, str) or adjust.lower() not in methods:
+        raise ValueError(ERROR_ADJUST.format(value=adjust, allowed=list(methods)))
+    return adjust

@@ -31,6 +31,7 @@ from ._cli_inputs import cli_message, load_trials
 from ._progress import interactive, make_bar
 from ._report_folder import escape_frame, escape_markdown, write_report
 from ._schema import SchemaError
+from .comparison import _compare_independent_sets
 from .export import to_latex, to_markdown
 from .io import FORMATS
 from .metrics import error_rates, summary
@@ -39,7 +40,6 @@ from .significance import (
     ADJUST_METHODS,
     TESTS,
     DecisionTestError,
-    _compare_independent_sets,
     ci,
     compare,
     default_test,

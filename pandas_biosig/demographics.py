@@ -41,11 +41,13 @@ import xarray as xr
 from ._kernels import fairness as _fair
 from ._kernels.rates import Sweep
 from ._kernels.resample import percentile_interval
+from ._pairwise import adjust_pvalues as _adjust
 from ._schema import ERROR_MISSING_COLUMNS, SchemaError, _factorize, check_option, validate_trials
 from ._typing import NonFinite, Orientation
+from ._validation import check_adjust as _check_adjust
+from ._validation import check_alpha as _check_alpha
 from .resampling import bootstrap_pvalue
 from .results import _check_confidence_level
-from .significance import _adjust, _check_adjust, _check_alpha
 
 __all__ = [
     "compare_fairness",

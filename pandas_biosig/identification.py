@@ -58,6 +58,7 @@ import xarray as xr
 
 from . import stats
 from ._kernels import identification as _k
+from ._pairwise import adjust_pvalues as _adjust
 from ._schema import (
     ERROR_MISSING_COLUMNS,
     ORIENTATIONS,
@@ -77,10 +78,10 @@ from ._schema import (
     _by_columns as _schema_by_columns,
 )
 from ._typing import Alternative, Orientation
+from ._validation import check_adjust as _check_adjust
 from .io import DEFAULT_MAX_BYTES
 from .resampling import _bootstrap_result
 from .results import TestResult, _check_confidence_level
-from .significance import _adjust, _check_adjust
 from .stats import (
     ERROR_ALPHA,
     ERROR_POSITIVE_COUNT,

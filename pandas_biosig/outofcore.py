@@ -105,6 +105,12 @@ from ._schema import (
     combine_codes,
 )
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
+from ._validation import (
+    check_adjust,
+    check_alpha,
+    check_alternative,
+    check_confidence_level,
+)
 from .metrics import (
     DCF_COLUMNS,
     EER_COLUMNS,
@@ -1419,7 +1425,7 @@ def pairwise_counts(
     >>> print(f"{mcnemar(int(row.b), int(row.c), n=int(row.n)).pvalue:.3f}")
     0.402
     """
-    from .significance import ERROR_ONE_SYSTEM, _key_where
+    from ._pairwise import ERROR_ONE_SYSTEM, key_where
 
     _check_costs(p_target, c_miss, c_fa)
     eng = _engine(
@@ -1432,7 +1438,7 @@ def pairwise_counts(
     names = [*eng.spec.by, "split"]
     for fam, systems in families.items():
         if len(systems) < 2:
-            where = _key_where(names, fam) or "the table"
+            where = key_where(names, fam) or "the table"
             raise ValueError(ERROR_ONE_SYSTEM.format(where=where, systems=[s for s, _ in systems]))
     counts = _pair_pass(eng, data, families, common_trials)
     crit = {m.group.key: m.criterion for m in members}
@@ -1543,21 +1549,22 @@ def compare(
     >>> ours.equals(pbs.compare(trials, test="hter_dependent"))
     True
     """
-    from . import significance as _sig
+    from . import _pairwise as _pw
+    from . import comparison as _cmp
     from . import stats as _stats
 
     if test == "auto" and subject is not None and subject in data.columns:
         raise ValueError(ERROR_AUTO_SUBJECT.format(column=subject))
-    test = _sig.default_test(test, None, None)
-    level = _sig._check_level(confidence_level)
-    alpha = _sig._check_alpha(alpha)
-    adjust = _sig._check_adjust(adjust)
-    alternative = _sig._check_alternative(alternative)
+    test = _cmp.default_test(test, None, None)
+    level = check_confidence_level(confidence_level)
+    alpha = check_alpha(alpha)
+    adjust = check_adjust(adjust)
+    alternative = check_alternative(alternative)
     if test == "bootstrap":
         raise ValueError(ERROR_BOOTSTRAP)
     if metric is not None:
         raise ValueError(
-            _sig.ERROR_METRIC_UNUSED.format(value=metric, test=test, fixed=_sig._TEST_METRIC[test])
+            _cmp.ERROR_METRIC_UNUSED.format(value=metric, test=test, fixed=_cmp.TEST_METRIC[test])
         )
     if test == "mcnemar":
         check_option(mcnemar_method, _stats.MCNEMAR_METHODS, "mcnemar_method")
@@ -1570,41 +1577,41 @@ def compare(
     policy = dict(threshold=threshold, weight=weight, target=target, p_target=p_target,
                   c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
     members = _members(eng, **policy)
-    null = _sig._null_hypothesis(test, Protocol(**policy), members, test_decision_rules)
+    null = _cmp.null_hypothesis_of(test, Protocol(**policy), members, test_decision_rules)
     n_by = len(trials.by)
-    names = _sig._family_names(trials, n_by)
+    names = _pw.family_names(trials, n_by)
     plans = []
-    for fam, fam_members in _sig._families(trials, members, n_by):
+    for fam, fam_members in _pw.families(trials, members, n_by):
         systems = [m.group.system for m in fam_members]
-        plans.append((fam, fam_members, _sig._pairs(systems, baseline, _sig._where(names, fam))))
+        plans.append((fam, fam_members, _pw.pairs(systems, baseline, _pw.where(names, fam))))
     counts = _pair_pass(eng, data, _families_of(eng, members), common_trials)
     sign = eng.spec.sign
     rows: list[dict] = []
     family_of: list[int] = []
     for i_fam, (fam, fam_members, pairs) in enumerate(plans):
-        in_where = _sig._in_where(names, fam)
+        in_where = _pw.in_where(names, fam)
         for a, b in pairs:
             ma, mb = fam_members[a], fam_members[b]
             pair = (ma.group.system, mb.group.system)
             if math.isnan(ma.threshold) or math.isnan(mb.threshold):
                 res = None
             else:
-                res = _sig._matrix_test(
+                res = _cmp.test_from_counts(
                     test, counts[fam], a, b, alternative=alternative,
                     mcnemar_method=mcnemar_method, names=pair, in_where=in_where,
                 )
             row = dict(zip(trials.by, fam[:n_by], strict=True))
             row.update(system_a=pair[0], system_b=pair[1], split=fam[-1],
-                       metric=_sig._TEST_METRIC[test], test=test, confidence_level=level)
+                       metric=_cmp.TEST_METRIC[test], test=test, confidence_level=level)
             if res is None:
-                row.update(_sig._NAN_ROW, alternative=alternative, method=_sig.TESTS[test])
+                row.update(_pw.NAN_ROW, alternative=alternative, method=_cmp.TESTS[test])
             else:
-                row.update(_sig._row(res, level))
+                row.update(_pw.row_of(res, level))
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
                        threshold_from=ma.threshold_from, resample=None, null_hypothesis=null)
             rows.append(row)
             family_of.append(i_fam)
-    return _sig._finish(rows, trials.by, _sig.COMPARE_COLUMNS, family_of, adjust, alpha)
+    return _pw.finish(rows, trials.by, _cmp.COMPARE_COLUMNS, family_of, adjust, alpha)
 
 
 # ----------------------------------------------------------------------------- accessor

@@ -1050,14 +1050,15 @@ def pad_compare(
        estimate  statistic  pvalue
     0    -0.015       17.0  0.4296
     """
-    from .significance import _adjust, _check_adjust, _check_alpha
+    from ._pairwise import adjust_pvalues
+    from ._validation import check_adjust, check_alpha
 
     check_option(metric, PAD_COMPARE_METRICS, "metric")
     check_option(test, PAD_TESTS, "test")
     if test == "mcnemar" and metric != "bpcer":
         raise ValueError(ERROR_MCNEMAR_METRIC.format(metric=metric))
-    alpha = _check_alpha(alpha)
-    adjust = _check_adjust(adjust)
+    alpha = check_alpha(alpha)
+    adjust = check_adjust(adjust)
     level = _check_level(confidence_level)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < 1:
         raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
@@ -1158,7 +1159,7 @@ def pad_compare(
     fam = np.asarray(family_of)
     for fi in np.unique(fam):
         idx = np.flatnonzero(fam == fi)
-        pa, rj = _adjust(out.pvalue.to_numpy()[idx], adjust, alpha)
+        pa, rj = adjust_pvalues(out.pvalue.to_numpy()[idx], adjust, alpha)
         p_adj[idx], reject[idx] = pa, rj
     out["pvalue_adj"] = p_adj
     out["reject"] = reject

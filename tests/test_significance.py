@@ -20,8 +20,8 @@ from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.multitest import multipletests
 
 import pandas_biosig as pbs
+from pandas_biosig import comparison, stats
 from pandas_biosig import significance as sig
-from pandas_biosig import stats
 from pandas_biosig._kernels.pairwise import (
     block_rows,
     decision_errors,
@@ -314,13 +314,13 @@ def test_bootstrap_equals_paired_bootstrap(eval_trials):
 
 def test_one_matrix_product_per_family(trials, monkeypatch):
     calls = []
-    real = sig.pair_counts
+    real = comparison.pair_counts
 
     def counting(*args, **kwargs):
         calls.append(args[0].shape)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sig, "pair_counts", counting)
+    monkeypatch.setattr(comparison, "pair_counts", counting)
     pbs.compare(trials, on=None, apply_to=None, test_decision_rules=True, test="mcnemar")  # two splits: two families
     assert calls == [(1200, 4), (1200, 4)]
 
