@@ -52,12 +52,9 @@ from .resampling import (
     bootstrap_difference,
 )
 from .results import TestResult
+from .stats._common import _normal_result
 
 __all__ = [
-    "ERROR_DECISION_TEST",
-    "ERROR_METRIC_UNUSED",
-    "ERROR_NO_COMMON",
-    "ERROR_TARGET",
     "COMPARE_COLUMNS",
     "DECISION_TESTS",
     "DecisionTestError",
@@ -700,7 +697,7 @@ def _compare_independent_sets(
                     + r["frr"] * (1 - r["frr"]) / (4 * r["n_genuine"])
                     for r in (ra, rb)
                 )
-                res = stats._normal_result(
+                res = _normal_result(
                     ra["hter"] - rb["hter"], math.sqrt(var), alternative=alternative,
                     method=method,
                     n=int(ra["n_impostor"] + ra["n_genuine"] + rb["n_impostor"] + rb["n_genuine"]),

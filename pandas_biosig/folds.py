@@ -44,7 +44,6 @@ from .resampling import (
 
 __all__ = [
     "COMPARE_FOLDS_COLUMNS",
-    "ERROR_FOLD_COLUMN",
     "FOLD_METRICS",
     "FOLD_METRICS_COLUMNS",
     "FOLD_SUMMARY_COLUMNS",

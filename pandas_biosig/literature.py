@@ -19,13 +19,10 @@ from ._validation import (
     check_adjust,
     check_alpha,
 )
+from .stats._common import _check_count, _check_rate
 
 __all__ = [
     "EER_BOUND_COLUMNS",
-    "ERROR_DUPLICATE_SYSTEMS",
-    "ERROR_N_DIFFERS",
-    "ERROR_N_MISSING",
-    "ERROR_REPORTED_NOT_A_FRAME",
     "eer_bound_table",
 ]
 
@@ -196,7 +193,7 @@ def eer_bound_table(
             ERROR_MISSING_COLUMNS.format(missing=missing, found=list(reported.columns))
         )
     if n_col is None:
-        n_fixed = stats._check_count(n, "n", positive=True)
+        n_fixed = _check_count(n, "n", positive=True)
     groups = reported.groupby(by_cols, sort=False) if by_cols else [((), reported)]
     rows, family_of = [], []
     for i_fam, (key, sub) in enumerate(groups):
@@ -214,8 +211,8 @@ def eer_bound_table(
             if len(values) != 1:
                 raise ValueError(ERROR_N_DIFFERS.format(where=where or "the table ",
                                                         values=list(values)))
-            n_fam = stats._check_count(values[0], "n", positive=True)
-        eers = [stats._check_rate(float(v), f"{eer} of {s!r}") for s, v in
+            n_fam = _check_count(values[0], "n", positive=True)
+        eers = [_check_rate(float(v), f"{eer} of {s!r}") for s, v in
                 zip(systems, sub[eer], strict=True)]
         pairs = _pw.pairs(systems, None, where.strip() or "the table")
         m = len(pairs)

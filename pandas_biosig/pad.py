@@ -30,6 +30,7 @@ from ._kernels.pad import PadSweep, design_effect, weighted_rates, wilson_interv
 from ._kernels.resample import percentile_interval
 from ._schema import SchemaError, check_option, validate_trials
 from ._typing import NonFinite, Orientation
+from ._validation import check_confidence_level
 
 __all__ = [
     "PAD_COMPARE_COLUMNS",
@@ -97,7 +98,6 @@ ERROR_PAD_ON = (
     "{where} has no presentations in split {on!r}, so no threshold can be chosen there"
 )
 ERROR_PAD_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
-ERROR_PAD_LEVEL = "confidence_level must be a number strictly between 0 and 1, got {value!r}"
 ERROR_PAD_SUBJECT = (
     "ci_method={method!r} needs subjects; column {column!r} is not in the table "
     "(its columns: {found})"
@@ -550,13 +550,7 @@ def pad_metrics(
 
 
 def _check_level(confidence_level) -> float:
-    if (
-        isinstance(confidence_level, bool)
-        or not isinstance(confidence_level, int | float | np.integer | np.floating)
-        or not 0 < confidence_level < 1
-    ):
-        raise ValueError(ERROR_PAD_LEVEL.format(value=confidence_level))
-    return float(confidence_level)
+    return check_confidence_level(confidence_level)
 
 
 def _binomial_interval(errors: int, n: int, level: float, method: str) -> tuple[float, float]:

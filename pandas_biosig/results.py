@@ -10,19 +10,21 @@ public fields as a plain dict, one row of a results table; its keys never depend
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
 from pandas_biosig._kernels import inference as _inference
+
+from ._validation import (
+    ERROR_CONFIDENCE_LEVEL,  # noqa: F401  (documented here)
+    check_confidence_level,
+)
 
 __all__ = [
     "ConfidenceInterval",
     "IntervalResult",
     "TestResult",
 ]
-
-ERROR_CONFIDENCE_LEVEL = "confidence_level must be a number strictly between 0 and 1, got {value!r}"
 
 
 class ConfidenceInterval(NamedTuple):
@@ -40,15 +42,8 @@ class ConfidenceInterval(NamedTuple):
     high: float
 
 
-def _check_confidence_level(value: Any) -> float:
-    """Return ``value`` as a float if it is a real number in (0, 1), else raise ValueError."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not 0.0 < float(value) < 1.0
-    ):
-        raise ValueError(ERROR_CONFIDENCE_LEVEL.format(value=value))
-    return float(value)
+# one validator per concept (pandas_biosig._validation)
+_check_confidence_level = check_confidence_level
 
 
 def _public_dict(obj: Any) -> dict[str, Any]:

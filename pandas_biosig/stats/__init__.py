@@ -1,0 +1,110 @@
+r"""Statistical tests and intervals from summary numbers (rates and counts).
+
+For readers of a paper who have only the reported numbers: FAR/FRR and the numbers of
+impostor and genuine trials, EERs and the size of the common test set, recognition rates,
+or the discordant counts of two systems.  Every test returns a frozen
+:class:`~pandas_biosig.results.TestResult` (``statistic``, ``pvalue``, ``log10_pvalue``,
+``estimate``, ``alternative``, ``method``, ``n`` and ``.confidence_interval()``), every
+interval an :class:`~pandas_biosig.results.IntervalResult`.
+
+============================================  ===============================================
+:func:`hter_ci`, :func:`dcf_ci`               interval around one HTER / DCF (Bengio &
+                                              Mariéthoz 2004, eq. 13–14)
+:func:`hter_test`                             HTER_A vs HTER_B (eq. 15, 16; NAIVE eq. 18 and
+                                              CLASS eq. 17 for illustration only)
+:func:`mcnemar`, :func:`mcnemar_table`        paired decisions of two systems
+:func:`eer_bound`                             upper bound on McNemar's p from two reported
+                                              EERs (Hofbauer & Uhl)
+:func:`min_significant_eer_difference`        smallest EER difference that is significant
+:func:`recognition_rate_test`                 Günter (2004) simple and paired tests
+:func:`sign_test`                             wins over repeated runs (Günter 2004, eq. 7)
+:func:`rate_ci`                               binomial interval for one FAR or FRR
+============================================  ===============================================
+
+One idea per submodule (:mod:`~pandas_biosig.stats.hter`, :mod:`~pandas_biosig.stats.mcnemar_tests`,
+:mod:`~pandas_biosig.stats.eer_bounds`, :mod:`~pandas_biosig.stats.recognition`,
+:mod:`~pandas_biosig.stats.rates`); every public name is importable from here. Invalid
+input raises ``ValueError`` with one of the ``ERROR_*`` messages of this package
+(:mod:`pandas_biosig.stats._common`).
+"""
+
+from __future__ import annotations
+
+from pandas_biosig._validation import ERROR_ALPHA, ERROR_ALTERNATIVE  # noqa: F401
+
+from ._common import (  # noqa: F401  (the messages, options and checks, as before)
+    _BENGIO,
+    _HTER_CI_NAMES,
+    _HTER_TEST_NAMES,
+    _MCNEMAR_NAMES,
+    _RATE_CI_NAMES,
+    _RECOGNITION_NAMES,
+    ALTERNATIVES,
+    ERROR_COST,
+    ERROR_COUNT,
+    ERROR_COUNT_EXCEEDS,
+    ERROR_DISCORDANT_EXCEED,
+    ERROR_DISCORDANT_MISSING,
+    ERROR_DISCORDANT_NONE,
+    ERROR_DISCORDANT_UNUSED,
+    ERROR_EER_SUM,
+    ERROR_FLAG,
+    ERROR_METHOD,
+    ERROR_NO_RUNS,
+    ERROR_P_TARGET,
+    ERROR_POSITIVE_COUNT,
+    ERROR_R12_MISSING,
+    ERROR_R12_RANGE,
+    ERROR_R12_UNUSED,
+    ERROR_RATE,
+    ERROR_TABLE,
+    HTER_CI_METHODS,
+    HTER_TEST_METHODS,
+    MCNEMAR_METHODS,
+    RATE_CI_METHODS,
+    RECOGNITION_METHODS,
+    HterCIMethod,
+    HterTestMethod,
+    McNemarMethod,
+    RateCIMethod,
+    RecognitionMethod,
+    _check_alternative,
+    _check_count,
+    _check_flag,
+    _check_method,
+    _check_open_unit,
+    _check_option,
+    _check_positive_real,
+    _check_rate,
+    _normal_result,
+    _z,
+)
+from .eer_bounds import eer_bound, min_significant_eer_difference
+from .hter import dcf_ci, hter_ci, hter_test
+from .mcnemar_tests import mcnemar, mcnemar_table
+from .rates import rate_ci
+from .recognition import recognition_rate_test, sign_test
+
+__all__ = [
+    "ALTERNATIVES",
+    "HTER_CI_METHODS",
+    "HTER_TEST_METHODS",
+    "MCNEMAR_METHODS",
+    "RATE_CI_METHODS",
+    "RECOGNITION_METHODS",
+    "dcf_ci",
+    "eer_bound",
+    "hter_ci",
+    "hter_test",
+    "mcnemar",
+    "mcnemar_table",
+    "min_significant_eer_difference",
+    "rate_ci",
+    "recognition_rate_test",
+    "sign_test",
+]
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)
