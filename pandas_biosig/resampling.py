@@ -28,7 +28,7 @@ from ._kernels.resample import (
 from ._progress import progress_bar
 from ._schema import Group, SchemaError, Trials, check_option
 from ._typing import Criterion, NonFinite, Orientation
-from ._validation import check_costs, check_rate
+from ._validation import ERROR_CONFIDENCE_LEVEL, check_confidence_level, check_costs, check_rate
 from .metrics import _frame, _validate
 from .protocol import (  # noqa: F401 (messages re-exported for matching)
     AUTO,
@@ -91,7 +91,7 @@ BOOTSTRAP_COLUMNS = [
 ]
 
 ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
-ERROR_LEVEL = "confidence_level must lie strictly between 0 and 1, got {value!r}"
+ERROR_LEVEL = ERROR_CONFIDENCE_LEVEL  # one message per concept (pandas_biosig._validation)
 ERROR_PAIR = "system {system!r} is not in the table (systems: {found})"
 ERROR_LABELS_DIFFER = (
     "trial {trial!r} is genuine for one system and impostor for another; paired "
@@ -205,8 +205,7 @@ def _named(group: Group) -> str:
 def _check_common(n_resamples, confidence_level, resample, ci_method):
     if not isinstance(n_resamples, int | np.integer) or isinstance(n_resamples, bool) or n_resamples < 1:
         raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
-    if not (isinstance(confidence_level, int | float) and 0 < confidence_level < 1):
-        raise ValueError(ERROR_LEVEL.format(value=confidence_level))
+    check_confidence_level(confidence_level)
     if resample != AUTO:
         check_option(resample, RESAMPLE, "resample")
     check_option(ci_method, CI_METHODS, "ci_method")
@@ -392,8 +391,7 @@ class BootstrapTestResult(TestResult):
     _replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
     def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
-        if not 0 < confidence_level < 1:
-            raise ValueError(ERROR_LEVEL.format(value=confidence_level))
+        confidence_level = check_confidence_level(confidence_level)
         low, high = percentile_interval(self._replicates, confidence_level)
         return ConfidenceInterval(float(low), float(high))
 
