@@ -250,7 +250,7 @@ def _error_columns(
     return errors, label == 1, present
 
 
-def test_from_counts(
+def result_from_counts(
     test: str,
     counts: dict[str, np.ndarray],
     a: int,
@@ -645,7 +645,7 @@ def compare(
                 res = None  # no threshold reaches the criterion: no decisions to compare
                 res_metric = TEST_METRIC[test]
             else:
-                res = test_from_counts(
+                res = result_from_counts(
                     test, counts, a, b, alternative=alternative,
                     mcnemar_method=mcnemar_method, names=pair, in_where=in_where,
                 )
