@@ -351,11 +351,7 @@ def compare(
     members = _members(eng, **policy)
     null = _cmp.null_hypothesis_of(test, Protocol(**policy), members, test_decision_rules)
     n_by = len(trials.by)
-    names = _pw.family_names(trials, n_by)
-    plans = []
-    for fam, fam_members in _pw.families(trials, members, n_by):
-        systems = [m.group.system for m in fam_members]
-        plans.append((fam, fam_members, _pw.pairs(systems, baseline, _pw.where(names, fam))))
+    names, plans = _pw.family_plans(trials, members, n_by, baseline)
     counts = _pair_pass(eng, data, _families_of(eng, members), common_trials)
     sign = eng.spec.sign
     rows: list[dict] = []
@@ -372,13 +368,9 @@ def compare(
                     test, counts[fam], a, b, alternative=alternative,
                     mcnemar_method=mcnemar_method, names=pair, in_where=in_where,
                 )
-            row = dict(zip(trials.by, fam[:n_by], strict=True))
-            row.update(system_a=pair[0], system_b=pair[1], split=fam[-1],
-                       metric=_cmp.TEST_METRIC[test], test=test, confidence_level=level)
-            if res is None:
-                row.update(_pw.NAN_ROW, alternative=alternative, method=_cmp.TESTS[test])
-            else:
-                row.update(_pw.row_of(res, level))
+            row = _pw.pair_row(trials.by, fam, pair, metric=_cmp.TEST_METRIC[test], test=test,
+                               level=level, res=res, alternative=alternative,
+                               nan_method=_cmp.TESTS[test])
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
                        threshold_from=ma.threshold_from, resample=None, null_hypothesis=null)
             rows.append(row)

@@ -47,11 +47,13 @@ __all__ = [
     "SIGNED_STATISTIC",
     "adjust_pvalues",
     "families",
+    "family_plans",
     "family_names",
     "finish",
     "in_where",
     "key_where",
     "pairs",
+    "pair_row",
     "pairwise_matrix",
     "row_of",
     "where",
@@ -126,6 +128,18 @@ def pairs(systems: list, baseline, where: str) -> list[tuple[int, int]]:
         raise ValueError(ERROR_BASELINE.format(value=baseline, where=where, systems=systems))
     b = systems.index(baseline)
     return [(a, b) for a in range(len(systems)) if a != b]
+
+
+def family_plans(
+    trials: Trials, members: list[Resolved], n_by: int, baseline
+) -> tuple[list[str], list[tuple[tuple, list[Resolved], list[tuple[int, int]]]]]:
+    """The family key names and, per family, its members and the index pairs to test."""
+    names = family_names(trials, n_by)
+    plans = []
+    for fam, fam_members in families(trials, members, n_by):
+        systems = [m.group.system for m in fam_members]
+        plans.append((fam, fam_members, pairs(systems, baseline, where(names, fam))))
+    return names, plans
 
 
 # --------------------------------------------------------------------------- adjustment
@@ -397,3 +411,17 @@ NAN_ROW = dict(
     ci_low=math.nan,
     ci_high=math.nan,
 )
+
+
+def pair_row(by: Sequence[str], fam: tuple, pair: tuple, *, metric: str, test: str,
+             level: float, res: TestResult | None, alternative: str, nan_method: str) -> dict:
+    """One row of a pairwise table: the family's ``by`` values and split, the pair, and
+    the test's numbers (NaN when ``res`` is None: nothing could be tested)."""
+    row = dict(zip(by, fam[: len(by)], strict=True))
+    row.update(system_a=pair[0], system_b=pair[1], split=fam[-1], metric=metric, test=test,
+               confidence_level=level)
+    if res is None:
+        row.update(NAN_ROW, alternative=alternative, method=nan_method)
+    else:
+        row.update(row_of(res, level))
+    return row

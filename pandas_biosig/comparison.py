@@ -299,6 +299,33 @@ def result_from_counts(
     )
 
 
+def _check_test_options(test, *, metric, resample, n_resamples, target, mcnemar_method):
+    """The options that only some tests use: ``(metric, target)`` once checked."""
+    if test == "bootstrap":
+        metric = "hter" if metric is None else metric
+        check_option(metric, BOOTSTRAP_METRICS, "metric")
+        if resample != AUTO:
+            check_option(resample, RESAMPLE, "resample")
+        if (
+            not isinstance(n_resamples, int | np.integer)
+            or isinstance(n_resamples, bool)
+            or n_resamples < 1
+        ):
+            raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
+        if metric in ("fnmr_at_fmr", "fmr_at_fnmr"):
+            if target is None:
+                raise ValueError(ERROR_TARGET.format(metric=metric))
+            target = _check_rate(target, "target")
+        return metric, target
+    if metric is not None:
+        raise ValueError(
+            ERROR_METRIC_UNUSED.format(value=metric, test=test, fixed=TEST_METRIC[test])
+        )
+    if test == "mcnemar":
+        check_option(mcnemar_method, stats.MCNEMAR_METHODS, "mcnemar_method")
+    return metric, target
+
+
 def compare(
     data: pd.DataFrame,
     /,
@@ -571,28 +598,9 @@ def compare(
     alpha = check_alpha(alpha)
     adjust = check_adjust(adjust)
     alternative = check_alternative(alternative)
-    if test == "bootstrap":
-        metric = "hter" if metric is None else metric
-        check_option(metric, BOOTSTRAP_METRICS, "metric")
-        if resample != AUTO:
-            check_option(resample, RESAMPLE, "resample")
-        if (
-            not isinstance(n_resamples, int | np.integer)
-            or isinstance(n_resamples, bool)
-            or n_resamples < 1
-        ):
-            raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
-        if metric in ("fnmr_at_fmr", "fmr_at_fnmr"):
-            if target is None:
-                raise ValueError(ERROR_TARGET.format(metric=metric))
-            target = _check_rate(target, "target")
-    else:
-        if metric is not None:
-            raise ValueError(
-                ERROR_METRIC_UNUSED.format(value=metric, test=test, fixed=TEST_METRIC[test])
-            )
-        if test == "mcnemar":
-            check_option(mcnemar_method, stats.MCNEMAR_METHODS, "mcnemar_method")
+    metric, target = _check_test_options(test, metric=metric, resample=resample,
+                                         n_resamples=n_resamples, target=target,
+                                         mcnemar_method=mcnemar_method)
     _check_costs(p_target, c_miss, c_fa)
     trials = _validate(
         data, system=system, trial=trial, label=label, score=score, split=split,
@@ -607,12 +615,7 @@ def compare(
     members = protocol.resolve(trials, needs_threshold=fixed, resample=unit)
     null = null_hypothesis_of(test, protocol, members, test_decision_rules)
     n_by = len(trials.by)
-    names = _pw.family_names(trials, n_by)
-    families = _pw.families(trials, members, n_by)
-    plans = []
-    for fam, fam_members in families:
-        systems = [m.group.system for m in fam_members]
-        plans.append((fam, fam_members, _pw.pairs(systems, baseline, _pw.where(names, fam))))
+    names, plans = _pw.family_plans(trials, members, n_by, baseline)
     rows: list[dict] = []
     family_of: list[int] = []
     if test == "bootstrap":
@@ -623,11 +626,8 @@ def compare(
     for i_fam, (fam, fam_members, pairs) in enumerate(plans):
         in_where = _pw.in_where(names, fam)
         if test != "bootstrap":
-            errors, genuine, present = _error_columns(
-                fam_members, common_trials=common_trials, in_where=in_where
-            )
-            counts = pair_counts(errors, genuine, present)
-            del errors, present
+            counts = pair_counts(*_error_columns(fam_members, common_trials=common_trials,
+                                                 in_where=in_where))
         for a, b in pairs:
             ma, mb = fam_members[a], fam_members[b]
             pair = (ma.group.system, mb.group.system)
@@ -650,17 +650,10 @@ def compare(
                     mcnemar_method=mcnemar_method, names=pair, in_where=in_where,
                 )
                 res_metric = TEST_METRIC[test]
-            row = dict(zip(trials.by, fam[:n_by], strict=True))
-            row.update(system_a=pair[0], system_b=pair[1], split=fam[-1], metric=res_metric,
-                       test=test, confidence_level=level)
-            if res is None:
-                row.update(_pw.NAN_ROW, alternative=alternative, method=TESTS[test])
-            else:
-                row.update(_pw.row_of(res, level))
-                if test == "bootstrap":
-                    row["method"] = (
-                        f"{res.method} ({n_resamples} resamples, resample={unit!r})"
-                    )
+            row = _pw.pair_row(trials.by, fam, pair, metric=res_metric, test=test, level=level,
+                               res=res, alternative=alternative, nan_method=TESTS[test])
+            if res is not None and test == "bootstrap":
+                row["method"] = f"{res.method} ({n_resamples} resamples, resample={unit!r})"
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
                        threshold_from=ma.threshold_from,
                        resample=unit, null_hypothesis=null)
