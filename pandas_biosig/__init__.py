@@ -25,20 +25,23 @@ from .identification import (
     detection_identification_rate,
     dir_curve,
     probe_ranks,
-    read_bob_identification,
-    read_pyeer_cmc,
     recognition_rate,
 )
 from .io import (
     FileTooLargeError,
     ScoreFileError,
+    read_asvspoof_asv,
+    read_asvspoof_cm,
     read_bob,
+    read_bob_identification,
+    read_bob_pad,
+    read_bob_vuln,
     read_nist,
+    read_pyeer_cmc,
     read_score_lists,
     read_scores,
     read_table,
 )
-from .io_pad import read_asvspoof_asv, read_asvspoof_cm, read_bob_pad, read_bob_vuln
 from .metrics import dcf, eer, error_rates, summary
 from .pad import pad_compare, pad_det, pad_metrics, pad_rates
 from .resampling import bootstrap, epc_bootstrap, paired_bootstrap
@@ -133,7 +136,8 @@ if _util.find_spec("dask") is not None:  # optional extra: registers dask's ddf.
 
 #: Public submodules, offered by dir() next to __all__.
 _SUBMODULES = (
-    "accessor", "cli", "curves", "datasets", "export", "identification", "io", "metrics",
+    "accessor", "cli", "curves", "datasets", "export", "identification", "identification_tests",
+    "io", "metrics",
     "outofcore", "plot", "resampling", "results", "significance", "stats", "validity",
 )
 

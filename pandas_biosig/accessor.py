@@ -21,6 +21,7 @@ from . import curves, demographics, identification, metrics, resampling, signifi
 from . import pad as _pad
 from . import plot as _plot
 from ._schema import SchemaError, _genuine_from_labels, check_columns
+from ._search import SearchNonFinite
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .curves import EPCCriterion
 from .demographics import (
@@ -31,7 +32,7 @@ from .demographics import (
     Scale,
     TestMethod,
 )
-from .identification import IdentificationTest, SearchNonFinite
+from .identification_tests import IdentificationTest
 from .pad import CIMethod, PadCriterion
 from .stats import RateCIMethod
 from .vulnerability import LicitCriterion

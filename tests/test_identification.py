@@ -29,42 +29,48 @@ from hypothesis import strategies as st
 from pandas_biosig import stats
 from pandas_biosig._kernels import identification as kern
 from pandas_biosig._schema import ERROR_MISSING_COLUMNS, ERROR_OPTION, SchemaError
-from pandas_biosig.identification import (
-    CMC_DIFFERENCE_VARIABLES,
-    CMC_VARIABLES,
-    COMPARE_COLUMNS,
-    DIR_COLUMNS,
-    DIR_CURVE_VARIABLES,
+from pandas_biosig._search import (
     ERROR_DUPLICATE_PAIRS,
     ERROR_EMPTY,
-    ERROR_FILE_COLUMNS,
-    ERROR_FILE_LAYOUT,
-    ERROR_FILE_SCORES,
-    ERROR_NO_COMMON,
     ERROR_NO_MATED,
     ERROR_NO_UNMATED,
     ERROR_NONFINITE,
     ERROR_NOT_A_FRAME,
+    ERROR_THRESHOLD,
+    ERROR_THRESHOLD_MISSING,
+    validate_search,
+)
+from pandas_biosig.datasets import example_search
+from pandas_biosig.identification import (
+    CMC_VARIABLES,
+    DIR_COLUMNS,
+    DIR_CURVE_VARIABLES,
+    PROBE_RANK_COLUMNS,
+    RECOGNITION_COLUMNS,
+    cmc,
+    detection_identification_rate,
+    dir_curve,
+    probe_ranks,
+    recognition_rate,
+)
+from pandas_biosig.identification_tests import (
+    CMC_DIFFERENCE_VARIABLES,
+    COMPARE_COLUMNS,
+    ERROR_NO_COMMON,
     ERROR_ONE_SYSTEM,
     ERROR_PROBES_DIFFER,
     ERROR_SIGN_NEEDS_BY,
     ERROR_TEST_METHOD,
-    ERROR_THRESHOLD,
-    ERROR_THRESHOLD_MISSING,
-    PROBE_RANK_COLUMNS,
-    RECOGNITION_COLUMNS,
-    WARN_TRUE_PAIRS_UNSCORED,
-    cmc,
     cmc_difference,
     compare_identification,
-    detection_identification_rate,
-    dir_curve,
-    example_search,
-    probe_ranks,
+)
+from pandas_biosig.io.identification import (
+    ERROR_FILE_COLUMNS,
+    ERROR_FILE_LAYOUT,
+    ERROR_FILE_SCORES,
+    WARN_TRUE_PAIRS_UNSCORED,
     read_bob_identification,
     read_pyeer_cmc,
-    recognition_rate,
-    validate_search,
 )
 from pandas_biosig.results import ERROR_CONFIDENCE_LEVEL
 from pandas_biosig.significance import ERROR_ADJUST
