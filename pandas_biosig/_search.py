@@ -20,6 +20,7 @@ from ._schema import (
     ERROR_MISSING_COLUMNS,
     ORIENTATIONS,
     SchemaError,
+    _by_columns,
     _example_rows,
     _factorize,
     _genuine_from_labels,
@@ -29,9 +30,6 @@ from ._schema import (
     check_columns,
     check_option,
     combine_codes,
-)
-from ._schema import (
-    _by_columns as _schema_by_columns,
 )
 from .stats import (
     ERROR_POSITIVE_COUNT,
@@ -151,10 +149,6 @@ def _where(by: Sequence[str], key: tuple) -> str:
     """Names a ``(*by, system)`` group in messages."""
     parts = [f"{b}={v!r}" for b, v in zip(by, key, strict=False)]
     return ", ".join([*parts, f"system {key[-1]!r}"])
-
-
-def _by_columns(by) -> tuple[str, ...]:
-    return _schema_by_columns(by)
 
 
 def validate_search(

@@ -34,7 +34,7 @@ from .demographics import (
 )
 from .identification_tests import IdentificationTest
 from .pad import CIMethod, PadCriterion
-from .stats import RateCIMethod
+from .stats import McNemarMethod, RateCIMethod, RecognitionMethod
 from .vulnerability import LicitCriterion
 
 __all__ = ["BiosigAccessor"]
@@ -630,7 +630,8 @@ class BiosigAccessor:
         self,
         *,
         test: IdentificationTest = "mcnemar",
-        method: str | None = None,
+        mcnemar_method: McNemarMethod = "exact",
+        gunter_method: RecognitionMethod = "paired",
         rank: int = 1,
         alternative: Alternative = "two-sided",
         adjust: str | None = "holm",
@@ -639,6 +640,7 @@ class BiosigAccessor:
         n_resamples: int = 1000,
         seed: int | np.random.Generator | None = None,
         common_probes: bool = False,
+        fold: str | None = None,
         by: str | Sequence[str] | None = None,
         system: str = "system",
         probe: str = "probe",

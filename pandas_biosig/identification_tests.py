@@ -17,6 +17,7 @@ from . import stats
 from ._kernels import identification as _k
 from ._schema import (
     SchemaError,
+    _by_columns,
     _scalar,
     check_option,
 )
@@ -35,9 +36,11 @@ from ._search import (
 from ._typing import Alternative, Orientation
 from .resampling import _bootstrap_result
 from .results import TestResult, _check_confidence_level
-from .significance import _adjust, _check_adjust
+from .significance import _check_adjust, _finish
 from .stats import (
     ERROR_ALPHA,
+    McNemarMethod,
+    RecognitionMethod,
     _check_count,
     _check_open_unit,
 )
@@ -81,15 +84,17 @@ TESTS: dict[str, tuple[str, tuple[str, ...]]] = {
         "Günter (2004) simple (eq. 3) or paired (eq. 5-6) test of the recognition rates",
         stats.RECOGNITION_METHODS,
     ),
-    "sign": ("sign test over the runs named by `by` (Günter 2004 eq. 7)", ()),
+    "sign": ("sign test over the runs named by `fold` (Günter 2004 eq. 7)", ()),
     "bootstrap": ("paired bootstrap of the difference of recognition rates over probes", ()),
 }
-_DEFAULT_METHOD = {"mcnemar": "exact", "gunter": "paired", "sign": None, "bootstrap": None}
 
-ERROR_TEST_METHOD = "method={value!r} is not one of {allowed} for test={test!r}"
-ERROR_SIGN_NEEDS_BY = (
-    "test='sign' compares the systems over repeated runs: pass by='<column>' naming the runs "
-    "(folds, seeds, datasets)"
+ERROR_SIGN_NEEDS_FOLD = (
+    "test='sign' compares the systems over repeated runs: pass fold='<column>' naming the "
+    "runs (folds, seeds, datasets)"
+)
+ERROR_FOLD_UNUSED = (
+    "fold={fold!r} names the runs of test='sign'; with test={test!r} pass by={fold!r} to "
+    "test each run on its own"
 )
 ERROR_PROBES_DIFFER = (
     "systems {a!r} and {b!r} do not rank the same mated probes{where}: {n_a} only in {a!r} "
@@ -175,7 +180,8 @@ def compare_identification(
     /,
     *,
     test: IdentificationTest = "mcnemar",
-    method: str | None = None,
+    mcnemar_method: McNemarMethod = "exact",
+    gunter_method: RecognitionMethod = "paired",
     rank: int = 1,
     alternative: Alternative = "two-sided",
     adjust: str | None = "holm",
@@ -184,6 +190,7 @@ def compare_identification(
     n_resamples: int = 1000,
     seed: int | np.random.Generator | None = None,
     common_probes: bool = False,
+    fold: str | None = None,
     by: str | Sequence[str] | None = None,
     system: str = "system",
     probe: str = "probe",
@@ -205,20 +212,22 @@ def compare_identification(
         recognises (:func:`pandas_biosig.stats.mcnemar`); ``"gunter"``: Günter's (2004)
         paired (eq. 5–6) or simple (eq. 3) test
         (:func:`pandas_biosig.stats.recognition_rate_test`); ``"sign"``: the sign test
-        over the runs named by ``by`` (:func:`pandas_biosig.stats.sign_test`; ties are
+        over the runs named by ``fold`` (:func:`pandas_biosig.stats.sign_test`; ties are
         dropped); ``"bootstrap"``: a paired bootstrap over probes.
-    method : str, optional
-        The test's variant: for ``"mcnemar"`` one of ``"exact"`` (default), ``"midp"``,
-        ``"chi2"``, ``"chi2_corrected"``; for ``"gunter"`` ``"paired"`` (default) or
-        ``"simple"``; none for the others.
+    mcnemar_method : {"exact", "midp", "chi2", "chi2_corrected"}, default "exact"
+        The variant of McNemar's test (``test="mcnemar"``), as in
+        :func:`pandas_biosig.compare`.
+    gunter_method : {"paired", "simple"}, default "paired"
+        The variant of Günter's test (``test="gunter"``).
     rank : int, default 1
         A probe is recognised iff its mate ranks ``rank`` or better.
     alternative : {"two-sided", "less", "greater"}, default "two-sided"
         ``"greater"``: H1 is that system A's rate is higher than B's.
     adjust : str or None, default "holm"
         statsmodels ``multipletests`` method
-        (:data:`pandas_biosig.significance.ADJUST_METHODS`), applied once over exactly the
-        rows returned (one family, whatever ``by``); None or ``"none"``: no adjustment.
+        (:data:`pandas_biosig.significance.ADJUST_METHODS`), applied once per family (the
+        rows of one ``by`` group), over exactly its rows, as in
+        :func:`pandas_biosig.compare`; None or ``"none"``: no adjustment.
     alpha : float, default 0.05
         Level of ``reject``.
     confidence_level : float, default 0.95
@@ -229,18 +238,21 @@ def compare_identification(
         Seed of the bootstrap.
     common_probes : bool, default False
         Keep the mated probes both systems ranked instead of raising when they differ.
+    fold : str, optional
+        The column naming the repeated runs (folds, seeds, datasets) of ``test="sign"``,
+        as in :func:`pandas_biosig.compare_folds`; required by that test, and only used
+        by it.
     by : str or list of str, optional
         Separate search experiments: each group's pairs are tested on their own (one row
-        per group and pair), except with ``test="sign"``, where the groups are the runs
-        and each pair gets one row.
+        per group and pair), and each group is one family of the adjustment.
     system, probe, reference, score, mate, orientation, nonfinite
         As in :func:`probe_ranks`.
 
     Returns
     -------
     DataFrame
-        One row per unordered pair of systems (in order of first appearance; per ``by``
-        group unless ``test="sign"``), the ``by`` columns first, then
+        One row per unordered pair of systems (in order of first appearance) and ``by``
+        group, the ``by`` columns first, then
         :data:`COMPARE_COLUMNS`: ``system_a``, ``system_b``, ``metric``
         (``"recognition_rate"``), ``rank``, ``test``, ``n`` (aligned mated probes; untied
         runs for the sign test), ``estimate`` (RR_A − RR_B; the mean sign for the sign
@@ -255,9 +267,9 @@ def compare_identification(
         (:data:`ERROR_PROBES_DIFFER`, unless ``common_probes``) or share none
         (:data:`ERROR_NO_COMMON`).
     ValueError
-        Fewer than two systems (:data:`ERROR_ONE_SYSTEM`), ``test="sign"`` without ``by``
-        (:data:`ERROR_SIGN_NEEDS_BY`), a ``method`` the test does not have
-        (:data:`ERROR_TEST_METHOD`), or another bad option.
+        Fewer than two systems (:data:`ERROR_ONE_SYSTEM`), ``test="sign"`` without
+        ``fold`` (:data:`ERROR_SIGN_NEEDS_FOLD`), ``fold`` with another test
+        (:data:`ERROR_FOLD_UNUSED`), or another bad option.
 
     See Also
     --------
@@ -299,7 +311,7 @@ def compare_identification(
     The sign test over the five folds of the example: with five runs, even five wins of
     five give only p = 2 · 0.5⁵ = 0.0625 (two-sided):
 
-    >>> out = compare_identification(example_search(), test="sign", by="fold")
+    >>> out = compare_identification(example_search(), test="sign", fold="fold")
     >>> out[["system_a", "system_b", "n", "statistic", "pvalue"]].round(4)
       system_a system_b  n  statistic  pvalue
     0      cnn  cnn_aug  5        4.0  0.3750
@@ -310,73 +322,95 @@ def compare_identification(
     5      gmm      lbp  5        5.0  0.0625
     """
     check_option(test, TESTS, "test")
-    if method is None:
-        method = _DEFAULT_METHOD[test]
-    else:
-        allowed = TESTS[test][1]
-        if method not in allowed:
-            raise ValueError(ERROR_TEST_METHOD.format(value=method, allowed=list(allowed), test=test))
+    method = _test_method(test, mcnemar_method, gunter_method, fold)
     at_rank = _check_count(rank, "rank", positive=True)
     check_option(alternative, stats.ALTERNATIVES, "alternative")
     adjust = _check_adjust(adjust)
     alpha = _check_open_unit(alpha, ERROR_ALPHA)
     level = _check_confidence_level(confidence_level)
     n_resamples = _check_count(n_resamples, "n_resamples", positive=True)
-    if test == "sign" and by is None:
-        raise ValueError(ERROR_SIGN_NEEDS_BY)
+    by_cols = _by_columns(by)
     s = validate_search(
-        data, by=by, system=system, probe=probe, reference=reference, score=score,
-        mate=mate, orientation=orientation, nonfinite=nonfinite,
+        data, by=[*by_cols, fold] if test == "sign" else by_cols, system=system, probe=probe,
+        reference=reference, score=score, mate=mate, orientation=orientation,
+        nonfinite=nonfinite,
     )
     systems = list(dict.fromkeys(g.system for g in s.groups))
     if len(systems) < 2:
         raise ValueError(ERROR_ONE_SYSTEM.format(found=systems))
     for g in s.groups:
         _require_mated(s, g, "a recognition rate")
-    rng = np.random.default_rng(seed)
-    families = _families(s)
-
-    keys, results = [], []
     if test == "sign":
-        for a, b in combinations(systems, 2):
-            wins_a = wins_b = 0
-            for fam in families.values():
-                if a in fam and b in fam:
-                    ra, rb = _aligned_ranks(s, fam[a], fam[b], common_probes=common_probes)
-                    diff = np.count_nonzero(ra <= at_rank) - np.count_nonzero(rb <= at_rank)
-                    wins_a += diff > 0
-                    wins_b += diff < 0
-            keys.append((a, b))
-            results.append(_sign_result(int(wins_a), int(wins_b), alternative))
-        by_out: tuple[str, ...] = ()
+        pairs = _sign_pairs(s, systems, len(by_cols), at_rank, alternative, common_probes)
     else:
-        for fam_key, fam in families.items():
-            for a, b in combinations([x for x in systems if x in fam], 2):
-                ra, rb = _aligned_ranks(s, fam[a], fam[b], common_probes=common_probes)
-                keys.append((*fam_key, a, b))
-                results.append(
-                    _pair_test(test, method, ra, rb, at_rank, alternative, rng, n_resamples)
-                )
-        by_out = s.by
+        rng = np.random.default_rng(seed)
+        pairs = [
+            (key, _pair_test(test, method, ra, rb, at_rank, alternative, rng, n_resamples))
+            for key, ra, rb in _aligned_pairs(s, _families(s), systems, common_probes)
+        ]
+    families = {key[:-2]: None for key, _ in pairs}
+    family_of = [list(families).index(key[:-2]) for key, _ in pairs]
+    rows = [
+        {
+            **dict(zip([*by_cols, "system_a", "system_b"], key, strict=True)),
+            **_result_columns(res, test, at_rank, level, alternative),
+        }
+        for key, res in pairs
+    ]
+    return _finish(rows, by_cols, COMPARE_COLUMNS, family_of, adjust, alpha)
 
-    pvalues = np.array([r.pvalue for r in results], dtype=np.float64)
-    p_adj, reject = _adjust(pvalues, adjust, alpha)  # one family: every row returned
-    rows = []
-    for res, pa, rej in zip(results, p_adj, reject, strict=True):
-        ci = res.confidence_interval(confidence_level=level)
-        rows.append(
-            dict(
-                metric="recognition_rate", rank=at_rank, test=test, n=res.n,
-                estimate=res.estimate, statistic=res.statistic, pvalue=res.pvalue,
-                log10_pvalue=res.log10_pvalue, adjust="none" if adjust is None else adjust,
-                pvalue_adj=float(pa), alpha=alpha, reject=bool(rej), confidence_level=level,
-                ci_low=float(ci.low), ci_high=float(ci.high), alternative=alternative,
-                method=res.method,
-            )
-        )
-    key_frame = pd.DataFrame(keys, columns=[*by_out, "system_a", "system_b"])
-    body = pd.DataFrame(rows, columns=COMPARE_COLUMNS[2:])
-    return pd.concat([key_frame, body], axis=1)[[*by_out, *COMPARE_COLUMNS]]
+
+def _test_method(test: str, mcnemar_method, gunter_method, fold) -> str | None:
+    """The variant of the chosen test, checked; ``fold`` only goes with the sign test."""
+    if test == "sign" and fold is None:
+        raise ValueError(ERROR_SIGN_NEEDS_FOLD)
+    if test != "sign" and fold is not None:
+        raise ValueError(ERROR_FOLD_UNUSED.format(fold=fold, test=test))
+    if test == "mcnemar":
+        return check_option(mcnemar_method, stats.MCNEMAR_METHODS, "mcnemar_method")
+    if test == "gunter":
+        return check_option(gunter_method, stats.RECOGNITION_METHODS, "gunter_method")
+    return None
+
+
+def _aligned_pairs(s: Searches, families, systems, common_probes: bool):
+    """``((*by, a, b), ranks of a, ranks of b)`` for every pair of systems of every family."""
+    for fam_key, fam in families.items():
+        for a, b in combinations([x for x in systems if x in fam], 2):
+            ra, rb = _aligned_ranks(s, fam[a], fam[b], common_probes=common_probes)
+            yield (*fam_key, a, b), ra, rb
+
+
+def _sign_pairs(s: Searches, systems, n_by: int, at_rank: int, alternative: str,
+                common_probes: bool) -> list[tuple[tuple, TestResult]]:
+    """The sign test of every pair over the runs (the last grouping column) of each ``by``
+    group: a run is won by the system that recognises more of its probes."""
+    wins: dict[tuple, list[int]] = {}
+    for key, ra, rb in _aligned_pairs(s, _families(s), systems, common_probes):
+        diff = np.count_nonzero(ra <= at_rank) - np.count_nonzero(rb <= at_rank)
+        tally = wins.setdefault((*key[:n_by], *key[-2:]), [0, 0])
+        tally[0] += int(diff > 0)
+        tally[1] += int(diff < 0)
+    present: dict[tuple, dict] = {}
+    for g in s.groups:
+        present.setdefault(g.key[:n_by], {})[g.system] = None
+    return [
+        ((*group, a, b), _sign_result(*wins.get((*group, a, b), (0, 0)), alternative))
+        for group, here in present.items()
+        for a, b in combinations([x for x in systems if x in here], 2)
+    ]
+
+
+def _result_columns(res: TestResult, test: str, at_rank: int, level: float,
+                    alternative: str) -> dict:
+    """The columns of one test's row, before the adjustment."""
+    ci = res.confidence_interval(confidence_level=level)
+    return dict(
+        metric="recognition_rate", rank=at_rank, test=test, n=res.n, estimate=res.estimate,
+        statistic=res.statistic, pvalue=res.pvalue, log10_pvalue=res.log10_pvalue,
+        confidence_level=level, ci_low=float(ci.low), ci_high=float(ci.high),
+        alternative=alternative, method=res.method,
+    )
 
 
 @_fill_doc
