@@ -170,6 +170,42 @@ def validate_search(
     scores (unless ``nonfinite="reject"``) and a (probe, reference) pair scored twice by
     one system.
     """
+    by_cols = _check_search_frame(
+        data, by=by, system=system, probe=probe, reference=reference, score=score, mate=mate,
+        orientation=orientation, nonfinite=nonfinite,
+    )
+    is_mate = _genuine_from_labels(data, mate)
+    values = _oriented_scores(data, score, orientation, nonfinite)
+    for column in (probe, reference):
+        missing_ids = pd.isna(data[column]).to_numpy()
+        if missing_ids.any():
+            bad = np.flatnonzero(missing_ids)
+            raise SchemaError(
+                ERROR_MISSING_IDS.format(column=column, n=bad.size, rows=_example_rows(data, bad))
+            )
+    probe_codes, probe_uniques = _id_codes(data[probe])
+    ref_codes, ref_uniques = _id_codes(data[reference])
+    n_probes, n_refs = len(probe_uniques), len(ref_uniques)
+    key_uniques, key_codes, slices = _search_groups(data, [*by_cols, system])
+    groups: list[SearchGroup] = []
+    for rows in slices:
+        # the key of a group: the per-column codes of its first row
+        first = (rows.start or 0) if isinstance(rows, slice) else int(rows[0])
+        key = tuple(
+            _scalar(u[int(c[first])]) for u, c in zip(key_uniques, key_codes, strict=True)
+        )
+        p, r, m, s = (a[rows] for a in (probe_codes, ref_codes, is_mate, values))
+        if _k.has_duplicate_pairs(p, r, n_probes, n_refs):
+            _raise_duplicates(data, rows, probe, reference, _where(by_cols, key))
+        st = _k.probe_stats(p, m, s, n_probes)
+        present = np.flatnonzero(st.n_references > 0)
+        groups.append(SearchGroup(key, np.asarray(probe_uniques)[present], st.take(present)))
+    return Searches(groups=groups, by=by_cols, orientation=orientation, mate_column=mate)
+
+
+def _check_search_frame(data, *, by, system, probe, reference, score, mate, orientation,
+                        nonfinite) -> tuple[str, ...]:
+    """Check the options and the columns of a search table; the ``by`` columns."""
     if not isinstance(data, pd.DataFrame):
         raise TypeError(ERROR_NOT_A_FRAME.format(type=type(data).__name__))
     check_option(orientation, ORIENTATIONS, "orientation")
@@ -186,8 +222,12 @@ def validate_search(
         raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=missing, found=list(data.columns)))
     if len(data) == 0:
         raise SchemaError(ERROR_EMPTY)
+    return by_cols
 
-    is_mate = _genuine_from_labels(data, mate)
+
+def _oriented_scores(data, score: str, orientation: str, nonfinite: str) -> np.ndarray:
+    """The scores as similarities (higher = better match); a non-finite score raises, or
+    (``nonfinite="reject"``) becomes a failed comparison that never matches."""
     values = _scores(data, score)
     finite = np.isfinite(values)
     if not finite.all():
@@ -197,45 +237,20 @@ def validate_search(
                 ERROR_NONFINITE.format(column=score, n=bad.size, rows=_example_rows(data, bad))
             )
         values = np.where(finite, values, -np.inf * ORIENTATIONS[orientation])
-    if orientation == "distance":
-        values = -values
+    return -values if orientation == "distance" else values
 
-    for column in (probe, reference):
-        missing_ids = pd.isna(data[column]).to_numpy()
-        if missing_ids.any():
-            bad = np.flatnonzero(missing_ids)
-            raise SchemaError(
-                ERROR_MISSING_IDS.format(column=column, n=bad.size, rows=_example_rows(data, bad))
-            )
-    probe_codes, probe_uniques = _id_codes(data[probe])
-    ref_codes, ref_uniques = _id_codes(data[reference])
-    n_probes, n_refs = len(probe_uniques), len(ref_uniques)
 
+def _search_groups(data, key_columns: list[str]):
+    """The values and codes of each key column, and the rows of each group (in code order)."""
     key_codes, key_uniques = [], []
-    for col in [*by_cols, system]:
+    for col in key_columns:
         codes, uniques = _key_codes(data[col])
         key_codes.append(np.asarray(codes))
         key_uniques.append(uniques)
     if all(len(u) == 1 for u in key_uniques):  # one group: no combined key to build
-        slices: list[tuple[int, Any]] = [(0, slice(None))]
-    else:
-        combined = combine_codes(key_codes, [len(u) for u in key_uniques], len(data))
-        slices = _group_rows(combined)
-
-    groups: list[SearchGroup] = []
-    for _code, rows in slices:
-        # the key of a group: the per-column codes of its first row
-        first = (rows.start or 0) if isinstance(rows, slice) else int(rows[0])
-        key = tuple(
-            _scalar(u[int(c[first])]) for u, c in zip(key_uniques, key_codes, strict=True)
-        )
-        p, r, m, s = (a[rows] for a in (probe_codes, ref_codes, is_mate, values))
-        if _k.has_duplicate_pairs(p, r, n_probes, n_refs):
-            _raise_duplicates(data, rows, probe, reference, _where(by_cols, key))
-        st = _k.probe_stats(p, m, s, n_probes)
-        present = np.flatnonzero(st.n_references > 0)
-        groups.append(SearchGroup(key, np.asarray(probe_uniques)[present], st.take(present)))
-    return Searches(groups=groups, by=by_cols, orientation=orientation, mate_column=mate)
+        return key_uniques, key_codes, [slice(None)]
+    combined = combine_codes(key_codes, [len(u) for u in key_uniques], len(data))
+    return key_uniques, key_codes, [rows for _code, rows in _group_rows(combined)]
 
 
 def _id_codes(series: pd.Series) -> tuple[np.ndarray, Any]:
