@@ -777,3 +777,8 @@ def dir_curve(
         attrs=_attrs(s, "dir"),
     )
     return ds
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

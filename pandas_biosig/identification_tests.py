@@ -573,3 +573,8 @@ def _bands(est: np.ndarray, reps: np.ndarray, level: float):
         c = 0.0
     half = np.where(varies, c * se, 0.0)
     return low, high, est - half, est + half
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

@@ -312,3 +312,8 @@ def read_pyeer_cmc(
             "mate": scored.isin(true_index),
         }
     )
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)
