@@ -8,39 +8,52 @@ when the accessor is created.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
-from . import curves, demographics, identification, metrics, resampling, significance
-from . import pad as _pad
-from . import plot as _plot
+from ._lazy import LazyModule
 from ._schema import SchemaError, _genuine_from_labels, check_columns
-from ._search import SearchNonFinite
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
-from .curves import EPCCriterion
-from .demographics import (
-    FairnessMetric,
-    GroupCriterion,
-    Impostors,
-    IntervalMethod,
-    Scale,
-    TestMethod,
-)
-from .identification_tests import IdentificationTest
-from .pad import CIMethod, PadCriterion
-from .stats import McNemarMethod, RateCIMethod, RecognitionMethod
-from .vulnerability import LicitCriterion
+
+# the modules behind the methods load when a method is first called
+curves = LazyModule("pandas_biosig.curves")
+demographics = LazyModule("pandas_biosig.demographics")
+identification = LazyModule("pandas_biosig.identification")
+metrics = LazyModule("pandas_biosig.metrics")
+resampling = LazyModule("pandas_biosig.resampling")
+significance = LazyModule("pandas_biosig.significance")
+_pad = LazyModule("pandas_biosig.pad")
+_plot = LazyModule("pandas_biosig.plot")
+
+if TYPE_CHECKING:
+    import xarray as xr
+
+    from ._search import SearchNonFinite
+    from .curves import EPCCriterion
+    from .demographics import (
+        FairnessMetric,
+        GroupCriterion,
+        Impostors,
+        IntervalMethod,
+        Scale,
+        TestMethod,
+    )
+    from .identification_tests import IdentificationTest
+    from .pad import CIMethod, PadCriterion
+    from .stats import McNemarMethod, RateCIMethod, RecognitionMethod
+    from .vulnerability import LicitCriterion
 
 __all__ = ["BiosigAccessor"]
 
 # the module, not the function of the same name that the package exports
-_vulnerability = importlib.import_module(".vulnerability", __package__)
+_vulnerability = LazyModule("pandas_biosig.vulnerability")
+# vulnerability.DEFAULT_OMEGA, without importing the module (the signature test checks
+# that the two defaults agree)
+_DEFAULT_OMEGA = tuple(np.round(np.linspace(0.0, 1.0, 101), 2))
 
 
 def _delegate(method):
@@ -94,13 +107,25 @@ def _with_function_docs(cls, namespace: str = "pandas_biosig"):
     return cls
 
 
-# df.biosig.plot.* mirror pandas_biosig.plot.* the same way
-_with_function_docs(_plot._PlotNamespace, "pandas_biosig.plot")
+class _FunctionDocs(type):
+    """Gives the accessor's methods (and ``df.biosig.plot.*``) their functions' full
+    docstrings the first time a public attribute is read from the class (``help``,
+    Sphinx, ``pd.DataFrame.biosig.eer``): reading them imports every module behind the
+    methods, which ``import pandas_biosig`` itself does not."""
+
+    _done = False
+
+    def __getattribute__(cls, name):
+        if not name.startswith("_") and not type.__getattribute__(cls, "_done"):
+            type.__setattr__(cls, "_done", True)
+            _with_function_docs(cls)
+            # df.biosig.plot.* mirror pandas_biosig.plot.* the same way
+            _with_function_docs(_plot._PlotNamespace, "pandas_biosig.plot")
+        return type.__getattribute__(cls, name)
 
 
 @pd.api.extensions.register_dataframe_accessor("biosig")
-@_with_function_docs
-class BiosigAccessor:
+class BiosigAccessor(metaclass=_FunctionDocs):
     """Biometric evaluation of a tidy trial table: ``df.biosig.eer()`` and friends.
 
     Every method is :mod:`pandas_biosig`'s function of the same name applied to this
@@ -138,7 +163,7 @@ class BiosigAccessor:
     def eer(
         self,
         *,
-        method: EERMethod = "rocch",
+        method: EERMethod = "threshold",
         by: str | Sequence[str] | None = None,
         system: str = "system",
         trial: str = "trial",
@@ -216,19 +241,19 @@ class BiosigAccessor:
     def bootstrap(
         self,
         *,
-        metric: str = "eer",
+        metric: str = "eer_threshold",
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
         ci_method: str = "percentile",
-        resample: str = "label",
+        resample: str = "auto",
         seed: int | np.random.Generator | None = None,
         threshold: Criterion | float | Mapping[Hashable, float] = "eer",
         target: float | None = None,
         p_target: float = 0.01,
         c_miss: float = 1.0,
         c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = "auto",
         progress: bool | None = None,
         by: str | Sequence[str] | None = None,
         system: str = "system",
@@ -248,10 +273,10 @@ class BiosigAccessor:
         system_a: Hashable,
         system_b: Hashable,
         *,
-        metric: str = "eer",
+        metric: str = "eer_threshold",
         n_resamples: int = 1000,
         alternative: str = "two-sided",
-        resample: str = "label",
+        resample: str = "auto",
         seed: int | np.random.Generator | None = None,
         common_trials: bool = False,
         threshold: Criterion | float | Mapping[Hashable, float] = "eer",
@@ -259,8 +284,8 @@ class BiosigAccessor:
         p_target: float = 0.01,
         c_miss: float = 1.0,
         c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | None = None,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | None = "auto",
         progress: bool | None = None,
         system: str = "system",
         trial: str = "trial",
@@ -282,10 +307,11 @@ class BiosigAccessor:
         threshold: Criterion | float | Mapping[Hashable, float] = "eer",
         weight: float = 0.5,
         target: float | None = None,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = "auto",
         confidence_level: float = 0.95,
-        method: str = "wilson",
+        method: str = "beta",
+        combine: str = "mover",
         p_target: float = 0.01,
         c_miss: float = 1.0,
         c_fa: float = 1.0,
@@ -304,7 +330,7 @@ class BiosigAccessor:
     def compare(
         self,
         *,
-        test: significance.Test = "hter_dependent",
+        test: significance.Test | Literal["auto"] = "auto",
         baseline: Hashable | None = None,
         threshold: Criterion | float | Mapping[Hashable, float] = "eer",
         weight: float = 0.5,
@@ -312,17 +338,18 @@ class BiosigAccessor:
         p_target: float = 0.01,
         c_miss: float = 1.0,
         c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = "auto",
         alpha: float = 0.05,
         adjust: str | None = "holm",
         confidence_level: float = 0.95,
         alternative: Alternative = "two-sided",
         common_trials: bool = False,
         mcnemar_method: str = "exact",
+        test_decision_rules: bool = False,
         metric: str | None = None,
         n_resamples: int = 1000,
-        resample: str = "label",
+        resample: str = "auto",
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
         by: str | Sequence[str] | None = None,
@@ -527,7 +554,7 @@ class BiosigAccessor:
         apply_to: Hashable = "eval",
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
-        resample: str = "label",
+        resample: str = "auto",
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
         system: str = "system",
@@ -958,7 +985,7 @@ class BiosigAccessor:
     def epsc(
         self,
         *,
-        omega=_vulnerability.DEFAULT_OMEGA,
+        omega=_DEFAULT_OMEGA,
         beta=(0.5,),
         criterion: Literal["eer", "wer"] = "eer",
         on: Hashable | None = "auto",
