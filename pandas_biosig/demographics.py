@@ -46,8 +46,8 @@ from ._schema import ERROR_MISSING_COLUMNS, SchemaError, _factorize, check_optio
 from ._typing import NonFinite, Orientation
 from ._validation import check_adjust as _check_adjust
 from ._validation import check_alpha as _check_alpha
+from ._validation import check_confidence_level as _check_confidence_level
 from .resampling import bootstrap_pvalue
-from .results import _check_confidence_level
 
 __all__ = [
     "compare_fairness",
