@@ -40,11 +40,8 @@ from ._validation import check_alpha as _check_alpha
 from ._validation import check_confidence_level as _check_confidence_level
 from .resampling import _bootstrap_result
 from .results import TestResult
-from .stats import (
-    McNemarMethod,
-    RecognitionMethod,
-    _check_count,
-)
+from .stats import McNemarMethod, RecognitionMethod
+from .stats._common import _check_count
 
 #: The pairwise columns of :func:`pandas_biosig.compare`, with ``rank`` for its ``split``.
 COMPARE_COLUMNS = [
