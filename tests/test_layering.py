@@ -1,12 +1,141 @@
-"""The kernels never import pandas or xarray (STYLE principle 1)."""
+"""The import direction of the package (docs/architecture.md, STYLE principle 1).
+
+Four layers, lowest first:
+
+0. ``_kernels/``: numpy-only arithmetic; imports nothing of the package outside ``_kernels``.
+1. internal helpers shared by the function modules (``HELPERS``): schema, validation, the
+   protocol object, result objects, the pairwise-family machinery.
+2. public function modules (everything not listed elsewhere) and their private parts.
+3. front ends (``FRONT_ENDS``): the accessor, the CLI, export and plotting.
+
+An import may go down or sideways, never up.  Imports are read with :mod:`ast`, including
+imports inside functions.  Today's exceptions are listed with a reason; the lists may only
+shrink.
+"""
 
 import ast
 from pathlib import Path
 
 import pytest
 
-KERNELS = sorted((Path(__file__).parents[1] / "pandas_biosig" / "_kernels").glob("*.py"))
+ROOT = Path(__file__).parents[1] / "pandas_biosig"
+KERNELS = sorted((ROOT / "_kernels").glob("*.py"))
 FORBIDDEN = {"pandas", "xarray", "statsmodels", "matplotlib", "dask"}
+
+HELPERS = {
+    "_typing", "_validation", "_schema", "results", "protocol", "_pairwise",
+    "_progress", "_lazy", "stats._common", "io._errors", "io._names", "io._open", "io._parse",
+}  # fmt: skip
+FRONT_ENDS = ("accessor", "cli", "_cli_inputs", "_report_folder", "export", "plot")
+
+# (importer, imported): why the climb is there today.  Shrink only.
+ALLOWED_CLIMBS: dict[tuple[str, str], str] = {
+    ("curves", ""): "reads pandas_biosig.__version__ lazily to stamp the Dataset attrs",
+}
+
+# (importer, imported module, name): a private name taken from a module that is not an
+# internal one (no ``_`` in its dotted path).  Shrink only.
+ALLOWED_PRIVATE: set[tuple[str, str, str]] = {
+    # the CLI's file reader asks io.scores whether a path is a table
+    ("_cli_inputs", "io.scores", "_reads_as_table"),
+    # count/rate checks still exported by the stats package rather than _validation
+    ("_search", "stats", "_check_count"),
+    ("identification", "stats", "_check_count"),
+    ("identification", "stats", "_check_rate"),
+    # the CLI's independent-set comparison of systems scored on different trials
+    ("cli", "comparison", "_compare_independent_sets"),
+    # metrics' frame validation and row builders, shared by the function modules
+    ("comparison", "metrics", "_validate"),
+    ("curves", "metrics", "_sign"),
+    ("curves", "metrics", "_sweep"),
+    ("curves", "metrics", "_validate"),
+    ("folds", "metrics", "_validate"),
+    ("outofcore", "metrics", "_frame"),
+    ("outofcore", "metrics", "_rates_row"),
+    ("resampling", "metrics", "_frame"),
+    ("resampling", "metrics", "_validate"),
+    ("significance", "metrics", "_validate"),
+    # resampling's replicate machinery, shared by the paired tests and the harness
+    ("comparison", "resampling", "_FIXED"),
+    ("comparison", "resampling", "_metric_function"),
+    ("comparison", "resampling", "_progress"),
+    ("comparison", "resampling", "_rng"),
+    ("folds", "resampling", "_FIXED"),
+    ("folds", "resampling", "_metric_function"),
+    ("identification_tests", "resampling", "_bootstrap_result"),
+    ("validity", "resampling", "_fixed_threshold_deltas"),
+    # the auto-detecting reader dispatches to the verification readers' parsers
+    ("io.scores", "io.verification", "_CANONICAL"),
+    ("io.scores", "io.verification", "_bob_frame"),
+    ("io.scores", "io.verification", "_lists_frame"),
+    ("io.scores", "io.verification", "_nist_frame"),
+    ("io.scores", "io.verification", "_table_frame"),
+    ("io.scores", "io.verification", "_table_suffix"),
+    ("io.scores", "io.verification", "_validated"),
+    # curve Dataset builders reused by the PAD and vulnerability curves
+    ("pad", "curves", "_Layout"),
+    ("pad", "curves", "_dataset"),
+    ("pad", "curves", "_var"),
+    ("vulnerability", "curves", "_Layout"),
+    ("vulnerability", "curves", "_dataset"),
+    ("vulnerability", "curves", "_var"),
+    # PAD interval helpers reused by vulnerability
+    ("vulnerability", "pad", "_binomial_interval"),
+    ("vulnerability", "pad", "_check_level"),
+    ("vulnerability", "pad", "_cluster_bootstrap"),
+    ("vulnerability", "pad", "_cluster_wilson"),
+    # plot's axes helpers reused by the PAD and demographic figures
+    ("plot_demographics", "plot", "_axes"),
+    ("plot_pad", "plot", "_axes"),
+    ("plot_pad", "plot", "_check_limits"),
+    ("plot_pad", "plot", "_det_axes"),
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def _imports(name: str):
+    """Yield ``(target module, imported name or None)`` for every package import."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("pandas_biosig"):
+                    yield alias.name.removeprefix("pandas_biosig").lstrip("."), None
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".") if package else []
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            elif node.module.startswith("pandas_biosig"):
+                target = node.module.removeprefix("pandas_biosig").lstrip(".")
+            else:
+                continue
+            for alias in node.names:
+                sub = f"{target}.{alias.name}".lstrip(".")
+                if sub in MODULES:
+                    yield sub, None
+                else:
+                    yield target, alias.name
+
+
+def layer(name: str) -> int:
+    if name == "_kernels" or name.startswith("_kernels."):
+        return 0
+    if name in HELPERS:
+        return 1
+    if name == "" or name.split(".")[0] in FRONT_ENDS or name.split(".")[0].startswith("plot"):
+        return 3
+    return 2
 
 
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.name)
@@ -21,3 +150,68 @@ def test_kernel_imports(path):
         elif isinstance(node, ast.ImportFrom) and node.level > 0:
             assert node.level == 1, f"{path.name} reaches outside _kernels"
     assert not imported & FORBIDDEN, f"{path.name} imports {imported & FORBIDDEN}"
+
+
+def test_kernels_import_only_kernels():
+    for name in MODULES:
+        if layer(name) == 0:
+            outside = {t for t, _ in _imports(name) if layer(t) != 0}
+            assert not outside, f"{name} imports {outside} from outside _kernels"
+
+
+def _climbs():
+    return {
+        (name, target)
+        for name in MODULES
+        for target, _ in _imports(name)
+        if layer(target) > layer(name)
+    }
+
+
+def test_no_new_import_climbs_a_layer():
+    new = _climbs() - set(ALLOWED_CLIMBS)
+    assert not new, (
+        "imports from a lower layer to a higher one (see docs/architecture.md): "
+        + ", ".join(f"{a} -> {b or 'pandas_biosig'}" for a, b in sorted(new))
+    )
+
+
+def test_climb_allow_list_is_current():
+    stale = set(ALLOWED_CLIMBS) - _climbs()
+    assert not stale, f"fixed, remove from ALLOWED_CLIMBS: {sorted(stale)}"
+
+
+def _internal(target: str) -> bool:
+    return any(part.startswith("_") for part in target.split("."))
+
+
+def _private_imports():
+    return {
+        (name, target, imported)
+        for name in MODULES
+        for target, imported in _imports(name)
+        if imported
+        and imported.startswith("_")
+        and not imported.startswith("__")
+        and not _internal(target)
+        and target != name
+    }
+
+
+def test_no_new_private_name_imports():
+    new = _private_imports() - ALLOWED_PRIVATE
+    assert not new, (
+        "private names imported from a public module; move them to an internal module: "
+        + ", ".join(f"{a} <- {b}.{c}" for a, b, c in sorted(new))
+    )
+
+
+def test_private_allow_list_is_current():
+    stale = ALLOWED_PRIVATE - _private_imports()
+    assert not stale, f"fixed, remove from ALLOWED_PRIVATE: {sorted(stale)}"
+
+
+def test_every_helper_and_front_end_exists():
+    for name in HELPERS:
+        assert name in MODULES, f"HELPERS names a missing module {name}"
+    assert layer("accessor") == 3 and layer("metrics") == 2 and layer("_kernels.rates") == 0
