@@ -5,7 +5,7 @@ Importing the package registers the ``DataFrame.biosig`` accessor.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import datasets, plot, plot_demographics, stats
+from . import datasets, plot, stats
 from ._schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
 from .curves import bayes_error, det, det_grid, epc, ppndf, roc, rocch
@@ -67,7 +67,6 @@ __all__ = [
     "bootstrap",
     "datasets",
     "plot",
-    "plot_demographics",
     "stats",
     "dcf",
     "eer",
