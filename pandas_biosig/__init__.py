@@ -40,7 +40,8 @@ from .io import (
 )
 from .io_pad import read_asvspoof_asv, read_asvspoof_cm, read_bob_pad, read_bob_vuln
 from .metrics import dcf, eer, error_rates, summary
-from .pad import pad_compare, pad_det, pad_metrics, pad_rates
+from .pad import pad_det, pad_metrics, pad_rates
+from .pad_compare import pad_compare
 from .resampling import bootstrap, epc_bootstrap, paired_bootstrap
 from .significance import (
     ci,

@@ -19,6 +19,7 @@ import xarray as xr
 
 from . import curves, demographics, identification, metrics, resampling, significance
 from . import pad as _pad
+from . import pad_compare as _pad_compare
 from . import plot as _plot
 from ._schema import SchemaError, _genuine_from_labels, check_columns
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
@@ -907,7 +908,7 @@ class BiosigAccessor:
         nonfinite: NonFinite = "raise",
     ) -> pd.DataFrame:
         """Compare every pair of PAD systems on APCER (max over species), BPCER or ACER; see :func:`pandas_biosig.pad_compare`."""
-        return _pad.pad_compare(self._obj, **_args(locals()))
+        return _pad_compare.pad_compare(self._obj, **_args(locals()))
 
     def vulnerability(
         self,
