@@ -353,10 +353,18 @@ def _scores(data: pd.DataFrame, column: str) -> np.ndarray:
 
 
 def _has_duplicates(values: np.ndarray) -> bool:
-    if values.dtype.kind in "iuf" and values.size > 1:
-        if np.greater(values[1:], values[:-1]).all():  # strictly increasing: no duplicate
-            return False
+    if values.dtype.kind in "iuf" and values.size > 1 and _increasing(values):
+        return False  # strictly increasing: no duplicate
     return pd.Index(values).has_duplicates
+
+
+def _increasing(values: np.ndarray, block: int = 1 << 16) -> bool:
+    """Whether ``values`` strictly increase, block by block (a small mask, early exit)."""
+    for lo in range(0, values.size - 1, block):
+        hi = min(lo + block, values.size - 1)
+        if not np.greater(values[lo + 1 : hi + 1], values[lo:hi]).all():
+            return False
+    return True
 
 
 def validate_trials(
@@ -404,9 +412,12 @@ def validate_trials(
 
     genuine = _genuine_from_labels(data, label)
     scores = _scores(data, score)
-    finite = np.isfinite(scores)
     keep: np.ndarray | None = None
-    if not finite.all():
+    # a finite sum proves every score finite without a mask (an overflowing or non-finite
+    # sum falls back to the exact check)
+    all_finite = bool(np.isfinite(np.add.reduce(scores))) or bool(np.isfinite(scores).all())
+    if not all_finite:
+        finite = np.isfinite(scores)
         bad = np.flatnonzero(~finite)
         if nonfinite == "raise":
             raise SchemaError(
@@ -519,7 +530,47 @@ def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:
             return codes, categories
         remap = np.cumsum(used) - 1
         return remap[codes], categories[used]
+    runs = _run_heads(series)
+    if runs is not None:  # few runs of equal values: hash only the first of each run
+        heads, lengths = runs
+        codes, uniques = pd.factorize(series.iloc[heads], sort=False, use_na_sentinel=False)
+        if heads.size == 1:
+            return np.zeros(len(series), dtype=codes.dtype), uniques
+        return np.repeat(codes, lengths), uniques
     return pd.factorize(series, sort=False, use_na_sentinel=False)
+
+
+def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
+    """Start and length of each run of equal values of a string/object key column, or
+    None when there are many runs (or missing values): then plain hashing is cheaper.
+
+    A trial table usually lists each system's trials together, so comparing neighbours
+    (a vectorized string comparison) finds the few runs faster than hashing every row.
+    """
+    n = len(series)
+    dtype = series.dtype
+    if n < 2 or series.hasnans:
+        return None
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        arr = pa.chunked_array(series.array.__arrow_array__())
+        if pc.all(pc.equal(arr, arr[0])).as_py():
+            return np.zeros(1, dtype=np.intp), np.array([n])
+        change = pc.not_equal(arr[1:], arr[:-1]).to_numpy(zero_copy_only=False)
+    elif isinstance(dtype, pd.StringDtype) or (isinstance(dtype, np.dtype) and dtype.kind == "O"):
+        values = series.to_numpy(dtype=object)
+        if not all(isinstance(v, str) for v in values[:: max(1, n // 64)]):
+            return None
+        change = values[1:] != values[:-1]
+    else:
+        return None
+    heads = np.flatnonzero(change)
+    if heads.size > n // 16:
+        return None
+    heads = np.concatenate(([0], heads + 1))
+    return heads, np.diff(np.append(heads, n))
 
 
 def _scalar(value: Any) -> Any:

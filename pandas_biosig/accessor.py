@@ -8,39 +8,52 @@ when the accessor is created.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
-from . import curves, demographics, identification, metrics, resampling, significance
-from . import pad as _pad
-from . import pad_compare as _pad_compare
-from . import plot as _plot
+from ._lazy import LazyModule
 from ._schema import SchemaError, _genuine_from_labels, check_columns
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
-from .curves import EPCCriterion
-from .demographics import (
-    FairnessMetric,
-    GroupCriterion,
-    Impostors,
-    IntervalMethod,
-    Scale,
-    TestMethod,
-)
-from .identification import IdentificationTest, SearchNonFinite
-from .pad import CIMethod, PadCriterion
-from .stats import RateCIMethod
-from .vulnerability import LicitCriterion
+
+# the modules behind the methods load when a method is first called
+curves = LazyModule("pandas_biosig.curves")
+demographics = LazyModule("pandas_biosig.demographics")
+identification = LazyModule("pandas_biosig.identification")
+metrics = LazyModule("pandas_biosig.metrics")
+resampling = LazyModule("pandas_biosig.resampling")
+significance = LazyModule("pandas_biosig.significance")
+_pad = LazyModule("pandas_biosig.pad")
+_pad_compare = LazyModule("pandas_biosig.pad_compare")
+_plot = LazyModule("pandas_biosig.plot")
+
+if TYPE_CHECKING:
+    import xarray as xr
+
+    from .curves import EPCCriterion
+    from .demographics import (
+        FairnessMetric,
+        GroupCriterion,
+        Impostors,
+        IntervalMethod,
+        Scale,
+        TestMethod,
+    )
+    from .identification import IdentificationTest, SearchNonFinite
+    from .pad import CIMethod, PadCriterion
+    from .stats import RateCIMethod
+    from .vulnerability import LicitCriterion
 
 __all__ = ["BiosigAccessor"]
 
 # the module, not the function of the same name that the package exports
-_vulnerability = importlib.import_module(".vulnerability", __package__)
+_vulnerability = LazyModule("pandas_biosig.vulnerability")
+# vulnerability.DEFAULT_OMEGA, without importing the module (the signature test checks
+# that the two defaults agree)
+_DEFAULT_OMEGA = tuple(np.round(np.linspace(0.0, 1.0, 101), 2))
 
 
 def _delegate(method):
@@ -94,13 +107,25 @@ def _with_function_docs(cls, namespace: str = "pandas_biosig"):
     return cls
 
 
-# df.biosig.plot.* mirror pandas_biosig.plot.* the same way
-_with_function_docs(_plot._PlotNamespace, "pandas_biosig.plot")
+class _FunctionDocs(type):
+    """Gives the accessor's methods (and ``df.biosig.plot.*``) their functions' full
+    docstrings the first time a public attribute is read from the class (``help``,
+    Sphinx, ``pd.DataFrame.biosig.eer``): reading them imports every module behind the
+    methods, which ``import pandas_biosig`` itself does not."""
+
+    _done = False
+
+    def __getattribute__(cls, name):
+        if not name.startswith("_") and not type.__getattribute__(cls, "_done"):
+            type.__setattr__(cls, "_done", True)
+            _with_function_docs(cls)
+            # df.biosig.plot.* mirror pandas_biosig.plot.* the same way
+            _with_function_docs(_plot._PlotNamespace, "pandas_biosig.plot")
+        return type.__getattribute__(cls, name)
 
 
 @pd.api.extensions.register_dataframe_accessor("biosig")
-@_with_function_docs
-class BiosigAccessor:
+class BiosigAccessor(metaclass=_FunctionDocs):
     """Biometric evaluation of a tidy trial table: ``df.biosig.eer()`` and friends.
 
     Every method is :mod:`pandas_biosig`'s function of the same name applied to this
@@ -956,7 +981,7 @@ class BiosigAccessor:
     def epsc(
         self,
         *,
-        omega=_vulnerability.DEFAULT_OMEGA,
+        omega=_DEFAULT_OMEGA,
         beta=(0.5,),
         criterion: Literal["eer", "wer"] = "eer",
         on: Hashable | None = "auto",

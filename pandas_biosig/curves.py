@@ -157,27 +157,41 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
     dims = (*layout.names, "point")
     sign = _sign(trials)
     thr, far, frr, tpr, eer, auc, n_gen, n_imp = ([] for _ in range(8))
-    for g in groups:
-        sw = _sweep(g)
-        pts = _k.roc_points(sw)
-        if grid is None:
-            thr.append(sign * pts.threshold)
-            far.append(pts.far)
-            frr.append(pts.frr)
-            tpr.append(pts.tpr)
-        else:
+    sweeps = [_sweep(g) for g in groups]
+    for sw in sweeps:  # the summaries first, and their cached structures freed before the
+        eer.append(sw.eer_rocch())  # curves are allocated (a lower peak of memory)
+        auc.append(sw.auc())
+        n_gen.append(sw.p)
+        n_imp.append(sw.n)
+        sw._positions = sw._cand = sw._pav = None
+    if grid is None:
+        # the exact curves are written straight into the output arrays (no per-group
+        # copies, nothing of the input's size besides the sweeps)
+        length = max(_k.roc_size(sw) for sw in sweeps)
+        out = {
+            name: np.full((*layout.shape, length), np.nan)
+            for name in ("threshold", "far", "frr", "tpr")
+        }
+        for idx, sw in zip(layout.index, sweeps, strict=True):
+            m = _k.roc_fill(sw, *(out[name][idx] for name in ("threshold", "far", "frr", "tpr")))
+            if sign != 1.0:
+                np.negative(out["threshold"][idx][:m], out=out["threshold"][idx][:m])
+    for sw in sweeps:
+        if grid is not None:
+            pts = _k.roc_points(sw)
             i = _k.at_most(pts, grid)
             thr.append(sign * pts.threshold[i])
             frr.append(pts.frr[i])
             tpr.append(pts.tpr[i])
-        eer.append(sw.eer_rocch())
-        auc.append(sw.auc())
-        n_gen.append(sw.p)
-        n_imp.append(sw.n)
+    del sweeps
+    if grid is None:
+        curve = {name: out.pop(name) for name in ("threshold", "frr", "tpr")}
+    else:
+        curve = {"threshold": layout.curve(thr), "frr": layout.curve(frr), "tpr": layout.curve(tpr)}
     variables = {
-        "threshold": _var(dims, layout.curve(thr), **_threshold_attrs(trials, score)),
-        "frr": _var(dims, layout.curve(frr), "false rejection rate (FRR, FNMR)", _FRACTION),
-        "tpr": _var(dims, layout.curve(tpr), "true positive rate (1 - FRR)", _FRACTION),
+        "threshold": _var(dims, curve["threshold"], **_threshold_attrs(trials, score)),
+        "frr": _var(dims, curve["frr"], "false rejection rate (FRR, FNMR)", _FRACTION),
+        "tpr": _var(dims, curve["tpr"], "true positive rate (1 - FRR)", _FRACTION),
         "eer": _var(layout.names, layout.summary(eer), "equal error rate (ROC convex hull)", _FRACTION),
         "auc": _var(
             layout.names, layout.summary(auc), "area under the ROC (ties count half)", _FRACTION
@@ -195,7 +209,7 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
     if grid is None:
         variables = {
             "threshold": variables.pop("threshold"),
-            "far": _var(dims, layout.curve(far), *far_attrs),
+            "far": _var(dims, out.pop("far"), *far_attrs),
             **variables,
         }
         points = "exact: one per distinct score, then reject-all"

@@ -146,8 +146,11 @@ def _frame(trials: Trials, groups: Sequence[Group], rows: list[dict], columns: l
     if rows and len(rows) != len(groups):  # several rows per group (dcf operating points)
         raise RuntimeError("internal: rows and groups disagree")
     body = pd.DataFrame(rows, columns=[c for c in columns if c not in ("system", "split")])
-    out = pd.concat([keys.reset_index(drop=True), body.reset_index(drop=True)], axis=1)
-    return out[[*trials.by, *columns]]
+    out = pd.concat([keys, body], axis=1)  # both have a RangeIndex
+    wanted = [*trials.by, *columns]
+    if list(out.columns) == wanted and len(set(wanted)) == len(wanted):
+        return out  # already in order: skip the reindexing copy
+    return out[wanted]
 
 
 def _check_rate(value, name):

@@ -17,6 +17,8 @@ import pandas as pd
 
 from ._kernels.rates import Sweep
 from ._kernels.resample import (
+    HullReplicates,
+    cell_draws,
     cluster_counts,
     lazy_replicate,
     percentile_interval,
@@ -284,8 +286,10 @@ def bootstrap(
     few thresholds only (``eer_threshold``, ``eer_interpolated``, ``fnmr_at_fmr``,
     ``fmr_at_fnmr``, ``far``, ``frr``, ``hter``) draw the number of resampled scores below
     each threshold they visit, binomially and on demand (O(log n) per replicate); the other
-    metrics give each sorted score its multiplicity (O(n) per replicate). Both have exactly
-    the distribution of resampling the trials and sorting them again.
+    metrics give each sorted score its multiplicity (O(n) per replicate), except the hull
+    EER (``"eer"``, with ``resample="label"``), whose replicates draw the counts of
+    intervals of the sorted scores and refine them only around the FAR = FRR crossing. All
+    have exactly the distribution of resampling the trials and sorting them again.
 
     References
     ----------
@@ -336,10 +340,12 @@ def bootstrap(
     for g, t in plan:
         sw = Sweep.from_scores(g.scores, g.genuine)
         estimate = f(sw, t)
-        reps = _Replicates(g, sw, resample, lazy=metric in _LOCAL)
+        hull = HullReplicates(sw) if metric == "eer" and resample == "label" else None
+        reps = None if hull else _Replicates(g, sw, resample, lazy=metric in _LOCAL)
         values = np.empty(n_resamples)
         for i in range(n_resamples):
-            values[i] = f(reps.draw(rng), t)
+            # the hull EER needs the replicate's hull near the crossing only
+            values[i] = hull.draw(rng) if hull else f(reps.draw(rng), t)
             done += 1
             tick(done)
         low, high = _interval(values, estimate, confidence_level, ci_method)
@@ -732,6 +738,12 @@ def epc_bootstrap(
     of the grid; read it as the paper's Fig. 8 does, as the region where the systems
     differ, not as one test.
 
+    With ``resample="label"`` or ``"trial"``, a replicate at one weight is drawn from the
+    counts of four cells per class (each system: accepted or not at that weight's
+    threshold; each pair: both, A only, B only, neither): exactly the distribution of
+    resampling the trials, at O(1) per replicate and weight. Weights are drawn
+    independently of each other.
+
     Examples
     --------
     >>> trials = pbs.datasets.example_trials()
@@ -772,6 +784,14 @@ def epc_bootstrap(
         orders.append(order)
     n_w = alpha.size
     rng = _rng(seed)
+    if resample == "label" and (genuine.all() or not genuine.any()):
+        raise SchemaError("the apply_to split needs both genuine and impostor trials")
+    if resample in ("label", "trial"):  # counts per cell between the fixed thresholds
+        (hter, value), diff = _epc_cell_replicates(rng, buckets, orders, genuine, alpha,
+                                                   criterion, n_resamples, resample)
+        _progress(progress, n_resamples, "EPC bootstrap")(n_resamples)
+        return _epc_result(ds, aligned, hter, value, diff, confidence_level, n_resamples,
+                           resample)
     n_trials = genuine.size
     if resample == "subject":
         codes, uniques = pd.factorize(ref.subject)
@@ -783,8 +803,6 @@ def epc_bootstrap(
         order = np.argsort(key, kind="stable")
         starts = np.searchsorted(key[order], np.arange(2 * (n_w + 1)))
         layouts.append((order, starts))
-    if resample == "label" and (genuine.all() or not genuine.any()):
-        raise SchemaError("the apply_to split needs both genuine and impostor trials")
     k = len(aligned)
     hter = np.empty((n_resamples, k, n_w))
     value = np.empty((n_resamples, k, n_w))
@@ -824,7 +842,77 @@ def epc_bootstrap(
                     fa, fr, n, p, alpha, criterion
                 )
         tick(lo + b_c)
-    level = confidence_level
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    diff = np.stack([hter[:, a] - hter[:, b] for a, b in pairs], axis=1) if pairs else None
+    return _epc_result(ds, aligned, hter, value, diff, confidence_level, n_resamples, resample)
+
+
+def _epc_cell_replicates(rng, buckets, orders, genuine, alpha, criterion, n_resamples,
+                         resample):
+    """Replicated HTER and criterion value of every system, and HTER differences of every
+    pair, weight by weight from cell counts: at one weight a system's rates depend on a
+    trial only through its class and whether the weight's threshold accepts it, a pair's
+    difference through the class and both decisions (four cells per class)."""
+    from ._kernels import curves as _kc
+
+    m = alpha.size + 1  # buckets: how many sorted thresholds a trial reaches
+    # the threshold of weight w accepts the trials whose bucket exceeds its rank
+    first = [np.argsort(order, kind="stable") + 1 for order in orders]
+    classes = (~genuine, genuine)
+
+    def at_least(b):
+        """Per class: the number of trials whose bucket is >= i, for i = 0..m."""
+        hist = [np.bincount(b[c], minlength=m) for c in classes]
+        return [np.concatenate((np.cumsum(h[::-1])[::-1], [0])) for h in hist]
+
+    def draw(sizes):
+        """Counts of the impostor and the genuine cells (sizes: class x cell x weight)."""
+        sizes = np.asarray(sizes)
+        if resample == "label":
+            return cell_draws(rng, sizes[0], n_resamples), cell_draws(rng, sizes[1], n_resamples)
+        c = cell_draws(rng, sizes.reshape(-1, sizes.shape[-1]), n_resamples)
+        return c[:, : sizes.shape[1]], c[:, sizes.shape[1] :]
+
+    def rates(fa, fr, n, p):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            _, _, hter, value = _kc.epc_values(fa, fr, n, p, alpha, criterion)
+        return hter, value
+
+    k = len(buckets)
+    totals = [int(np.count_nonzero(c)) for c in classes]
+    single = []
+    hter = np.empty((n_resamples, k, alpha.size))
+    value = np.empty((n_resamples, k, alpha.size))
+    for s in range(k):
+        acc = [ge[first[s]] for ge in at_least(buckets[s])]  # per class, per weight
+        single.append(acc)
+        ci, cg = draw([[a, t - a] for a, t in zip(acc, totals, strict=True)])
+        hter[:, s], value[:, s] = rates(ci[:, 0], cg[:, 1], ci.sum(axis=1), cg.sum(axis=1))
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    if not pairs:
+        return (hter, value), None
+    diff = np.empty((n_resamples, len(pairs), alpha.size))
+    for j, (a, b) in enumerate(pairs):
+        sizes = []
+        for c, cls in enumerate(classes):
+            h = np.bincount(buckets[a][cls] * m + buckets[b][cls], minlength=m * m)
+            both_ge = np.zeros((m + 1, m + 1), dtype=np.int64)
+            both_ge[:m, :m] = h.reshape(m, m)[::-1, ::-1].cumsum(0).cumsum(1)[::-1, ::-1]
+            both = both_ge[first[a], first[b]]
+            only_a = single[a][c] - both
+            only_b = single[b][c] - both
+            sizes.append([both, only_a, only_b, totals[c] - both - only_a - only_b])
+        ci, cg = draw(sizes)  # cells: both accept, A only, B only, neither
+        n, p = ci.sum(axis=1), cg.sum(axis=1)
+        ha, _ = rates(ci[:, 0] + ci[:, 1], cg[:, 2] + cg[:, 3], n, p)
+        hb, _ = rates(ci[:, 0] + ci[:, 2], cg[:, 1] + cg[:, 3], n, p)
+        diff[:, j] = ha - hb
+    return (hter, value), diff
+
+
+def _epc_result(ds, aligned, hter, value, diff, level, n_resamples, resample):
+    k = len(aligned)
+    n_w = hter.shape[-1]
     band = {}
     for name, arr in (("hter", hter), ("value", value)):
         low, high = percentile_interval(arr, level)
@@ -837,7 +925,6 @@ def epc_bootstrap(
     names = [g.system for g in aligned]
     pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
     if pairs:
-        diff = np.stack([hter[:, a] - hter[:, b] for a, b in pairs], axis=1)
         d_low, d_high = percentile_interval(diff, level)
     else:  # one system: bands only, an empty pair dimension
         d_low = d_high = np.zeros((0, n_w))

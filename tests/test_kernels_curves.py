@@ -210,3 +210,30 @@ def test_bayes_error_vs_brute_force(neg, pos):
         assert default[j] == pytest.approx(min(q, 1 - q), abs=1e-15)
     assert np.all(min_ber <= default + 1e-15) and np.all(min_ber <= act_ber + 1e-15)
     assert np.isnan(k.bayes_error(sw, plo, actual=False)[1]).all()
+
+
+@SETTINGS
+@given(scores, scores, st.integers(0, 2), st.integers(0, 2), st.integers(0, 3))
+def test_roc_fill_is_roc_points_bit_for_bit(neg, pos, fta_neg, fta_pos, extra):
+    """The in-place curve writer (used by roc()/det()) equals roc_points exactly."""
+    sw = Sweep(np.r_[neg, np.full(fta_neg, -np.inf)], np.r_[pos, np.full(fta_pos, -np.inf)])
+    pts = k.roc_points(sw)
+    assert k.roc_size(sw) == pts.u.size
+    rows = np.full((4, pts.u.size + extra), np.nan)
+    m = k.roc_fill(sw, *rows)
+    assert m == pts.u.size
+    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
+        assert row[:m].tobytes() == want.tobytes()
+
+
+def test_roc_fill_in_blocks_and_distinct_scores(monkeypatch):
+    rng = np.random.default_rng(5)
+    sw = Sweep(rng.normal(0, 1, 3000), rng.normal(2, 1, 700))
+    pts = k.roc_points(sw)
+    monkeypatch.setattr(k, "_BLOCK", 64)  # many blocks, a partial last one
+    rows = np.empty((4, pts.u.size))
+    assert k.roc_fill(sw, *rows) == pts.u.size
+    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
+        assert row.tobytes() == want.tobytes()
+    with pytest.raises(ValueError, match="unweighted"):
+        k.roc_fill(sw.reweighted(np.ones(3000, int), np.ones(700, int)), *rows)

@@ -79,32 +79,65 @@ class RocPoints(NamedTuple):
         return (self.p - self.fr) / self.p
 
 
+def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None):
+    """Merge two sorted arrays in linear time: ``(merged, is_pos)``.
+
+    Each genuine score goes before the impostor scores equal to it (the order within a
+    run of ties never matters: only the first element of each run is read). ``out`` (at
+    least ``neg.size + pos.size`` long) receives the merged values when given.
+    """
+    size = neg.size + pos.size
+    merged = np.empty(size) if out is None else out[:size]
+    at = np.searchsorted(neg, pos, side="left")
+    at += np.arange(pos.size)
+    is_pos = np.zeros(size, dtype=bool)
+    is_pos[at] = True
+    merged[at] = pos
+    np.logical_not(is_pos, out=is_pos)
+    merged[is_pos] = neg
+    np.logical_not(is_pos, out=is_pos)
+    return merged, is_pos
+
+
+def _run_starts(merged: np.ndarray) -> np.ndarray | None:
+    """Index of the first element of every run of equal values, or None when every value
+    is distinct (then the runs start at every index)."""
+    if merged.size < 2:
+        return None
+    new = np.empty(merged.size, dtype=bool)
+    new[0] = True
+    np.not_equal(merged[1:], merged[:-1], out=new[1:])
+    if np.count_nonzero(new) == merged.size:
+        return None
+    return np.flatnonzero(new)
+
+
 def roc_points(sweep: Sweep) -> RocPoints:
     """Every operating point of ``sweep``: one per distinct finite score, then reject-all.
 
-    The two sorted classes are merged with a stable argsort, which runs in linear time on
-    two sorted runs (timsort), so the cost beyond the sweep's own sort is O(n). Scores that
-    tie (within or across classes) form one point. FAR is non-increasing and FRR
-    non-decreasing along the points; ``fr - fa`` strictly increases.
+    The two sorted classes are merged in linear time (each genuine score is placed by a
+    binary search among the impostor scores), so the cost beyond the sweep's own sort is
+    O(n). Scores that tie (within or across classes) form one point. FAR is
+    non-increasing and FRR non-decreasing along the points; ``fr - fa`` strictly
+    increases.
     """
     neg, pos = sweep.neg, sweep.pos
-    values = np.concatenate([neg, pos])
-    if values.size:
-        order = np.argsort(values, kind="stable")
-        merged = values[order]
-        new = np.empty(merged.size, dtype=bool)
-        new[0] = True
-        np.not_equal(merged[1:], merged[:-1], out=new[1:])
-        starts = np.flatnonzero(new)
-        u = merged[starts]
+    if neg.size + pos.size:
+        merged, is_pos = _merge(neg, pos)
+        starts = _run_starts(merged)
         # genuine scores strictly below each distinct value: a cumulative count of the
         # merged labels, read at the first element of each run of ties
-        is_pos = order >= neg.size
         cpos = np.empty(merged.size + 1, dtype=np.int64)
         cpos[0] = 0
         np.cumsum(is_pos, out=cpos[1:])
-        pos_below = cpos[starts]
-        neg_below = starts - pos_below
+        if starts is None:
+            u = merged
+            pos_below = cpos[:-1]
+            neg_below = np.arange(merged.size) - pos_below
+        else:
+            u = merged[starts]
+            pos_below = cpos[starts]
+            neg_below = starts - pos_below
         fa = sweep.n_finite_neg - sweep._wneg(neg_below)
         fr = sweep.rp + sweep._wpos(pos_below)
     else:  # every score is a failure to acquire: only reject-all
@@ -116,29 +149,132 @@ def roc_points(sweep: Sweep) -> RocPoints:
     return RocPoints(u, _thresholds(u, sweep), fa, fr, sweep.n, sweep.p)
 
 
+def roc_size(sweep: Sweep) -> int:
+    """The number of points of :func:`roc_points` (distinct finite scores + reject-all),
+    without merging the classes."""
+    neg, pos = sweep.neg, sweep.pos
+    distinct = 0
+    for arr in (neg, pos):
+        if arr.size:
+            distinct += 1 + int(np.count_nonzero(arr[1:] != arr[:-1]))
+    if neg.size and pos.size:  # distinct genuine values that an impostor score equals
+        pv = pos if distinct == neg.size + pos.size or pos.size < 2 else np.unique(pos)
+        i = np.searchsorted(neg, pv, side="left")
+        distinct -= int(np.count_nonzero(neg[np.minimum(i, neg.size - 1)] == pv))
+    return distinct + 1
+
+
+_BLOCK = 1 << 18  # elements per block of the chunked arithmetic below
+
+
+def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarray,
+             tpr: np.ndarray) -> int:
+    """Write :func:`roc_points` of an unweighted sweep straight into four rows.
+
+    ``threshold``, ``far``, ``frr`` and ``tpr`` are float rows of at least
+    :func:`roc_size` elements; the points go to their start (the rest is left as is) and
+    the number of points is returned. The values are those of :func:`roc_points` bit for
+    bit (counts are exact in float64 below 2**53), but nothing of the size of the input is
+    allocated besides a boolean mask when the scores are distinct: the merged scores live
+    in the ``tpr`` row until the thresholds are made from them, and the counts are
+    computed in blocks.
+    """
+    if sweep._cn is not None or sweep._cp is not None:
+        raise ValueError("roc_fill needs an unweighted sweep")
+    neg, pos = sweep.neg, sweep.pos
+    size = neg.size + pos.size
+    n, p, rp = sweep.n, sweep.p, sweep.rp
+    a = neg.size
+    scratch = tpr if tpr.size >= size + 1 else None
+    if size == 0:
+        length = 1
+    else:
+        merged, is_pos = _merge(neg, pos, out=scratch)
+        starts = _run_starts(merged)
+        if starts is None:
+            u = merged
+            length = size + 1
+        else:
+            u = merged[starts]
+            length = u.size + 1
+        _thresholds_into(u, sweep, threshold[:length])
+        del merged
+        if starts is None:
+            # pos_below[k] = is_pos[:k].sum(); computed block by block
+            carry = 0.0
+            for lo in range(0, size, _BLOCK):
+                hi = min(lo + _BLOCK, size)
+                below = np.cumsum(is_pos[lo:hi], dtype=np.float64)
+                below -= is_pos[lo:hi]
+                below += carry
+                carry = below[-1] + is_pos[hi - 1]
+                _rates(below, np.arange(lo, hi, dtype=np.float64) - below, a, n, p, rp,
+                       far[lo:hi], frr[lo:hi], tpr[lo:hi])
+        else:
+            cpos = np.empty(size + 1, dtype=np.int64)
+            cpos[0] = 0
+            np.cumsum(is_pos, out=cpos[1:])
+            pos_below = cpos[starts].astype(np.float64)
+            del cpos
+            neg_below = starts - pos_below
+            m = starts.size
+            _rates(pos_below, neg_below, a, n, p, rp, far[:m], frr[:m], tpr[:m])
+    if size == 0:
+        threshold[0] = np.inf if not np.isfinite(sweep.max_score) else np.nextafter(
+            sweep.max_score, np.inf)
+    last = length - 1
+    far[last] = 0 / n
+    frr[last] = p / p
+    tpr[last] = (p - p) / p
+    return length
+
+
+def _rates(pos_below, neg_below, a, n, p, rp, far, frr, tpr) -> None:
+    """FAR, FRR and TPR from float counts, each computed as :class:`RocPoints` does from
+    integers (the same IEEE operations on the same exact values)."""
+    np.subtract(a, neg_below, out=far)  # fa
+    far /= n
+    np.add(pos_below, rp, out=frr)  # fr
+    np.subtract(p, frr, out=tpr)
+    tpr /= p
+    frr /= p
+
+
 def _thresholds(u: np.ndarray, sweep: Sweep) -> np.ndarray:
     """:meth:`Sweep.threshold_for` of *all* distinct scores ``u`` (sorted, ``+inf`` last),
     where the predecessor of each score is simply the previous one (no search): the lowest
     score itself, then midpoints, then the next float above the highest score."""
     out = np.empty_like(u)
-    finite = u[:-1]
-    if finite.size:
-        out[0] = finite[0]
-        lower, upper = finite[:-1], finite[1:]
-        with np.errstate(over="ignore", invalid="ignore"):
-            mid = out[1:-1]
-            np.add(lower, upper, out=mid)
-            mid *= 0.5
-        bad = ~np.isfinite(mid)
-        if bad.any():  # the sum overflowed
-            mid[bad] = lower[bad] / 2 + upper[bad] / 2
-        # a midpoint that rounds onto the lower score would accept it: use the upper one
-        low = mid <= lower
-        if low.any():
-            mid[low] = upper[low]
-    top = sweep.max_score
-    out[-1] = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
+    _thresholds_into(u[:-1], sweep, out)
     return out
+
+
+def _thresholds_into(finite: np.ndarray, sweep: Sweep, out: np.ndarray) -> None:
+    """:func:`_thresholds` of the finite distinct scores ``finite`` into ``out`` (one
+    longer: the reject-all threshold goes last). ``finite`` may not overlap ``out``
+    except as the same memory shifted by one (it is read before it is overwritten)."""
+    top = sweep.max_score
+    last = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
+    if finite.size:
+        first = finite[0]
+        m = finite.size
+        # midpoints, written from the end so that ``finite`` may share memory with ``out``
+        for hi in range(m, 1, -_BLOCK):
+            lo = max(1, hi - _BLOCK)
+            lower, upper = finite[lo - 1 : hi - 1], finite[lo:hi]
+            with np.errstate(over="ignore", invalid="ignore"):
+                mid = lower + upper
+                mid *= 0.5
+            bad = ~np.isfinite(mid)
+            if bad.any():  # the sum overflowed
+                mid[bad] = lower[bad] / 2 + upper[bad] / 2
+            # a midpoint that rounds onto the lower score would accept it: use the upper one
+            low = mid <= lower
+            if low.any():
+                mid[low] = upper[low]
+            out[lo:hi] = mid
+        out[0] = first
+    out[finite.size] = last
 
 
 def at_most(points: RocPoints, far_grid: np.ndarray) -> np.ndarray:

@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.optimize import isotonic_regression
 
 __all__ = [
     "OperatingPoint",
@@ -30,6 +29,14 @@ __all__ = [
 ]
 
 _LN2 = float(np.log(2.0))
+
+
+def isotonic_regression(y, *, weights, increasing=True):
+    """scipy's pool-adjacent-violators (:func:`scipy.optimize.isotonic_regression`),
+    imported on first use: ``scipy.optimize`` takes long to import."""
+    from scipy.optimize import isotonic_regression as pav
+
+    return pav(y, weights=weights, increasing=increasing)
 
 
 class OperatingPoint(NamedTuple):
@@ -497,8 +504,8 @@ def cllr(negatives: np.ndarray, positives: np.ndarray) -> float:
 def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
     """Decidability index ``|mu_g - mu_i| / sqrt((var_g + var_i) / 2)`` (population
     variances), on the finite scores."""
-    neg = negatives[np.isfinite(negatives)]
-    pos = positives[np.isfinite(positives)]
+    neg = _finite(negatives)
+    pos = _finite(positives)
     if neg.size == 0 or pos.size == 0:
         return float("nan")
     moments = []
@@ -511,3 +518,9 @@ def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
     diff = abs(mu_g - mu_i)
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(diff / spread) if spread > 0 else float("inf") if diff > 0 else float("nan")
+
+
+def _finite(x: np.ndarray) -> np.ndarray:
+    """The finite values of ``x`` in their order: ``x`` itself when its sum is finite
+    (then every value is), without a mask or a copy."""
+    return x if np.isfinite(np.add.reduce(x)) else x[np.isfinite(x)]
