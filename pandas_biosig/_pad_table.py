@@ -71,7 +71,6 @@ ERROR_PAD_ON = (
     "{where} has no presentations in split {on!r}, so no threshold can be chosen there"
 )
 ERROR_PAD_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
-ERROR_PAD_LEVEL = "confidence_level must be a number strictly between 0 and 1, got {value!r}"
 ERROR_PAD_SUBJECT = (
     "ci_method={method!r} needs subjects; column {column!r} is not in the table "
     "(its columns: {found})"
@@ -372,14 +371,11 @@ def _rates(g: PadGroup, n_species: int, t: float):
 
 
 
-def _check_level(confidence_level) -> float:
-    if (
-        isinstance(confidence_level, bool)
-        or not isinstance(confidence_level, int | float | np.integer | np.floating)
-        or not 0 < confidence_level < 1
-    ):
-        raise ValueError(ERROR_PAD_LEVEL.format(value=confidence_level))
-    return float(confidence_level)
+def _check_n_resamples(n_resamples) -> int:
+    """``n_resamples`` as an int >= 1, else ``ValueError`` (:data:`ERROR_N_RESAMPLES`)."""
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < 1:
+        raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
+    return int(n_resamples)
 
 
 def _binomial_interval(errors: int, n: int, level: float, method: str) -> tuple[float, float]:

@@ -26,7 +26,6 @@ import xarray as xr
 
 from ._pad_table import (  # the messages its functions raise are importable from here
     CI_METHODS,
-    ERROR_N_RESAMPLES,
     ERROR_NO_ATTACKS,  # noqa: F401
     ERROR_NO_SPECIES,  # noqa: F401
     ERROR_PAD_LABELS,  # noqa: F401
@@ -39,7 +38,7 @@ from ._pad_table import (  # the messages its functions raise are importable fro
     CIMethod,
     PadCriterion,
     _binomial_interval,
-    _check_level,
+    _check_n_resamples,
     _choose_thresholds,
     _cluster_bootstrap,
     _cluster_wilson,
@@ -49,6 +48,7 @@ from ._pad_table import (  # the messages its functions raise are importable fro
 )
 from ._schema import SchemaError, check_option
 from ._typing import NonFinite, Orientation
+from .results import _check_confidence_level
 
 __all__ = [
     "PAD_CRITERIA",
@@ -310,10 +310,9 @@ def pad_rates(
     >>> [round(x, 4) for x in proportion_confint(13, 200, method="wilson")]
     [0.0384, 0.108]
     """
-    level = _check_level(confidence_level)
+    level = _check_confidence_level(confidence_level)
     check_option(ci_method, CI_METHODS, "ci_method")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < 1:
-        raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
+    n_resamples = _check_n_resamples(n_resamples)
     table = validate_pad(
         data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,

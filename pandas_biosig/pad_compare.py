@@ -13,11 +13,10 @@ import pandas as pd
 from ._kernels.pad import PadSweep, weighted_rates
 from ._kernels.resample import percentile_interval
 from ._pad_table import (
-    ERROR_N_RESAMPLES,
     PAD_CRITERIA,
     PadCriterion,
     PadGroup,
-    _check_level,
+    _check_n_resamples,
     _check_target,
     _choose_thresholds,
     _resolve_on,
@@ -25,6 +24,7 @@ from ._pad_table import (
 )
 from ._schema import SchemaError, check_option
 from ._typing import NonFinite, Orientation
+from .results import _check_confidence_level
 
 __all__ = ["PAD_COMPARE_COLUMNS", "PAD_COMPARE_METRICS", "PAD_TESTS", "pad_compare"]
 
@@ -253,9 +253,8 @@ def pad_compare(
         raise ValueError(ERROR_MCNEMAR_METRIC.format(metric=metric))
     alpha = _check_alpha(alpha)
     adjust = _check_adjust(adjust)
-    level = _check_level(confidence_level)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < 1:
-        raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
+    level = _check_confidence_level(confidence_level)
+    n_resamples = _check_n_resamples(n_resamples)
     if not isinstance(threshold, str):
         check_option(threshold, PAD_CRITERIA, "threshold")
     table = validate_pad(
