@@ -16,6 +16,7 @@ from ._pad_table import (
     PAD_CRITERIA,
     PadCriterion,
     PadGroup,
+    PadTable,
     _check_n_resamples,
     _check_target,
     _choose_thresholds,
@@ -245,7 +246,7 @@ def pad_compare(
        estimate  statistic  pvalue
     0    -0.015       17.0  0.4296
     """
-    from .significance import _adjust, _check_adjust, _check_alpha
+    from .significance import _check_adjust, _check_alpha
 
     check_option(metric, PAD_COMPARE_METRICS, "metric")
     check_option(test, PAD_TESTS, "test")
@@ -267,15 +268,8 @@ def pad_compare(
     choose_split = _resolve_on(table, on)
     sign = -1.0 if table.orientation == "distance" else 1.0
     k = len(table.species)
-    use_subject = table.groups[0].subject is not None
     t_of = {id(g): c[3] for g, c in zip(table.groups, chosen, strict=True)}
-    by_key = {g.key: g for g in table.groups}
-    # families: (by..., split) of the tested splits
-    families: dict[tuple, list[PadGroup]] = {}
-    for g in table.groups:
-        if choose_split is not None and g.split == choose_split:
-            continue
-        families.setdefault((*g.key[:-2], g.split), []).append(g)
+    families = _families(table, choose_split)
     rows, family_of = [], []
     for fi, (fam, members) in enumerate(families.items()):
         where = "".join(f"{n}={v!r}, " for n, v in zip(table.by, fam[:-1], strict=False))
@@ -284,56 +278,20 @@ def pad_compare(
         for i in range(len(members)):
             for j in range(i + 1, len(members)):
                 ga, gb = members[i], members[j]
-                w_txt = f" ({where}split {ga.split!r})"
-                oa, ob = _pair_order(ga, gb, w_txt, trial)
+                oa, ob = _pair_order(ga, gb, f" ({where}split {ga.split!r})", trial)
                 ta, tb = t_of[id(ga)], t_of[id(gb)]
                 ea, eb = _Aligned(ga, oa, k), _Aligned(gb, ob, k)
                 one = np.ones(oa.size, dtype=np.int64)
                 est = ea.value(metric, ta, one) - eb.value(metric, tb, one)
                 if test == "mcnemar":
-                    from .stats import mcnemar
-
-                    bona = ea.strata == k
-                    err_a = (ea.scores < ta)[bona]
-                    err_b = (eb.scores < tb)[bona]
-                    b = int((err_a & ~err_b).sum())
-                    c = int((~err_a & err_b).sum())
-                    res = mcnemar(b, c, n=int(bona.sum()))
-                    ci = res.confidence_interval(confidence_level=level)
-                    stat, p, low, high = float(res.statistic), float(res.pvalue), ci.low, ci.high
+                    stat, p, low, high = _mcnemar_pair(ea, eb, ta, tb, k, level)
                 else:
-                    if choose_split is not None:
-                        ca = by_key[(*ga.key[:-1], choose_split)]
-                        cb = by_key[(*gb.key[:-1], choose_split)]
-                        da_o, db_o = _pair_order(ca, cb, f" ({where}split {choose_split!r})", trial)
-                        da, db = _Aligned(ca, da_o, k), _Aligned(cb, db_o, k)
-                        dev_units = _units(ca, da_o, k, use_subject)
-                    else:
-                        da = db = None
-                        dev_units = None
-                    ev_units = _units(ga, oa, k, use_subject)
-                    deltas = np.empty(n_resamples)
-                    for r in range(n_resamples):
-                        w_eval = _draw(rng, *ev_units, k)
-                        if da is None:
-                            sa, sb = ea.sweep(w_eval), eb.sweep(w_eval)
-                        else:
-                            w_dev = _draw(rng, *dev_units, k)
-                            sa, sb = da.sweep(w_dev), db.sweep(w_dev)
-                        try:
-                            ra = sa.threshold(threshold, tgt)
-                            rb = sb.threshold(threshold, tgt)
-                        except ValueError:  # a replicate without one class
-                            deltas[r] = np.nan
-                            continue
-                        deltas[r] = ea.value(metric, ra, w_eval) - eb.value(metric, rb, w_eval)
-                    from .resampling import bootstrap_pvalue
-
-                    finite = deltas[np.isfinite(deltas)]
-                    p = float(bootstrap_pvalue(finite))
-                    se = float(np.std(finite, ddof=1)) if finite.size > 1 else np.nan
-                    stat = est / se if se and se > 0 else np.nan
-                    low, high = (float(x) for x in percentile_interval(finite, level))
+                    dev = _dev_pair(table, ga, gb, choose_split, where, trial, k)
+                    deltas = _replicate_deltas(
+                        rng, ea, eb, dev, _units(ga, oa, k, table.groups[0].subject is not None),
+                        k, n_resamples, metric, threshold, tgt,
+                    )
+                    stat, p, low, high = _bootstrap_summary(deltas, est, level)
                 rows.append(
                     dict(
                         system_a=ga.system, system_b=gb.system, split=ga.split, metric=metric,
@@ -346,6 +304,83 @@ def pad_compare(
                     )
                 )
                 family_of.append(fi)
+    return _adjusted(rows, family_of, list(families), table.by, adjust, alpha)
+
+
+def _families(table: PadTable, choose_split) -> dict[tuple, list[PadGroup]]:
+    """The tested groups by family, (by..., split); the split choosing thresholds is not tested."""
+    families: dict[tuple, list[PadGroup]] = {}
+    for g in table.groups:
+        if choose_split is not None and g.split == choose_split:
+            continue
+        families.setdefault((*g.key[:-2], g.split), []).append(g)
+    return families
+
+
+def _mcnemar_pair(ea: _Aligned, eb: _Aligned, ta: float, tb: float, k: int, level: float):
+    """McNemar's test of BPCER on the paired bona fide presentations."""
+    from .stats import mcnemar
+
+    bona = ea.strata == k
+    err_a = (ea.scores < ta)[bona]
+    err_b = (eb.scores < tb)[bona]
+    b = int((err_a & ~err_b).sum())
+    c = int((~err_a & err_b).sum())
+    res = mcnemar(b, c, n=int(bona.sum()))
+    ci = res.confidence_interval(confidence_level=level)
+    return float(res.statistic), float(res.pvalue), ci.low, ci.high
+
+
+def _dev_pair(table: PadTable, ga: PadGroup, gb: PadGroup, choose_split, where, trial, k):
+    """The aligned groups of the pair on the split choosing thresholds, and its resampling
+    units, or None when thresholds are chosen on the tested split itself."""
+    if choose_split is None:
+        return None
+    by_key = {g.key: g for g in table.groups}
+    ca = by_key[(*ga.key[:-1], choose_split)]
+    cb = by_key[(*gb.key[:-1], choose_split)]
+    da_o, db_o = _pair_order(ca, cb, f" ({where}split {choose_split!r})", trial)
+    use_subject = table.groups[0].subject is not None
+    return _Aligned(ca, da_o, k), _Aligned(cb, db_o, k), _units(ca, da_o, k, use_subject)
+
+
+def _replicate_deltas(rng, ea, eb, dev, ev_units, k, n_resamples, metric, threshold, tgt):
+    """Bootstrap replicates of metric(a) - metric(b), thresholds re-chosen in each replicate."""
+    deltas = np.empty(n_resamples)
+    for r in range(n_resamples):
+        w_eval = _draw(rng, *ev_units, k)
+        if dev is None:
+            sa, sb = ea.sweep(w_eval), eb.sweep(w_eval)
+        else:
+            da, db, dev_units = dev
+            w_dev = _draw(rng, *dev_units, k)
+            sa, sb = da.sweep(w_dev), db.sweep(w_dev)
+        try:
+            ra = sa.threshold(threshold, tgt)
+            rb = sb.threshold(threshold, tgt)
+        except ValueError:  # a replicate without one class
+            deltas[r] = np.nan
+            continue
+        deltas[r] = ea.value(metric, ra, w_eval) - eb.value(metric, rb, w_eval)
+    return deltas
+
+
+def _bootstrap_summary(deltas: np.ndarray, est: float, level: float):
+    """Statistic, p-value and percentile interval of the finite replicates."""
+    from .resampling import bootstrap_pvalue
+
+    finite = deltas[np.isfinite(deltas)]
+    p = float(bootstrap_pvalue(finite))
+    se = float(np.std(finite, ddof=1)) if finite.size > 1 else np.nan
+    stat = est / se if se and se > 0 else np.nan
+    low, high = (float(x) for x in percentile_interval(finite, level))
+    return stat, p, low, high
+
+
+def _adjusted(rows, family_of, families: list, by: Sequence[str], adjust, alpha) -> pd.DataFrame:
+    """The result table, p-values adjusted within each family."""
+    from .significance import _adjust
+
     out = pd.DataFrame(rows, columns=[c for c in PAD_COMPARE_COLUMNS if c not in ("pvalue_adj", "reject")])
     p_adj = np.full(len(out), np.nan)
     reject = np.zeros(len(out), dtype=bool)
@@ -356,9 +391,9 @@ def pad_compare(
         p_adj[idx], reject[idx] = pa, rj
     out["pvalue_adj"] = p_adj
     out["reject"] = reject
-    by_cols = pd.DataFrame([f[:-1] for f in (list(families)[i] for i in family_of)], columns=list(table.by))
+    by_cols = pd.DataFrame([f[:-1] for f in (families[i] for i in family_of)], columns=list(by))
     out = pd.concat([by_cols.reset_index(drop=True), out.reset_index(drop=True)], axis=1)
-    return out[[*table.by, *PAD_COMPARE_COLUMNS]]
+    return out[[*by, *PAD_COMPARE_COLUMNS]]
 
 
 def __dir__() -> list[str]:
