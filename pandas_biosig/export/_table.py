@@ -231,6 +231,31 @@ def _mark_rows(frame, shown, comparison, marks, directions, groups, bold,
     """Column -> rows to mark with a dagger, and the comparison's metrics that were used."""
     if comparison is None or marks is False:
         return {}, []
+    _check_comparison(frame, comparison)
+    metrics = _distinct(comparison["metric"])
+    targets = _mark_targets(frame, metrics, marks)
+    systems = frame["system"].map(_normalize).to_numpy(dtype=object)
+    splits = np.empty(len(frame), dtype=object)
+    splits[:] = _cells_of(frame, len(frame), by_columns)
+    row_metric = (
+        frame["metric"].to_numpy(dtype=object) if "metric" in frame.columns else None
+    )
+    pairs = _pair_rejections(comparison, by_columns)
+    out: dict[str, np.ndarray] = {}
+    for metric, column in targets.items():
+        mask = out.setdefault(column, np.zeros(len(frame), dtype=bool))
+        rows_of_metric = (
+            row_metric == metric if row_metric is not None else np.ones(len(frame), dtype=bool)
+        )
+        _mark_metric(
+            mask, frame[column].to_numpy(dtype=float), metric, column, rows_of_metric, splits,
+            systems, pairs, directions, groups, bold,
+        )
+    used = [m for m in metrics if m in targets]
+    return {c: m for c, m in out.items() if m.any()}, used
+
+
+def _check_comparison(frame, comparison) -> None:
     if not isinstance(comparison, pd.DataFrame):
         raise TypeError(ERROR_NOT_A_FRAME.format(type=type(comparison).__name__))
     missing = [c for c in COMPARISON_COLUMNS if c not in comparison.columns]
@@ -238,7 +263,10 @@ def _mark_rows(frame, shown, comparison, marks, directions, groups, bold,
         raise ValueError(ERROR_COMPARISON.format(needed=list(COMPARISON_COLUMNS), missing=missing))
     if "system" not in frame.columns:
         raise ValueError(ERROR_MARK_SYSTEMS.format(found=list(frame.columns)))
-    metrics = _distinct(comparison["metric"])
+
+
+def _mark_targets(frame, metrics: list, marks) -> dict:
+    """Metric of the comparison -> the column of ``frame`` whose values it marks."""
     if marks is True:
         targets = {}
         for m in metrics:
@@ -250,34 +278,33 @@ def _mark_rows(frame, shown, comparison, marks, directions, groups, bold,
                 targets[m] = METRIC_COLUMNS[m]
             else:
                 raise ValueError(ERROR_MARK_COLUMN.format(metric=m, found=list(frame.columns)))
-    elif isinstance(marks, str):
+        return targets
+    if isinstance(marks, str):
         _check_columns([marks], frame, "marks")
-        targets = dict.fromkeys(metrics, marks)
-    elif isinstance(marks, Mapping):
+        return dict.fromkeys(metrics, marks)
+    if isinstance(marks, Mapping):
         _check_columns(marks.values(), frame, "marks")
         targets = dict(marks)
         for m in metrics:
             if m not in targets:
                 raise ValueError(ERROR_MARK_COLUMN.format(metric=m, found=list(frame.columns)))
-    else:
-        raise ValueError(ERROR_MARKS.format(value=marks))
+        return targets
+    raise ValueError(ERROR_MARKS.format(value=marks))
 
-    systems = frame["system"].map(_normalize).to_numpy(dtype=object)
-    def cells_of(table, n):
-        """Each row's (``by`` values..., split): the cell its comparisons belong to."""
-        keys = [c for c in (*by_columns, "split") if c in table.columns]
-        if "split" not in table.columns:
-            keys.append(None)
-        cols = [table[c].map(_normalize).tolist() if c else [None] * n for c in keys]
-        return [tuple(v) for v in zip(*cols, strict=True)] if cols else [(None,)] * n
 
-    splits = np.empty(len(frame), dtype=object)
-    splits[:] = cells_of(frame, len(frame))
-    row_metric = (
-        frame["metric"].to_numpy(dtype=object) if "metric" in frame.columns else None
-    )
+def _cells_of(table, n, by_columns):
+    """Each row's (``by`` values..., split): the cell its comparisons belong to."""
+    keys = [c for c in (*by_columns, "split") if c in table.columns]
+    if "split" not in table.columns:
+        keys.append(None)
+    cols = [table[c].map(_normalize).tolist() if c else [None] * n for c in keys]
+    return [tuple(v) for v in zip(*cols, strict=True)] if cols else [(None,)] * n
+
+
+def _pair_rejections(comparison, by_columns) -> dict[tuple, bool]:
+    """(cell, metric, system, other system) -> whether the comparison rejected equality."""
     pairs: dict[tuple, bool] = {}
-    c_split = cells_of(comparison, len(comparison))
+    c_split = _cells_of(comparison, len(comparison), by_columns)
     for a, b, s, m, r in zip(
         comparison["system_a"], comparison["system_b"], c_split, comparison["metric"],
         comparison["reject"], strict=True,
@@ -285,53 +312,51 @@ def _mark_rows(frame, shown, comparison, marks, directions, groups, bold,
         key = (s, _normalize(m))
         pairs[(*key, _normalize(a), _normalize(b))] = bool(r)
         pairs[(*key, _normalize(b), _normalize(a))] = bool(r)
-    out: dict[str, np.ndarray] = {}
-    for metric, column in targets.items():
-        values = frame[column].to_numpy(dtype=float)
-        mask = out.setdefault(column, np.zeros(len(frame), dtype=bool))
-        rows_of_metric = (
-            row_metric == metric if row_metric is not None else np.ones(len(frame), dtype=bool)
-        )
-        chosen = set(directions[column][rows_of_metric]) - {""} if column in directions else set()
-        direction = (
-            chosen.pop() if len(chosen) == 1 else BEST.get(metric if column == "estimate" else column)
-        )
-        if direction is None:
-            raise ValueError(ERROR_MARK_DIRECTION.format(column=column))
-        compared_splits = {k[0] for k in pairs if k[1] == metric}
-        table_splits = list(dict.fromkeys(splits[rows_of_metric]))
-        if not compared_splits.intersection(table_splits):
-            raise ValueError(
-                ERROR_MARK_SPLIT.format(
-                    splits=[_cell_name(t) for t in table_splits], metric=metric,
-                    found=sorted((_cell_name(t) for t in compared_splits), key=str),
-                )
+    return pairs
+
+
+def _mark_metric(mask, values, metric, column, rows_of_metric, splits, systems, pairs,
+                 directions, groups, bold) -> None:
+    """Set ``mask`` on the rows of ``metric`` not significantly different from their group's
+    best row."""
+    chosen = set(directions[column][rows_of_metric]) - {""} if column in directions else set()
+    direction = (
+        chosen.pop() if len(chosen) == 1 else BEST.get(metric if column == "estimate" else column)
+    )
+    if direction is None:
+        raise ValueError(ERROR_MARK_DIRECTION.format(column=column))
+    compared_splits = {k[0] for k in pairs if k[1] == metric}
+    table_splits = list(dict.fromkeys(splits[rows_of_metric]))
+    if not compared_splits.intersection(table_splits):
+        raise ValueError(
+            ERROR_MARK_SPLIT.format(
+                splits=[_cell_name(t) for t in table_splits], metric=metric,
+                found=sorted((_cell_name(t) for t in compared_splits), key=str),
             )
-        for g in np.unique(groups):
-            rows = np.flatnonzero((groups == g) & rows_of_metric & ~np.isnan(values))
-            if rows.size < 2:
+        )
+    for g in np.unique(groups):
+        rows = np.flatnonzero((groups == g) & rows_of_metric & ~np.isnan(values))
+        if rows.size < 2:
+            continue
+        split = splits[rows[0]]
+        if split not in compared_splits:
+            continue
+        order = values[rows] if direction == "min" else -values[rows]
+        best_row = rows[int(np.argmin(order))]
+        for row in rows:
+            if row == best_row or (column in bold and bold[column][row]):
                 continue
-            split = splits[rows[0]]
-            if split not in compared_splits:
-                continue
-            order = values[rows] if direction == "min" else -values[rows]
-            best_row = rows[int(np.argmin(order))]
-            for row in rows:
-                if row == best_row or (column in bold and bold[column][row]):
-                    continue
-                key = (split, metric, systems[best_row], systems[row])
-                if key not in pairs:
-                    name = _cell_name(split)
-                    where = "" if name is None else f" in split {name!r}"
-                    raise ValueError(
-                        ERROR_MARK_PAIR.format(
-                            a=systems[best_row], b=systems[row], where=where, metric=metric
-                        )
+            key = (split, metric, systems[best_row], systems[row])
+            if key not in pairs:
+                name = _cell_name(split)
+                where = "" if name is None else f" in split {name!r}"
+                raise ValueError(
+                    ERROR_MARK_PAIR.format(
+                        a=systems[best_row], b=systems[row], where=where, metric=metric
                     )
-                if not pairs[key]:
-                    mask[row] = True
-    used = [m for m in metrics if m in targets]
-    return {c: m for c, m in out.items() if m.any()}, used
+                )
+            if not pairs[key]:
+                mask[row] = True
 
 
 def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, within,
