@@ -472,6 +472,38 @@ def _metric_header(frame, column: str) -> str | None:
     return f"{name} A-B" if "system_a" in frame.columns and "system_b" in frame.columns else name
 
 
+def _column_texts(frame, c, digits: int, rows_scaled, mixed: bool, marked_rows, merged: bool,
+                  flavor: str) -> list[str]:
+    """The cells of column ``c`` as text: numbers, p-values, names, daggers, merged intervals."""
+    values = frame[c]
+    texts = []
+    for i, value in enumerate(values):
+        if value is None or (not isinstance(value, str) and pd.isna(value)):
+            texts.append(_MISSING[flavor])
+            continue
+        if c in PVALUES and _is_numeric(values):
+            text = _format_pvalue(float(value), digits)
+        elif isinstance(value, int | float | np.number | bool | np.bool_):
+            text = _format_number(
+                value, digits, scaled=bool(rows_scaled[i]),
+                suffix="%" if mixed and rows_scaled[i] else "",
+            )
+        else:
+            text = _value_name(c, value)
+        if marked_rows is not None and marked_rows[i]:
+            text += _DAGGER
+        if c == "estimate" and merged:
+            low, high = frame["ci_low"].iloc[i], frame["ci_high"].iloc[i]
+            if not (pd.isna(low) or pd.isna(high)):
+                bounds = [
+                    _format_number(v, digits, scaled=bool(rows_scaled[i]), suffix="")
+                    for v in (low, high)
+                ]
+                text += f" [{bounds[0]}, {bounds[1]}]"
+        texts.append(text)
+    return texts
+
+
 def _prepare(frame, *, columns, percent, precision, intervals, best, comparison, marks,
              flavor, by=None) -> _Table:
     if not isinstance(frame, pd.DataFrame):
@@ -509,31 +541,9 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
         all_scaled = bool(rows_scaled.all()) and len(frame) > 0
         mixed = rows_scaled.any() and not all_scaled
         percent_shown |= bool(rows_scaled.any())
-        texts = []
-        for i, value in enumerate(values):
-            if value is None or (not isinstance(value, str) and pd.isna(value)):
-                texts.append(_MISSING[flavor])
-                continue
-            if c in PVALUES and _is_numeric(values):
-                text = _format_pvalue(float(value), digits[c])
-            elif isinstance(value, int | float | np.number | bool | np.bool_):
-                text = _format_number(
-                    value, digits[c], scaled=bool(rows_scaled[i]),
-                    suffix="%" if mixed and rows_scaled[i] else "",
-                )
-            else:
-                text = _value_name(c, value)
-            if c in marked and marked[c][i]:
-                text += _DAGGER
-            if c == "estimate" and merged:
-                low, high = frame["ci_low"].iloc[i], frame["ci_high"].iloc[i]
-                if not (pd.isna(low) or pd.isna(high)):
-                    bounds = [
-                        _format_number(v, digits[c], scaled=bool(rows_scaled[i]), suffix="")
-                        for v in (low, high)
-                    ]
-                    text += f" [{bounds[0]}, {bounds[1]}]"
-            texts.append(text)
+        texts = _column_texts(
+            frame, c, digits[c], rows_scaled, mixed, marked.get(c), merged, flavor
+        )
         cells[c] = texts
         header = _metric_header(frame, c) or HEADERS.get(c, str(c))
         headers.append(header + (" (%)" if all_scaled else ""))
