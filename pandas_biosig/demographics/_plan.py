@@ -212,19 +212,36 @@ def _plan(
 ) -> _Plan:
     _check_not_dask(data)
     check_option(impostors, IMPOSTORS, "impostors")
-    if isinstance(threshold, str):
-        check_option(threshold, CRITERIA, "threshold")
-        tgt = _check_target(target) if threshold == "fmr" else float("nan")
-    elif _is_number(threshold):
-        if on not in ("auto", None):
-            raise ValueError(ERROR_ON_FIXED.format(on=on, value=threshold))
-        tgt = float("nan")
-    else:
-        raise ValueError(ERROR_THRESHOLD.format(value=threshold, allowed=list(CRITERIA)))
+    tgt = _check_threshold(threshold, target, on)
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, orientation=orientation, nonfinite=nonfinite,
     )
+    gcode, rcode, labels = _group_codes(data, group, reference_group)
+    has_subject = trials.groups[0].subject is not None
+    cluster, cluster_group = _clusters(data[subject] if has_subject else data[trial], gcode)
+    sign = -1.0 if orientation == "distance" else 1.0
+    parts = _parts(data, trials, gcode, rcode, labels, cluster, impostors)
+    on_value, report = _report_splits(trials, parts, threshold, on, apply_to)
+    reported = _reported(parts, report, on_value, threshold, tgt, sign)
+    return _Plan(reported, labels, impostors, threshold if isinstance(threshold, str) else "fixed",
+                 tgt, sign, has_subject, cluster_group, reference_group is not None)
+
+
+def _check_threshold(threshold, target, on) -> float:
+    """The target FMR of ``threshold="fmr"`` (NaN otherwise), after checking the criterion."""
+    if isinstance(threshold, str):
+        check_option(threshold, CRITERIA, "threshold")
+        return _check_target(target) if threshold == "fmr" else float("nan")
+    if _is_number(threshold):
+        if on not in ("auto", None):
+            raise ValueError(ERROR_ON_FIXED.format(on=on, value=threshold))
+        return float("nan")
+    raise ValueError(ERROR_THRESHOLD.format(value=threshold, allowed=list(CRITERIA)))
+
+
+def _group_codes(data, group, reference_group):
+    """Integer codes of the probe and reference groups (one code set), and the group labels."""
     group_cols = [group] + ([reference_group] if reference_group is not None else [])
     missing = [c for c in group_cols if c not in data.columns]
     if missing:
@@ -242,14 +259,21 @@ def _plan(
     gcode = codes[:n]
     rcode = codes[n:] if reference_group is not None else gcode
     labels = [u.item() if isinstance(u, np.generic) else u for u in list(uniques)]
-    has_subject = trials.groups[0].subject is not None
-    # clusters: (group, subject) when subjects are known, else (group, trial)
-    unit = data[subject] if has_subject else data[trial]
+    return gcode, rcode, labels
+
+
+def _clusters(unit, gcode):
+    """Cluster of every trial, (group, subject) or (group, trial), and each cluster's group."""
     ucodes, _ = pd.factorize(unit, use_na_sentinel=False)
     pair = gcode * (int(ucodes.max()) + 1) + ucodes
     cluster, cl_uniques = pd.factorize(pair, sort=True)
     cluster_group = (cl_uniques // (int(ucodes.max()) + 1)).astype(np.int64)
-    sign = -1.0 if orientation == "distance" else 1.0
+    return cluster, cluster_group
+
+
+def _parts(data, trials, gcode, rcode, labels, cluster, impostors) -> dict[tuple, _Part]:
+    """The counted trials of every (system, split); genuine trials across groups are refused."""
+    n = len(data)
     parts: dict[tuple, _Part] = {}
     for g in trials.groups:
         rows = g.rows if g.rows is not None else np.arange(n)
@@ -266,7 +290,11 @@ def _plan(
             raise SchemaError(ERROR_NO_IMPOSTORS.format(system=g.system, where=where, impostors=impostors))
         parts[(g.system, g.split)] = _Part(g.system, g.split, g.scores, g.genuine, gg, rr,
                                            counted, cluster[rows])
-    systems = list(dict.fromkeys(k[0] for k in parts))
+    return parts
+
+
+def _report_splits(trials, parts, threshold, on, apply_to):
+    """The split choosing the thresholds (None: each reported split) and the reported splits."""
     splits = list(dict.fromkeys(k[1] for k in parts))
     on_value, report = None, splits
     if not _is_number(threshold):
@@ -283,8 +311,13 @@ def _plan(
         for v in wanted:
             trials.select_split(v, name="apply_to")
         report = wanted
+    return on_value, report
+
+
+def _reported(parts, report, on_value, threshold, tgt, sign) -> list[_Reported]:
+    """Every reported (system, split) with its global threshold."""
     reported = []
-    for s in systems:
+    for s in dict.fromkeys(k[0] for k in parts):
         cache = None
         for sp in report:
             part = parts.get((s, sp))
@@ -301,8 +334,7 @@ def _plan(
                                               threshold=threshold, target=tgt)
                 t, tsplit = cache, src.split
             reported.append(_Reported(part, t, tsplit, _is_number(threshold)))
-    return _Plan(reported, labels, impostors, threshold if isinstance(threshold, str) else "fixed",
-                 tgt, sign, has_subject, cluster_group, reference_group is not None)
+    return reported
 
 
 def _errors(part: _Part, t: float) -> np.ndarray:
