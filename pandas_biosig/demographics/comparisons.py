@@ -37,6 +37,7 @@ from ._plan import (
     _doc,
     _frame,
     _method,
+    _Plan,
     _plan,
     _replicates,
     _rng,
@@ -282,7 +283,6 @@ def compare_fairness(
     adj = _check_adjust(adjust)
     n_resamples = _check_resamples(n_resamples)
     rng = _rng(seed)
-    k = len(plan.labels)
     n_clusters = plan.cluster_group.size
     systems = list(dict.fromkeys(r.part.system for r in plan.reported))
     if len(systems) < 2:
@@ -293,45 +293,14 @@ def compare_fairness(
         reps = {r.part.system: r for r in plan.reported if r.part.split == sp}
         names = [s for s in systems if s in reps]
         counts = {s: _cluster_counts(reps[s].part, reps[s].threshold, n_clusters) for s in names}
-        # groups with both classes in every system of the split
-        ok = [j for j in range(k) if all(
-            counts[s][0][plan.cluster_group == j].sum() > 0 and counts[s][2][plan.cluster_group == j].sum() > 0
-            for s in names)]
-        if len(ok) < 2:
-            raise SchemaError(ERROR_ONE_GROUP.format(function="compare_fairness",
-                                                     where=f" in split {sp!r}",
-                                                     found=[plan.labels[j] for j in ok]))
-        est_rates = {}
-        rep_rates = {s: (np.empty((n_resamples, len(ok))), np.empty((n_resamples, len(ok))))
-                     for s in names}
-        for s in names:
-            c = counts[s]
-            est_rates[s] = (
-                np.array([c[3][plan.cluster_group == j].sum() / c[2][plan.cluster_group == j].sum() for j in ok]),
-                np.array([c[1][plan.cluster_group == j].sum() / c[0][plan.cluster_group == j].sum() for j in ok]),
-            )
-        for col, j in enumerate(ok):
-            members = np.flatnonzero(plan.cluster_group == j)
-            cols = []
-            for s in names:
-                c = counts[s]
-                cols += [(c[3], c[2]), (c[1], c[0])]
-            res = _replicates(rng, n_resamples, members, cols)
-            for i, s in enumerate(names):
-                rep_rates[s][0][:, col] = res[2 * i]
-                rep_rates[s][1][:, col] = res[2 * i + 1]
+        ok = _usable_groups(plan, counts, names, sp)
+        est_rates, rep_rates = _group_rate_replicates(plan, counts, names, ok, n_resamples, rng)
         values = {s: float(_fom_values(metric, *est_rates[s], w)) for s in names}
         boots = {s: np.asarray(_fom_values(metric, *rep_rates[s], w)) for s in names}
         rows = []
         for a, b in itertools.combinations(names, 2):
-            d = boots[a] - boots[b]
-            d = d[np.isfinite(d)]
             est = values[a] - values[b]
-            if d.size and np.isfinite(est):
-                p = bootstrap_pvalue(d)
-                lo, hi = (float(v) for v in percentile_interval(d, level))
-            else:
-                p = lo = hi = float("nan")
+            p, lo, hi = _paired_difference(boots[a] - boots[b], est, level)
             rows.append(dict(
                 system_a=a, system_b=b, split=sp, metric=metric, impostors=plan.impostors,
                 weight=w, threshold_from=reps[a].threshold_from,
@@ -347,3 +316,51 @@ def compare_fairness(
             r["pvalue_adj"], r["reject"] = float(pa), bool(rj)
         out.extend(rows)
     return _frame(out, COMPARE_FAIRNESS_COLUMNS)
+
+
+def _usable_groups(plan: _Plan, counts: dict, names: list, sp) -> list[int]:
+    """The groups with both classes in every system of the split (at least two)."""
+    ok = [j for j in range(len(plan.labels)) if all(
+        counts[s][0][plan.cluster_group == j].sum() > 0 and counts[s][2][plan.cluster_group == j].sum() > 0
+        for s in names)]
+    if len(ok) < 2:
+        raise SchemaError(ERROR_ONE_GROUP.format(function="compare_fairness",
+                                                 where=f" in split {sp!r}",
+                                                 found=[plan.labels[j] for j in ok]))
+    return ok
+
+
+def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int], n_resamples: int,
+                           rng) -> tuple[dict, dict]:
+    """Per system: the (FMR, FNMR) of every usable group, and their paired replicates."""
+    est_rates = {}
+    rep_rates = {s: (np.empty((n_resamples, len(ok))), np.empty((n_resamples, len(ok))))
+                 for s in names}
+    for s in names:
+        c = counts[s]
+        est_rates[s] = (
+            np.array([c[3][plan.cluster_group == j].sum() / c[2][plan.cluster_group == j].sum() for j in ok]),
+            np.array([c[1][plan.cluster_group == j].sum() / c[0][plan.cluster_group == j].sum() for j in ok]),
+        )
+    for col, j in enumerate(ok):
+        members = np.flatnonzero(plan.cluster_group == j)
+        cols = []
+        for s in names:
+            c = counts[s]
+            cols += [(c[3], c[2]), (c[1], c[0])]
+        res = _replicates(rng, n_resamples, members, cols)
+        for i, s in enumerate(names):
+            rep_rates[s][0][:, col] = res[2 * i]
+            rep_rates[s][1][:, col] = res[2 * i + 1]
+    return est_rates, rep_rates
+
+
+def _paired_difference(d: np.ndarray, est: float, level: float) -> tuple[float, float, float]:
+    """p-value and percentile interval of the finite replicated differences."""
+    d = d[np.isfinite(d)]
+    if d.size and np.isfinite(est):
+        p = bootstrap_pvalue(d)
+        lo, hi = (float(v) for v in percentile_interval(d, level))
+    else:
+        p = lo = hi = float("nan")
+    return p, lo, hi
