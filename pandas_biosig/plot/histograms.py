@@ -38,6 +38,38 @@ def _panels(ax, shape: tuple[int, int], needed: int) -> np.ndarray:
     return axes
 
 
+def _thresholds(data, *, threshold, **kwargs) -> tuple[dict[tuple, tuple[float, str]], str]:
+    """(system, split) -> (threshold, how it was chosen), from :func:`pandas_biosig.error_rates`,
+    and the legend's description of the policy."""
+    er = _metrics.error_rates(data, threshold=threshold, **kwargs)
+    thresholds: dict[tuple, tuple[float, str]] = {}
+    for row in er.itertuples(index=False):
+        how = str(row.criterion)
+        if row.threshold_split is not None and not pd.isna(row.threshold_split):
+            how = f"{how} on {row.threshold_split}"
+        thresholds[(row.system, row.split)] = (float(row.threshold), how)
+    hows = list(dict.fromkeys(how for _, how in thresholds.values()))
+    policy = hows[0] if len(hows) == 1 else f"{threshold}, chosen on each split itself"
+    return thresholds, policy
+
+
+def _layout(groups, ax) -> tuple[list, tuple[int, int], dict]:
+    """The splits, the grid shape and the panel index of every group."""
+    systems = list(dict.fromkeys(g.system for g in groups))
+    splits = list(dict.fromkeys(g.split for g in groups))
+    if len(splits) > 1:  # a row per system, a column per split
+        shape = (len(systems), len(splits))
+        where = {id(g): systems.index(g.system) * len(splits) + splits.index(g.split)
+                 for g in groups}
+    else:  # systems wrapped in rows of at most three
+        n_cols = min(len(groups), 3)
+        shape = (-(-len(groups) // n_cols), n_cols)
+        where = {id(g): i for i, g in enumerate(groups)}
+    if ax is not None:  # the given axes, filled in order
+        where = {id(g): i for i, g in enumerate(groups)}
+    return splits, shape, where
+
+
 def hist(
     data: pd.DataFrame,
     /,
@@ -133,32 +165,14 @@ def hist(
         groups = [g for v in wanted for g in trials.select_split(v, name="apply_to")]
         order = {id(g): i for i, g in enumerate(trials.groups)}
         groups.sort(key=lambda g: order[id(g)])
-    thresholds: dict[tuple, tuple[float, str]] = {}
+    thresholds, policy = {}, None
     if threshold is not None:
-        er = _metrics.error_rates(
+        thresholds, policy = _thresholds(
             data, threshold=threshold, weight=weight, target=target, p_target=p_target,
             c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, system=system, trial=trial,
             label=label, score=score, split=split, orientation=orientation, nonfinite=nonfinite,
         )
-        for row in er.itertuples(index=False):
-            how = str(row.criterion)
-            if row.threshold_split is not None and not pd.isna(row.threshold_split):
-                how = f"{how} on {row.threshold_split}"
-            thresholds[(row.system, row.split)] = (float(row.threshold), how)
-    hows = list(dict.fromkeys(how for _, how in thresholds.values()))
-    policy = hows[0] if len(hows) == 1 else f"{threshold}, chosen on each split itself"
-    systems = list(dict.fromkeys(g.system for g in groups))
-    splits = list(dict.fromkeys(g.split for g in groups))
-    if len(splits) > 1:  # a row per system, a column per split
-        shape = (len(systems), len(splits))
-        where = {id(g): systems.index(g.system) * len(splits) + splits.index(g.split)
-                 for g in groups}
-    else:  # systems wrapped in rows of at most three
-        n_cols = min(len(groups), 3)
-        shape = (-(-len(groups) // n_cols), n_cols)
-        where = {id(g): i for i, g in enumerate(groups)}
-    if ax is not None:  # the given axes, filled in order
-        where = {id(g): i for i, g in enumerate(groups)}
+    splits, shape, where = _layout(groups, ax)
     panels = _panels(ax, shape, len(groups))
     edges_all = np.asarray(bins, dtype=float) if not isinstance(bins, int | str) else None
     for g in groups:
