@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import pandas as pd
 
-from .._typing import Criterion, NonFinite, Orientation
+from .._typing import Criterion, NonFinite, Orientation, Resample
 from ..curves import EPCCriterion
 from ..demographics import GroupCriterion, Impostors
 
@@ -90,7 +90,7 @@ class _PlotNamespace:
         apply_to: Hashable = "eval",
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
-        resample: str = "label",
+        resample: Resample = "label",
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
         ax: Axes | None = None,

@@ -13,7 +13,7 @@ import xarray as xr
 
 from .. import curves as _cv
 from .. import resampling as _resampling
-from .._typing import NonFinite, Orientation
+from .._typing import NonFinite, Orientation, Resample
 from ..curves import EPCCriterion
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,7 +67,7 @@ def epc(
     apply_to: Hashable = "eval",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    resample: str = "label",
+    resample: Resample = "label",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     ax: Axes | None = None,
