@@ -33,7 +33,7 @@ _LAZY = {
     "pad": ["pad_det", "pad_metrics", "pad_rates"],
     "pad_compare": ["pad_compare"],
     "resampling": ["bootstrap", "epc_bootstrap", "paired_bootstrap"],
-    "significance": ["ci", "compare", "compare_folds", "eer_bound_table", "fold_metrics",
+    "significance": ["DecisionTestError", "ci", "compare", "compare_folds", "eer_bound_table", "fold_metrics",
                      "fold_summary", "pairwise_matrix"],
     "vulnerability": ["epsc", "iapmr", "vulnerability"],
 }
@@ -63,6 +63,7 @@ __all__ = [
     "BiosigAccessor",
     "BiosigWarning",
     "SchemaError",
+    "DecisionTestError",
     "__version__",
     "bootstrap",
     "datasets",

@@ -35,7 +35,15 @@ from .export import to_latex, to_markdown
 from .io import FORMATS
 from .metrics import error_rates, summary
 from .resampling import bootstrap, epc_bootstrap
-from .significance import ADJUST_METHODS, TESTS, _compare_independent_sets, ci, compare
+from .significance import (
+    ADJUST_METHODS,
+    TESTS,
+    DecisionTestError,
+    _compare_independent_sets,
+    ci,
+    compare,
+    default_test,
+)
 
 __all__ = ["main"]
 
@@ -121,9 +129,10 @@ def _report(
     orientation: str = "similarity",
     nonfinite: str = "raise",
     n_resamples: int = 1000,
+    resample: str = "auto",
     confidence_level: float = 0.95,
     seed: int | None = 0,
-    test: str = "hter_dependent",
+    test: str = "auto",
     adjust: str | None = "holm",
     alpha: float = 0.05,
     common_trials: bool = False,
@@ -155,8 +164,8 @@ def _report(
     )
     if n_resamples:
         b = bootstrap(
-            trials, metric="eer", n_resamples=n_resamples, confidence_level=confidence_level,
-            seed=seed, progress=progress, **cols,
+            trials, n_resamples=n_resamples, confidence_level=confidence_level,
+            resample=resample, seed=seed, progress=progress, **cols,
         )
         steps("bootstrap intervals")
         out.table(
@@ -186,7 +195,7 @@ def _report(
         ].assign(
             metric="hter", estimate=er["hter"], ci_low=low,
             ci_high=high, confidence_level=confidence_level,
-            ci_method="bengio",
+            ci_method="bengio" if fta else hter_ci["ci_method"].to_numpy(),
         )
         steps("a-priori error rates")
         out.table(
@@ -197,12 +206,13 @@ def _report(
             intro=(
                 f"Each system's threshold is bob.measure's EER threshold on "
                 f"{escape_markdown(on)}, applied unchanged to {escape_markdown(apply_to)}; "
-                "the HTER interval is Bengio & Mariéthoz's "
-                "(2004) eq. 13."
+                "the HTER interval combines the Clopper–Pearson intervals of FAR and FRR "
+                "(MOVER)."
                 + (
                     " Failures to acquire (non-finite scores) as bob.measure counts them: "
                     "thresholds and FA/FR on the acquired scores (FMR, FNMR), "
-                    "FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA), FTA over all trials."
+                    "FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA), FTA over all trials; "
+                    "the HTER interval is then Bengio & Mariéthoz's eq. 13."
                     if fta else ""
                 )
             ),
@@ -223,19 +233,22 @@ def _report(
             else "each split's own EER thresholds (a posteriori: optimistic)"
         )
         cmp, why = None, ""
+        used = default_test(test, trials, "subject")
         try:
             cmp = compare(
                 trials, test=test, adjust=adjust, alpha=alpha, confidence_level=confidence_level,
-                seed=seed, n_resamples=max(n_resamples, 1), progress=progress,
-                common_trials=common_trials, **where, **cols,
+                seed=seed, n_resamples=max(n_resamples, 1), resample=resample,
+                progress=progress, common_trials=common_trials, **where, **cols,
             )
             why = (
-                f" Test `{test}` ({TESTS[test]}): the systems scored the same trials"
+                f" Test `{used}` ({TESTS[used]}): the systems scored the same trials"
                 + (" (or, with --common-trials, are tested on the trials they share)."
                    if common_trials else ".")
             )
+        except DecisionTestError as exc:
+            out.add("Pairwise significance", f"Not computed: {_one_line(exc)}")
         except SchemaError as exc:
-            if test not in ("hter_dependent", "hter_independent"):
+            if used not in ("hter_dependent", "hter_independent"):
                 out.add(
                     "Pairwise significance", f"Not computed: {escape_markdown(_one_line(exc))}"
                 )
@@ -380,8 +393,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="distance: lower scores are more genuine")
     rep.add_argument("--nonfinite", default="raise", choices=["raise", "drop", "reject"],
                      help="NaN/inf scores: an error, dropped, or failures to acquire")
-    rep.add_argument("--test", default="hter_dependent", choices=list(TESTS),
-                     help="the pairwise test (default: hter_dependent)")
+    rep.add_argument("--test", default="auto", choices=["auto", *TESTS],
+                     help="the pairwise test (default auto: the subject bootstrap with a "
+                          "subject column, else hter_dependent)")
     rep.add_argument("--common-trials", action="store_true",
                      help="pair systems on the trials they share (default: systems scored on "
                           "different trials get the independent HTER test)")
@@ -392,6 +406,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="level of the intervals (default 0.95)")
     rep.add_argument("--n-resamples", type=int, default=1000, metavar="N",
                      help="bootstrap replicates; 0 skips the bootstrap (default 1000)")
+    rep.add_argument("--resample", default="auto", choices=["auto", "label", "trial", "subject"],
+                     help="what the bootstrap resamples (default auto: subjects when the "
+                          "table has a subject column, else trials within each class)")
     rep.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     rep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bars on stderr (default: only on a terminal)")
@@ -461,7 +478,8 @@ def main(argv: list[str] | None = None) -> int:
         rep, figs = _report(
             trials, title=title, split=args.split_column, on=args.on, apply_to=args.apply_to,
             orientation=args.orientation, nonfinite=args.nonfinite,
-            n_resamples=args.n_resamples, confidence_level=args.confidence_level,
+            n_resamples=args.n_resamples, resample=args.resample,
+            confidence_level=args.confidence_level,
             seed=args.seed, test=args.test, adjust=adjust, alpha=args.alpha,
             common_trials=args.common_trials, figures=args.out is not None,
             progress=args.progress,

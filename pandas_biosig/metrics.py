@@ -10,21 +10,29 @@ column), and a fixed list of columns that never depends on the arguments.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._kernels.rates import OperatingPoint, Sweep, d_prime
+from ._kernels.rates import Sweep, d_prime
 from ._schema import (
-    BiosigWarning,
     Group,
-    SchemaError,
     Trials,
     check_option,
     validate_trials,
 )
 from ._typing import Criterion, EERMethod, NonFinite, Orientation
+from ._validation import ERROR_COSTS, ERROR_RATE, check_costs, check_rate  # noqa: F401
+from .protocol import (  # noqa: F401 (messages re-exported for matching)
+    CRITERIA,
+    ERROR_ON_FIXED,
+    ERROR_ON_MISSING,
+    ERROR_TARGET,
+    ERROR_THRESHOLD,
+    ERROR_THRESHOLD_MISSING,
+    WARN_FRR_INFEASIBLE,
+    Protocol,
+)
 
 __all__ = ["dcf", "eer", "error_rates", "summary", "CRITERIA", "EER_METHODS"]
 
@@ -35,36 +43,9 @@ EER_METHODS = {
     "threshold": "bob.measure: the candidate threshold minimizing |FAR - FRR|, (FAR+FRR)/2 there",
 }
 
-#: Threshold criteria: name -> what is minimized over the candidate thresholds.
-CRITERIA = {
-    "eer": "|FAR - FRR| (bob.measure's EER threshold)",
-    "min_hter": "(FAR + FRR) / 2",
-    "min_weighted": "weight * FAR + (1 - weight) * FRR",
-    "far": "FRR subject to FAR <= target",
-    "frr": "FAR subject to FRR <= target",
-    "min_dcf": "c_miss * p_target * FRR + c_fa * (1 - p_target) * FAR",
-}
-
-ERROR_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
-ERROR_RATE = "{name}={value!r} must be a number in [0, 1]"
-ERROR_THRESHOLD = (
-    "threshold={value!r} must be a number, a mapping {{system: threshold}} or one of {allowed}"
-)
-ERROR_THRESHOLD_MISSING = "no threshold given for system {system!r} (thresholds given for {given})"
-ERROR_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
-ERROR_ON_MISSING = (
-    "system {system!r} has no trials in split {on!r}{where}, so no threshold can be chosen there"
-)
-ERROR_COSTS = (
-    "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive finite "
-    "numbers"
-)
 ERROR_BAYES_DISTANCE = (
     "threshold='bayes' reads scores as log-likelihood ratios, which distances are not; "
     "pass a number or a criterion"
-)
-WARN_FRR_INFEASIBLE = (
-    "{where}: no threshold reaches FRR <= {target}: failures to acquire alone exceed it"
 )
 
 _COLUMN_DOC = "system, trial, label, score, split"
@@ -74,6 +55,7 @@ ERROR_RATE_COLUMNS = [
     "split",
     "criterion",
     "threshold_split",
+    "threshold_from",
     "weight",
     "target",
     "threshold",
@@ -88,6 +70,7 @@ ERROR_RATE_COLUMNS = [
     "fta",
     "fmr",
     "fnmr",
+    "resample",
 ]
 EER_COLUMNS = ["system", "split", "n_genuine", "n_impostor", "method", "eer", "threshold", "far", "frr"]
 DCF_COLUMNS = [
@@ -153,10 +136,8 @@ def _frame(trials: Trials, groups: Sequence[Group], rows: list[dict], columns: l
     return out[wanted]
 
 
-def _check_rate(value, name):
-    if not isinstance(value, int | float | np.integer | np.floating) or not 0 <= value <= 1:
-        raise ValueError(ERROR_RATE.format(name=name, value=value))
-    return float(value)
+_check_rate = check_rate
+_check_costs = check_costs
 
 
 def _cost_arrays(p_target, c_miss, c_fa) -> list[np.ndarray]:
@@ -170,16 +151,6 @@ def _cost_arrays(p_target, c_miss, c_fa) -> list[np.ndarray]:
         raise ValueError(ERROR_COSTS) from None
 
 
-def _check_costs(p_target, c_miss, c_fa):
-    values = (p_target, c_miss, c_fa)
-    if not all(
-        isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_)
-        and np.isfinite(v)
-        for v in values
-    ):
-        raise ValueError(ERROR_COSTS)
-    if not (0 < p_target < 1) or not (c_miss > 0) or not (c_fa > 0):
-        raise ValueError(ERROR_COSTS)
 
 
 def _where(trials: Trials, group: Group) -> str:
@@ -188,120 +159,6 @@ def _where(trials: Trials, group: Group) -> str:
     if trials.split_column is not None:
         parts.append(f"split {group.split!r}")
     return ", ".join(parts)
-
-
-def _criterion_weight(criterion, weight, p_target, c_miss, c_fa) -> float:
-    if criterion == "min_hter":
-        return 0.5
-    if criterion == "min_weighted":
-        return _check_rate(weight, "weight")
-    if criterion == "min_dcf":
-        _check_costs(p_target, c_miss, c_fa)
-        a = c_fa * (1 - p_target)
-        return a / (a + c_miss * p_target)
-    return float("nan")
-
-
-def _choose(sweep: Sweep, criterion: str, weight: float, target, where: str) -> OperatingPoint:
-    """The operating point chosen by ``criterion`` on ``sweep`` (oriented threshold)."""
-    if criterion == "eer":
-        return sweep.eer_threshold()[1]
-    if criterion in ("min_hter", "min_weighted", "min_dcf"):
-        return sweep.min_weighted(weight)
-    if criterion == "far":
-        return sweep.fnmr_at_fmr(target)
-    op = sweep.fmr_at_fnmr(target)
-    if op is None:
-        import warnings
-
-        warnings.warn(WARN_FRR_INFEASIBLE.format(where=where, target=target), BiosigWarning, stacklevel=4)
-        return OperatingPoint(float("nan"), 0, 0, sweep.n, sweep.p)
-    return op
-
-
-def _resolve_thresholds(
-    trials: Trials,
-    *,
-    threshold,
-    weight,
-    target,
-    p_target,
-    c_miss,
-    c_fa,
-    on,
-    apply_to,
-    extra_named: Mapping[str, Any] | None = None,
-):
-    """Yield ``(group, criterion, threshold_split, weight, target, oriented threshold)``
-    for every reported group, following the fixed / per-system / criterion-on-split rules."""
-    sign = _sign(trials)
-    groups = trials.groups
-    if apply_to is not None:
-        wanted = [apply_to] if isinstance(apply_to, str) or not isinstance(apply_to, Sequence) else list(apply_to)
-        groups = [g for v in wanted for g in trials.select_split(v, name="apply_to")]
-        order = {id(g): i for i, g in enumerate(trials.groups)}
-        groups.sort(key=lambda g: order[id(g)])
-    named = dict(extra_named or {})
-    if isinstance(threshold, str) and threshold not in named:
-        check_option(threshold, CRITERIA, "threshold")
-        criterion = threshold
-        w = _criterion_weight(criterion, weight, p_target, c_miss, c_fa)
-        tgt = float("nan")
-        if criterion in ("far", "frr"):
-            if target is None:
-                raise ValueError(ERROR_TARGET.format(criterion=criterion, target=target))
-            tgt = _check_rate(target, "target")
-        if on is None:
-            for g in groups:
-                op = _choose(_sweep(g), criterion, w, tgt, _where(trials, g))
-                yield g, criterion, g.split, w, tgt, op.threshold, op
-            return
-        source = {g.key[:-1]: g for g in trials.select_split(on, name="on")}
-        cache: dict = {}
-        for g in groups:
-            src = source.get(g.key[:-1])
-            if src is None:
-                where = "".join(f", {b}={v!r}" for b, v in zip(trials.by, g.key, strict=False))
-                raise SchemaError(ERROR_ON_MISSING.format(system=g.system, on=on, where=where))
-            if g.key[:-1] not in cache:
-                cache[g.key[:-1]] = _choose(_sweep(src), criterion, w, tgt, _where(trials, src))
-            op = cache[g.key[:-1]]
-            yield g, criterion, on, w, tgt, op.threshold, (op if src is g else None)
-        return
-    if on is not None:
-        raise ValueError(ERROR_ON_FIXED.format(on=on, value=threshold))
-    if isinstance(threshold, str):
-        criterion = threshold
-        for g in groups:
-            yield g, criterion, None, float("nan"), float("nan"), named[threshold](g), None
-        return
-    if isinstance(threshold, Mapping | pd.Series):
-        given = dict(threshold)
-        for g in groups:
-            if g.system not in given:
-                raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=g.system, given=list(given)))
-            yield g, "fixed", None, float("nan"), float("nan"), sign * _fixed(given[g.system]), None
-        return
-    if _is_real(threshold) and not np.isnan(threshold):
-        for g in groups:
-            yield g, "fixed", None, float("nan"), float("nan"), sign * float(threshold), None
-        return
-    raise ValueError(
-        ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named])
-    )
-
-
-def _is_real(value) -> bool:
-    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool | np.bool_
-    )
-
-
-def _fixed(value) -> float:
-    """A fixed threshold: a real number, ±inf allowed (accept or reject all), NaN not."""
-    if not _is_real(value) or np.isnan(value):
-        raise ValueError(ERROR_THRESHOLD.format(value=value, allowed=list(CRITERIA)))
-    return float(value)
 
 
 def _rates_row(sweep: Sweep, t: float, fta: tuple[int, int] = (0, 0)) -> dict:
@@ -341,7 +198,7 @@ def eer(
     data: pd.DataFrame,
     /,
     *,
-    method: EERMethod = "rocch",
+    method: EERMethod = "threshold",
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -358,11 +215,12 @@ def eer(
     data : DataFrame
         Tidy trial table, one row per (system, trial) with columns ``system, trial, label,
         score`` (names set by the keywords below) and optionally ``split``.
-    method : {"rocch", "interpolated", "threshold"}
-        ``"rocch"``: EER of the ROC convex hull (BOSARIS, pyllr); ``"interpolated"``:
-        where the piecewise-linear (FAR, FRR) curve crosses FAR = FRR; ``"threshold"``:
-        bob.measure's EER, (FAR + FRR) / 2 at the candidate threshold minimizing
-        :math:`|FAR - FRR|`.
+    method : {"threshold", "rocch", "interpolated"}, default "threshold"
+        ``"threshold"``: bob.measure's EER, (FAR + FRR) / 2 at the candidate threshold
+        minimizing :math:`|FAR - FRR|` (the default: its bootstrap interval keeps its
+        95 %, see ``docs/methods.md``); ``"rocch"``: EER of the ROC convex hull (BOSARIS,
+        pyllr; biased low on small sets); ``"interpolated"``: where the piecewise-linear
+        (FAR, FRR) curve crosses FAR = FRR.
     by : str or list of str, optional
         Extra grouping columns (protocol, condition...): one row per group and system.
     system, trial, label, score, split : str
@@ -417,7 +275,7 @@ def eer(
       system split    eer  threshold
     0    cnn   dev  0.042     -0.211
     1    cnn  eval  0.054      0.144
-    >>> pbs.eer(trials).eer.round(4).tolist()[:2]  # ROCCH, the default
+    >>> pbs.eer(trials, method="rocch").eer.round(4).tolist()[:2]  # ROC convex hull
     [0.0402, 0.0494]
     """
     check_option(method, EER_METHODS, "method")
@@ -528,6 +386,8 @@ def error_rates(
           impostor and genuine trials. bob.measure and ISO/IEC 19795-1 pool one FTA:
           ``far`` = fmr·(1 − fta), ``frr`` = fta + fnmr·(1 − fta). The threshold is chosen
           on fmr and fnmr. Without failures ``far`` = ``fmr`` and ``frr`` = ``fnmr``.
+        - ``resample``: None (nothing is resampled here; the column is shared with
+          :func:`pandas_biosig.bootstrap` and :func:`pandas_biosig.ci`).
 
     Raises
     ------
@@ -560,17 +420,18 @@ def error_rates(
     )
     sign = _sign(trials)
     groups, rows = [], []
-    for g, crit, tsplit, w, tgt, t, _ in _resolve_thresholds(
-        trials, threshold=threshold, weight=weight, target=target, p_target=p_target,
-        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-    ):
-        sw = _sweep(g)
+    protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
+                        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
+    for r in protocol.resolve(trials):
+        g, sw, t = r.group, r.sweep, r.threshold
         row = dict(
-            criterion=crit,
-            threshold_split=tsplit,
-            weight=w,
-            target=tgt,
+            criterion=r.criterion,
+            threshold_split=r.threshold_split,
+            threshold_from=r.threshold_from,
+            weight=r.weight,
+            target=r.target,
             threshold=sign * t,
+            resample=r.resample,
         )
         row.update(_rates_row(sw, t, g.fta))
         groups.append(g)
@@ -661,11 +522,10 @@ def dcf(
     for a, b, c in zip(pt, cm, cf, strict=True):
         bayes = {"bayes": lambda g, a=a, b=b, c=c: float(np.log(c * (1 - a) / (b * a)))}
         norm = min(b * a, c * (1 - a))
-        for g, crit, _, _, _, t, _ in _resolve_thresholds(
-            trials, threshold=threshold, weight=0.5, target=None, p_target=a, c_miss=b,
-            c_fa=c, on=on, apply_to=apply_to, extra_named=bayes,
-        ):
-            sw = _sweep(g)
+        protocol = Protocol(threshold=threshold, weight=0.5, target=None, p_target=a,
+                            c_miss=b, c_fa=c, on=on, apply_to=apply_to)
+        for r in protocol.resolve(trials, named=bayes):
+            g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion
             rates = _rates_row(sw, t)
             min_cost, op = sw.min_dcf(a, b, c)
             rows.append(

@@ -106,26 +106,17 @@ from ._schema import (
 )
 from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 from .metrics import (
-    CRITERIA,
     DCF_COLUMNS,
     EER_COLUMNS,
     EER_METHODS,
     ERROR_BAYES_DISTANCE,
-    ERROR_ON_FIXED,
-    ERROR_ON_MISSING,
     ERROR_RATE_COLUMNS,
-    ERROR_TARGET,
-    ERROR_THRESHOLD,
-    ERROR_THRESHOLD_MISSING,
     SUMMARY_COLUMNS,
     _check_costs,
-    _check_rate,
-    _choose,
-    _criterion_weight,
     _frame,
     _rates_row,
 )
-from .metrics import _where as _group_where
+from .protocol import Protocol
 from .resampling import ERROR_LABELS_DIFFER
 
 __all__ = [
@@ -156,6 +147,12 @@ ERROR_PAIR_MISSING = (
 ERROR_BOOTSTRAP = (
     "test='bootstrap' resamples every trial of a pair in memory and is not available out of "
     "core; use a parametric test (hter_dependent, mcnemar, ...) or compute() a sample"
+)
+
+ERROR_AUTO_SUBJECT = (
+    "the table has a subject column ({column!r}): the default test of compare() is then the "
+    "subject-level paired bootstrap, which runs in memory only. Pass test='hter_dependent' "
+    "if the trials are independent, or compute() the table (or a sample) for the bootstrap"
 )
 
 #: Columns of :func:`pairwise_counts` (after any ``by`` columns).
@@ -756,61 +753,11 @@ class _Engine:
 
 
 # ----------------------------------------------------------------------------- thresholds
-def _resolve_thresholds(eng: _Engine, *, threshold, weight, target, p_target, c_miss, c_fa,
-                        on, apply_to, extra_named=None):
-    """:func:`pandas_biosig.metrics._resolve_thresholds` on the exact out-of-core sweeps."""
-    trials = eng.trials
-    sign = trials.orientation == "distance" and -1.0 or 1.0
-    groups = trials.groups
-    if apply_to is not None:
-        wanted = [apply_to] if isinstance(apply_to, str) or not isinstance(apply_to, Sequence) else list(apply_to)
-        groups = [g for v in wanted for g in trials.select_split(v, name="apply_to")]
-        order = {id(g): i for i, g in enumerate(trials.groups)}
-        groups.sort(key=lambda g: order[id(g)])
-    named = dict(extra_named or {})
-    if isinstance(threshold, str) and threshold not in named:
-        check_option(threshold, CRITERIA, "threshold")
-        criterion = threshold
-        w = _criterion_weight(criterion, weight, p_target, c_miss, c_fa)
-        tgt = float("nan")
-        if criterion in ("far", "frr"):
-            if target is None:
-                raise ValueError(ERROR_TARGET.format(criterion=criterion, target=target))
-            tgt = _check_rate(target, "target")
-        if on is None:
-            for g in groups:
-                op = _choose(eng.sweep(g.key), criterion, w, tgt, _group_where(trials, g))
-                yield g, criterion, g.split, w, tgt, op.threshold
-            return
-        source = {g.key[:-1]: g for g in trials.select_split(on, name="on")}
-        cache: dict = {}
-        for g in groups:
-            src = source.get(g.key[:-1])
-            if src is None:
-                where = "".join(f", {b}={v!r}" for b, v in zip(trials.by, g.key, strict=False))
-                raise SchemaError(ERROR_ON_MISSING.format(system=g.system, on=on, where=where))
-            if g.key[:-1] not in cache:
-                cache[g.key[:-1]] = _choose(eng.sweep(src.key), criterion, w, tgt, _group_where(trials, src))
-            yield g, criterion, on, w, tgt, cache[g.key[:-1]].threshold
-        return
-    if on is not None:
-        raise ValueError(ERROR_ON_FIXED.format(on=on, value=threshold))
-    if isinstance(threshold, str):
-        for g in groups:
-            yield g, threshold, None, float("nan"), float("nan"), named[threshold](g)
-        return
-    if isinstance(threshold, Mapping | pd.Series):
-        given = dict(threshold)
-        for g in groups:
-            if g.system not in given:
-                raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=g.system, given=list(given)))
-            yield g, "fixed", None, float("nan"), float("nan"), sign * float(given[g.system])
-        return
-    if isinstance(threshold, int | float | np.integer | np.floating) and not isinstance(threshold, bool):
-        for g in groups:
-            yield g, "fixed", None, float("nan"), float("nan"), sign * float(threshold)
-        return
-    raise ValueError(ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named]))
+def _resolve(eng: _Engine, *, extra_named=None, **policy):
+    """The protocol of :mod:`pandas_biosig.protocol`, resolved on the exact out-of-core
+    sweeps."""
+    return Protocol(**policy).resolve(eng.trials, sweep_of=lambda g: eng.sweep(g.key),
+                                      named=extra_named)
 
 
 def _engine(data, *, moments=False, duplicates=True, **columns) -> _Engine:
@@ -822,7 +769,7 @@ def eer(
     data: dd.DataFrame,
     /,
     *,
-    method: EERMethod = "rocch",
+    method: EERMethod = "threshold",
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -965,13 +912,14 @@ def error_rates(
 
     def build(eng):
         groups, rows = [], []
-        for g, crit, tsplit, w, tgt, t in _resolve_thresholds(
+        for r in _resolve(
             eng, threshold=threshold, weight=weight, target=target, p_target=p_target,
             c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
         ):
-            sw = eng.sweep(g.key)
-            row = dict(criterion=crit, threshold_split=tsplit, weight=w, target=tgt,
-                       threshold=sign * t)
+            g, sw, t = r.group, r.sweep, r.threshold
+            row = dict(criterion=r.criterion, threshold_split=r.threshold_split,
+                       threshold_from=r.threshold_from, weight=r.weight, target=r.target,
+                       threshold=sign * t, resample=r.resample)
             row.update(_rates_row(sw, t, eng.fta[g.key]))
             groups.append(g)
             rows.append(row)
@@ -1059,11 +1007,11 @@ def dcf(
         for a, b, c in zip(pt, cm, cf, strict=True):
             bayes = {"bayes": lambda g, a=a, b=b, c=c: float(np.log(c * (1 - a) / (b * a)))}
             norm = min(b * a, c * (1 - a))
-            for g, crit, _, _, _, t in _resolve_thresholds(
+            for r in _resolve(
                 eng, threshold=threshold, weight=0.5, target=None, p_target=a, c_miss=b,
                 c_fa=c, on=on, apply_to=apply_to, extra_named=bayes,
             ):
-                sw = eng.sweep(g.key)
+                g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion
                 rates = _rates_row(sw, t)
                 min_cost, op = sw.min_dcf(a, b, c)
                 rows.append(dict(
@@ -1386,12 +1334,7 @@ def _pair_pass(eng: _Engine, data: dd.DataFrame, families: dict, common: bool) -
 
 
 def _members(eng: _Engine, **policy):
-    from .significance import _Member
-
-    return eng.solve(lambda eng: [
-        _Member(g, t, crit, tsplit)
-        for g, crit, tsplit, _, _, t in _resolve_thresholds(eng, **policy)
-    ])
+    return eng.solve(lambda eng: _resolve(eng, **policy))
 
 
 def pairwise_counts(
@@ -1527,7 +1470,7 @@ def compare(
     data: dd.DataFrame,
     /,
     *,
-    test: str = "hter_dependent",
+    test: str = "auto",
     baseline: Hashable | None = None,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
@@ -1535,17 +1478,18 @@ def compare(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     alpha: float = 0.05,
     adjust: str | None = "holm",
     confidence_level: float = 0.95,
     alternative: Alternative = "two-sided",
     common_trials: bool = False,
     mcnemar_method: str = "exact",
+    test_decision_rules: bool = False,
     metric: str | None = None,
     n_resamples: int = 1000,
-    resample: str = "label",
+    resample: str = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     by: str | Sequence[str] | None = None,
@@ -1595,14 +1539,16 @@ def compare(
     >>> import pandas_biosig.outofcore
     >>> trials = pbs.datasets.example_trials()
     >>> ddf = dd.from_pandas(trials, npartitions=3)
-    >>> ours = ddf.biosig.compare(test="mcnemar", on="dev", apply_to="eval")
-    >>> ours.equals(pbs.compare(trials, test="mcnemar", on="dev", apply_to="eval"))
+    >>> ours = ddf.biosig.compare(test="hter_dependent")
+    >>> ours.equals(pbs.compare(trials, test="hter_dependent"))
     True
     """
     from . import significance as _sig
     from . import stats as _stats
 
-    check_option(test, _sig.TESTS, "test")
+    if test == "auto" and subject is not None and subject in data.columns:
+        raise ValueError(ERROR_AUTO_SUBJECT.format(column=subject))
+    test = _sig.default_test(test, None, None)
     level = _sig._check_level(confidence_level)
     alpha = _sig._check_alpha(alpha)
     adjust = _sig._check_adjust(adjust)
@@ -1621,8 +1567,10 @@ def compare(
         orientation=orientation, nonfinite=nonfinite, duplicates=False,
     )
     trials = eng.trials
-    members = _members(eng, threshold=threshold, weight=weight, target=target,
-                       p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
+    policy = dict(threshold=threshold, weight=weight, target=target, p_target=p_target,
+                  c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
+    members = _members(eng, **policy)
+    null = _sig._null_hypothesis(test, Protocol(**policy), members, test_decision_rules)
     n_by = len(trials.by)
     names = _sig._family_names(trials, n_by)
     plans = []
@@ -1652,7 +1600,8 @@ def compare(
                 row.update(_sig._NAN_ROW, alternative=alternative, method=_sig.TESTS[test])
             else:
                 row.update(_sig._row(res, level))
-            row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold)
+            row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
+                       threshold_from=ma.threshold_from, resample=None, null_hypothesis=null)
             rows.append(row)
             family_of.append(i_fam)
     return _sig._finish(rows, trials.by, _sig.COMPARE_COLUMNS, family_of, adjust, alpha)
@@ -1695,7 +1644,7 @@ class DaskBiosigAccessor:
     def eer(
         self,
         *,
-        method: EERMethod = "rocch",
+        method: EERMethod = "threshold",
         by: str | Sequence[str] | None = None,
         system: str = "system",
         trial: str = "trial",
@@ -1813,7 +1762,7 @@ class DaskBiosigAccessor:
     def compare(
         self,
         *,
-        test: str = "hter_dependent",
+        test: str = "auto",
         baseline: Hashable | None = None,
         threshold: Criterion | float | Mapping[Hashable, float] = "eer",
         weight: float = 0.5,
@@ -1821,17 +1770,18 @@ class DaskBiosigAccessor:
         p_target: float = 0.01,
         c_miss: float = 1.0,
         c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
+        on: Hashable | None = "auto",
+        apply_to: Hashable | Sequence[Hashable] | None = "auto",
         alpha: float = 0.05,
         adjust: str | None = "holm",
         confidence_level: float = 0.95,
         alternative: Alternative = "two-sided",
         common_trials: bool = False,
         mcnemar_method: str = "exact",
+        test_decision_rules: bool = False,
         metric: str | None = None,
         n_resamples: int = 1000,
-        resample: str = "label",
+        resample: str = "auto",
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
         by: str | Sequence[str] | None = None,

@@ -28,11 +28,24 @@ from ._kernels.resample import (
 from ._progress import progress_bar
 from ._schema import Group, SchemaError, Trials, check_option
 from ._typing import Criterion, NonFinite, Orientation
-from .metrics import _check_costs, _check_rate, _frame, _resolve_thresholds, _validate
+from ._validation import check_costs, check_rate
+from .metrics import _frame, _validate
+from .protocol import (  # noqa: F401 (messages re-exported for matching)
+    AUTO,
+    ERROR_ONE_CLUSTER,
+    ERROR_SUBJECT,
+    ERROR_SUBJECT_MISSING,
+    RESAMPLE,
+    Protocol,
+    Resolved,
+    split_roles,
+    subject_clusters,
+)
 from .results import ConfidenceInterval, TestResult
 
 __all__ = [
     "BOOTSTRAP_COLUMNS",
+    "RESAMPLE",
     "BOOTSTRAP_METRICS",
     "BootstrapTestResult",
     "bootstrap",
@@ -59,12 +72,6 @@ BOOTSTRAP_METRICS = {
 _LOCAL = {"eer_threshold", "eer_interpolated", "fnmr_at_fmr", "fmr_at_fnmr", "far", "frr", "hter"}
 _FIXED = {"far", "frr", "hter"}
 
-#: How trials are drawn with replacement.
-RESAMPLE = {
-    "label": "trials within each class, so the genuine and impostor counts stay fixed",
-    "trial": "trials regardless of class",
-    "subject": "whole subjects (all their trials together), for trials that share a person",
-}
 CI_METHODS = {"percentile": "quantiles of the replicates", "basic": "2*estimate - quantiles"}
 
 BOOTSTRAP_COLUMNS = [
@@ -80,12 +87,9 @@ BOOTSTRAP_COLUMNS = [
     "resample",
     "n_resamples",
     "threshold",
+    "threshold_from",
 ]
 
-ERROR_SUBJECT = (
-    "resample='subject' needs a subject column; column {column!r} is not in the table "
-    "(its columns: {found})"
-)
 ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
 ERROR_LEVEL = "confidence_level must lie strictly between 0 and 1, got {value!r}"
 ERROR_PAIR = "system {system!r} is not in the table (systems: {found})"
@@ -169,8 +173,7 @@ class _Replicates:
             sweep.prepare_resampling()
         if resample == "subject":
             self.perm = _class_permutations(group)
-            codes, uniques = pd.factorize(group.subject)
-            self.clusters, self.n_clusters = codes, len(uniques)
+            self.clusters, self.n_clusters = subject_clusters(group.subject, _named(group))
 
     def draw(self, rng: np.random.Generator) -> Sweep:
         sw = self.sweep
@@ -191,12 +194,21 @@ class _Replicates:
         return sw.reweighted(w[neg_order], w[pos_order])
 
 
+def _named(group: Group) -> str:
+    key = getattr(group, "key", None)
+    if not key:
+        return "the trials"
+    where = f"system {group.system!r}"
+    return where if group.split is None else f"{where}, split {group.split!r}"
+
+
 def _check_common(n_resamples, confidence_level, resample, ci_method):
     if not isinstance(n_resamples, int | np.integer) or isinstance(n_resamples, bool) or n_resamples < 1:
         raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
     if not (isinstance(confidence_level, int | float) and 0 < confidence_level < 1):
         raise ValueError(ERROR_LEVEL.format(value=confidence_level))
-    check_option(resample, RESAMPLE, "resample")
+    if resample != AUTO:
+        check_option(resample, RESAMPLE, "resample")
     check_option(ci_method, CI_METHODS, "ci_method")
 
 
@@ -211,19 +223,19 @@ def bootstrap(
     data: pd.DataFrame,
     /,
     *,
-    metric: str = "eer",
+    metric: str = "eer_threshold",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     ci_method: str = "percentile",
-    resample: str = "label",
+    resample: str = "auto",
     seed: int | np.random.Generator | None = None,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     target: float | None = None,
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     progress: bool | None = None,
     by: str | Sequence[str] | None = None,
     system: str = "system",
@@ -241,8 +253,11 @@ def bootstrap(
     ----------
     data : DataFrame
         Tidy trial table (see :func:`pandas_biosig.eer`).
-    metric : str
-        One of :data:`BOOTSTRAP_METRICS`: ``"eer"`` (ROCCH), ``"eer_threshold"``,
+    metric : str, default "eer_threshold"
+        One of :data:`BOOTSTRAP_METRICS`: ``"eer_threshold"`` (bob.measure's threshold
+        EER, the library's default EER: its 95 % interval covers 0.96 at 50 genuine / 200
+        impostor trials), ``"eer"`` (ROCCH; biased low on small sets, coverage 0.88 there,
+        see ``docs/methods.md``),
         ``"eer_interpolated"``, ``"auc"``, ``"min_hter"``, ``"min_dcf"``,
         ``"fnmr_at_fmr"`` / ``"fmr_at_fnmr"`` (with ``target``), ``"cllr"``,
         ``"min_cllr"``, or ``"far"``, ``"frr"``, ``"hter"`` at a threshold policy.
@@ -252,18 +267,22 @@ def bootstrap(
         Two-sided level of the interval.
     ci_method : {"percentile", "basic"}
         Percentile interval (Efron) or basic (reverse percentile) interval.
-    resample : {"label", "trial", "subject"}
-        ``"label"`` (default) draws trials with replacement within each class, so the
-        numbers of genuine and impostor trials stay fixed; ``"trial"`` ignores the class;
-        ``"subject"`` draws whole subjects (needs a ``subject`` column), because trials of
-        one person are not independent.
+    resample : {"auto", "label", "trial", "subject"}, default "auto"
+        ``"label"`` draws trials with replacement within each class, so the numbers of
+        genuine and impostor trials stay fixed; ``"trial"`` ignores the class;
+        ``"subject"`` draws whole subjects (needs a ``subject`` column, with no missing
+        id and at least two subjects), because trials of one person are not independent.
+        ``"auto"``: ``"subject"`` when the table has a subject column, else ``"label"``;
+        the ``resample`` column says which.
     seed : int or numpy.random.Generator, optional
         Seed of the replicates; the same seed gives the same numbers bit for bit.
     threshold, target, p_target, c_miss, c_fa, on, apply_to
         The threshold policy of ``"far"``, ``"frr"``, ``"hter"`` (as in
         :func:`pandas_biosig.error_rates`; the threshold is chosen once, on the original
-        trials, and held fixed), ``target`` for ``"fnmr_at_fmr"``/``"fmr_at_fnmr"``, and
-        the costs of ``"min_dcf"``.
+        trials, and held fixed; with ``on="auto"``/``apply_to="auto"`` a table with dev and
+        eval splits has it chosen on dev and reported on eval, see
+        :mod:`pandas_biosig.protocol`), ``target`` for ``"fnmr_at_fmr"``/``"fmr_at_fnmr"``,
+        and the costs of ``"min_dcf"``.
     progress : bool, optional
         A progress bar (tqdm) with the rate and the time left, shown once the work takes
         more than half a second. True: always; False: never; None (default): in an
@@ -277,8 +296,9 @@ def bootstrap(
         One row per system (and ``by`` group and split) with columns ``system, split,
         metric, estimate`` (the metric on the original trials), ``se`` (standard deviation
         of the replicates), ``ci_low, ci_high, confidence_level, ci_method, resample,
-        n_resamples`` and ``threshold`` (the fixed threshold of ``far``/``frr``/``hter``,
-        NaN otherwise).
+        n_resamples``, ``threshold`` (the fixed threshold of ``far``/``frr``/``hter``,
+        NaN otherwise) and ``threshold_from`` (the split it was chosen on, ``"same
+        trials"`` or ``"fixed"``; None when no threshold is used).
 
     Notes
     -----
@@ -301,47 +321,39 @@ def bootstrap(
     Examples
     --------
     >>> trials = pbs.datasets.example_trials()
-    >>> ci = pbs.bootstrap(trials, metric="eer_threshold", n_resamples=200, seed=0)
-    >>> ci[["system", "split", "estimate", "ci_low", "ci_high"]].round(3).head(2)
-      system split  estimate  ci_low  ci_high
-    0    cnn   dev     0.042   0.0...
-    1    cnn  eval     0.054   0.0...
+    >>> ci = pbs.bootstrap(trials, n_resamples=200, seed=0)
+    >>> ci[["system", "split", "estimate", "ci_low", "ci_high", "resample"]].round(3).head(2)
+      system split  estimate  ci_low  ci_high resample
+    0    cnn   dev     0.042   0.029    0.057  subject
+    1    cnn  eval     0.054   0.039    0.067  subject
     """
     _check_common(n_resamples, confidence_level, resample, ci_method)
     check_option(metric, BOOTSTRAP_METRICS, "metric")
     if metric in ("fnmr_at_fmr", "fmr_at_fnmr"):
         if target is None:
             raise ValueError(f"metric={metric!r} needs target= (a rate in [0, 1])")
-        target = _check_rate(target, "target")
+        target = check_rate(target, "target")
     if metric == "min_dcf":
-        _check_costs(p_target, c_miss, c_fa)
+        check_costs(p_target, c_miss, c_fa)
     trials = _validate(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
     )
-    if resample == "subject" and trials.groups[0].subject is None:
-        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
     sign = -1.0 if orientation == "distance" else 1.0
     f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
-    if metric in _FIXED:
-        plan = [
-            (g, t)
-            for g, _, _, _, _, t, _ in _resolve_thresholds(
-                trials, threshold=threshold, weight=0.5, target=target, p_target=p_target,
-                c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-            )
-        ]
-    else:
-        plan = [(g, float("nan")) for g in trials.groups]
+    protocol = Protocol(threshold=threshold, weight=0.5, target=target, p_target=p_target,
+                        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
+    unit = protocol.unit(trials, subject=subject)
+    plan = protocol.resolve(trials, needs_threshold=metric in _FIXED, resample=unit)
     rng = _rng(seed)
     tick = _progress(progress, n_resamples * len(plan), "bootstrap")
     groups, rows = [], []
     done = 0
-    for g, t in plan:
-        sw = Sweep.from_scores(g.scores, g.genuine)
+    for r in plan:
+        g, sw, t = r.group, r.sweep, r.threshold
         estimate = f(sw, t)
-        hull = HullReplicates(sw) if metric == "eer" and resample == "label" else None
-        reps = None if hull else _Replicates(g, sw, resample, lazy=metric in _LOCAL)
+        hull = HullReplicates(sw) if metric == "eer" and unit == "label" else None
+        reps = None if hull else _Replicates(g, sw, unit, lazy=metric in _LOCAL)
         values = np.empty(n_resamples)
         for i in range(n_resamples):
             # the hull EER needs the replicate's hull near the crossing only
@@ -359,9 +371,10 @@ def bootstrap(
                 ci_high=high,
                 confidence_level=confidence_level,
                 ci_method=ci_method,
-                resample=resample,
+                resample=unit,
                 n_resamples=n_resamples,
                 threshold=sign * t,
+                threshold_from=r.threshold_from,
             )
         )
     return _frame(trials, groups, rows, BOOTSTRAP_COLUMNS)
@@ -407,8 +420,7 @@ class PairedResampler:
         elif resample == "trial":
             self.strata, self.n_strata = np.zeros(genuine.size, dtype=np.int64), 1
         else:
-            codes, uniques = pd.factorize(groups[0].subject)
-            self.clusters, self.n_clusters = codes, len(uniques)
+            self.clusters, self.n_clusters = subject_clusters(groups[0].subject, _named(groups[0]))
 
     def weights(self, rng: np.random.Generator) -> np.ndarray:
         """Multiplicities of the trials for one replicate."""
@@ -509,21 +521,13 @@ def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng
     acc_b = b.scores >= thresholds[1]
     cell = a.genuine.astype(np.int64) * 4 + acc_a * 2 + acc_b
     if resample == "subject":
-        codes, uniques = pd.factorize(a.subject)
-        table = np.zeros((len(uniques), 8))
+        codes, n_subjects = subject_clusters(a.subject, _named(a))
+        table = np.zeros((n_subjects, 8))
         np.add.at(table, (codes, cell), 1)
-        mult = rng.multinomial(len(uniques), np.full(len(uniques), 1 / len(uniques)), size=n_resamples)
+        mult = rng.multinomial(n_subjects, np.full(n_subjects, 1 / n_subjects), size=n_resamples)
         counts = mult @ table
     else:
-        n_cell = np.bincount(cell, minlength=8).astype(np.float64)
-        if resample == "label":
-            counts = np.zeros((n_resamples, 8))
-            for lo in (0, 4):
-                total = n_cell[lo : lo + 4].sum()
-                counts[:, lo : lo + 4] = rng.multinomial(int(total), n_cell[lo : lo + 4] / total,
-                                                         size=n_resamples)
-        else:
-            counts = rng.multinomial(int(n_cell.sum()), n_cell / n_cell.sum(), size=n_resamples)
+        counts = _cell_draws(np.bincount(cell, minlength=8), n_resamples, resample, rng)
     with np.errstate(invalid="ignore", divide="ignore"):
         ni = counts[:, :4].sum(axis=1)
         nc = counts[:, 4:].sum(axis=1)
@@ -536,6 +540,48 @@ def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng
     if metric == "frr":
         return frr_a - frr_b
     return (far_a + frr_a) / 2 - (far_b + frr_b) / 2
+
+
+def _cell_draws(n_cell: np.ndarray, n_resamples: int, resample: str, rng) -> np.ndarray:
+    """Replicated counts of the 8 cells (class x A accepts x B accepts), drawn so that
+    swapping A and B swaps the discordant cells of every replicate: per class, the two
+    concordant cells and the discordant total first, then the split of the discordant
+    trials, binomially (numpy draws Bin(n, 1 - q) as n - Bin(n, q) from the same stream).
+    """
+    n_cell = n_cell.astype(np.int64)
+    totals = n_cell.reshape(2, 4).sum(axis=1)
+    if resample == "label":
+        per_class = np.broadcast_to(totals, (n_resamples, 2))
+    else:  # trials regardless of class: the class sizes vary too
+        n = int(totals.sum())
+        n_neg = rng.binomial(n, totals[0] / n, size=n_resamples)
+        per_class = np.stack([n_neg, n - n_neg], axis=1)
+    counts = np.zeros((n_resamples, 8))
+    disc = n_cell[[1, 5]] + n_cell[[2, 6]]
+    sign = np.sign(n_cell[[2, 6]] - n_cell[[1, 5]])  # which of A, B errs alone more
+    for k, lo in enumerate((0, 4)):
+        size = totals[k]
+        if size == 0:
+            continue
+        probs = np.array([n_cell[lo], n_cell[lo + 3], disc[k]], dtype=np.float64) / size
+        three = _multinomial(rng, per_class[:, k], probs)
+        counts[:, lo], counts[:, lo + 3] = three[:, 0], three[:, 1]
+        d = three[:, 2]
+        if disc[k] == 0:
+            continue
+        if n_cell[lo + 1] == 0 or n_cell[lo + 2] == 0:  # one-sided: no draw (numpy
+            a_alone = d if n_cell[lo + 1] == 0 else d * 0  # may consume the stream at p=1)
+        else:
+            a_alone = rng.binomial(d, n_cell[lo + 2] / disc[k])
+            if sign[k] == 0 and sign[1 - k] < 0:  # a tie: orient it by the other class
+                a_alone = d - a_alone
+        counts[:, lo + 2], counts[:, lo + 1] = a_alone, d - a_alone
+    return counts
+
+
+def _multinomial(rng, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """One multinomial draw per entry of ``n`` (numpy broadcasts the counts)."""
+    return rng.multinomial(np.asarray(n, dtype=np.int64), probs)
 
 
 def bootstrap_pvalue(deltas: np.ndarray, alternative: str = "two-sided") -> float:
@@ -574,10 +620,10 @@ def paired_bootstrap(
     system_a: Hashable,
     system_b: Hashable,
     *,
-    metric: str = "eer",
+    metric: str = "eer_threshold",
     n_resamples: int = 1000,
     alternative: str = "two-sided",
-    resample: str = "label",
+    resample: str = "auto",
     seed: int | np.random.Generator | None = None,
     common_trials: bool = False,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
@@ -585,8 +631,8 @@ def paired_bootstrap(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | None = "auto",
     progress: bool | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -610,13 +656,15 @@ def paired_bootstrap(
     system_a, system_b : hashable
         The two systems; ``estimate`` is metric(A) - metric(B).
     metric, n_resamples, resample, seed, threshold, target, p_target, c_miss, c_fa, on
-        As in :func:`bootstrap`.
+        As in :func:`bootstrap` (defaults: the threshold EER; subjects resampled when the
+        table has a subject column).
     alternative : {"two-sided", "less", "greater"}
         ``"less"``: metric(A) < metric(B) under H1.
     common_trials : bool
         Keep only the trials both systems scored instead of raising when they differ.
-    apply_to : split value, optional
-        The split to test on.
+    apply_to : split value or "auto", default "auto"
+        The split to test on; ``"auto"``: the evaluation split of a table with dev and
+        eval splits.
 
     Returns
     -------
@@ -629,8 +677,7 @@ def paired_bootstrap(
     Examples
     --------
     >>> trials = pbs.datasets.example_trials()
-    >>> res = pbs.paired_bootstrap(trials, "cnn", "lbp", metric="eer_threshold",
-    ...                            apply_to="eval", n_resamples=200, seed=1)
+    >>> res = pbs.paired_bootstrap(trials, "cnn", "lbp", n_resamples=200, seed=1)
     >>> res.estimate < 0, res.pvalue < 0.05
     (True, True)
     """
@@ -641,39 +688,38 @@ def paired_bootstrap(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
     )
-    if resample == "subject" and trials.groups[0].subject is None:
-        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
     f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
-    ga, ta = _pick(trials, system_a, threshold, target, p_target, c_miss, c_fa, on, apply_to, metric)
-    gb, tb = _pick(trials, system_b, threshold, target, p_target, c_miss, c_fa, on, apply_to, metric)
-    ga, gb = align_pair(ga, gb, common_trials=common_trials)
+    protocol = Protocol(threshold=threshold, weight=0.5, target=target, p_target=p_target,
+                        c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
+    unit = protocol.unit(trials, subject=subject)
+    plan = protocol.resolve(trials, needs_threshold=metric in _FIXED, resample=unit)
+    if metric not in _FIXED and isinstance(apply_to, str) and apply_to == AUTO:
+        evals = split_roles(trials)[1]
+        if len(evals) == 1:  # no threshold to choose: test on the evaluation split
+            plan = [r for r in plan if r.group.split == evals[0]]
+    ra, rb = _pick(trials, plan, system_a), _pick(trials, plan, system_b)
+    ga, gb = align_pair(ra.group, rb.group, common_trials=common_trials)
     tick = _progress(progress, n_resamples, "paired bootstrap")
     return bootstrap_difference(
-        ga, gb, f, (ta, tb), n_resamples=n_resamples, resample=resample, rng=_rng(seed),
-        alternative=alternative, tick=tick, metric=metric,
+        ga, gb, f, (ra.threshold, rb.threshold), n_resamples=n_resamples, resample=unit,
+        rng=_rng(seed), alternative=alternative, tick=tick, metric=metric,
     )
 
 
-def _pick(trials: Trials, name, threshold, target, p_target, c_miss, c_fa, on, apply_to, metric):
+ERROR_GROUPS = (
+    "system {system!r} has {n} groups (splits); pass apply_to=<split> to choose the one "
+    "to test on"
+)
+
+
+def _pick(trials: Trials, plan: list[Resolved], name) -> Resolved:
     found = list(dict.fromkeys(g.system for g in trials.groups))
     if name not in found:
         raise SchemaError(ERROR_PAIR.format(system=name, found=found))
-    if metric in _FIXED:
-        for g, _, _, _, _, t, _ in _resolve_thresholds(
-            trials, threshold=threshold, weight=0.5, target=target, p_target=p_target,
-            c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to,
-        ):
-            if g.system == name:
-                return g, t
-    groups = [g for g in trials.groups if g.system == name]
-    if apply_to is not None:
-        groups = [g for g in trials.select_split(apply_to, name="apply_to") if g.system == name]
-    if len(groups) != 1:
-        raise SchemaError(
-            f"system {name!r} has {len(groups)} groups (splits); pass apply_to=<split> to "
-            "choose the one to test on"
-        )
-    return groups[0], float("nan")
+    mine = [r for r in plan if r.group.system == name]
+    if len(mine) != 1:
+        raise SchemaError(ERROR_GROUPS.format(system=name, n=len(mine)))
+    return mine[0]
 
 
 # ------------------------------------------------------------------------- EPC bands
@@ -687,7 +733,7 @@ def epc_bootstrap(
     apply_to: Hashable = "eval",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    resample: str = "label",
+    resample: str = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     system: str = "system",
@@ -767,8 +813,7 @@ def epc_bootstrap(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
     )
-    if resample == "subject" and trials.groups[0].subject is None:
-        raise SchemaError(ERROR_SUBJECT.format(column=subject, found=list(data.columns)))
+    resample = Protocol(resample=resample).unit(trials, subject=subject)
     keys, dev_thr = _curves._epc_thresholds(trials, criterion=criterion, weights=alpha, on=on)
     row = {k: i for i, k in enumerate(keys)}
     targets = trials.select_split(apply_to, name="apply_to")
@@ -794,7 +839,7 @@ def epc_bootstrap(
                            resample)
     n_trials = genuine.size
     if resample == "subject":
-        codes, uniques = pd.factorize(ref.subject)
+        codes, n_subjects = subject_clusters(ref.subject, f"split {apply_to!r}")
     # each system's trials grouped by bucket, impostors first: one gather and one
     # reduceat per chunk of replicates gives the per-bucket counts of every replicate
     layouts = []
@@ -821,7 +866,7 @@ def epc_bootstrap(
             )
             w = np.bincount(flat, minlength=b_c * n_trials).reshape(b_c, n_trials)
         else:
-            mult = np.stack([cluster_counts(rng, codes, len(uniques)) for _ in range(b_c)])
+            mult = np.stack([cluster_counts(rng, codes, n_subjects) for _ in range(b_c)])
             w = mult.astype(np.int32)
         n = w[:, imp_idx].sum(axis=1, dtype=np.int64)[:, None]
         p = w[:, gen_idx].sum(axis=1, dtype=np.int64)[:, None]

@@ -132,7 +132,7 @@ def test_bob_files_of_two_systems_are_compared(capsys, tmp_path, bob_files):
     status, out, err = _run(capsys, tmp_path, "--n-resamples", "50")
     assert status == 0, err
     assert "| face       | iris       | eval    |   7 |" in out
-    assert "dependent HTER test" in out
+    assert "paired bootstrap test" in out  # bob files name subjects: the subject bootstrap
 
 
 # ------------------------------------------------------------------ tables and formats
@@ -165,11 +165,15 @@ def test_a_table_without_splits_is_compared_a_posteriori(capsys, tmp_path):
     pbs.datasets.example_trials().query("split == 'eval'").drop(columns="split").to_csv(
         path, index=False
     )
-    status, out, _ = _run(capsys, path, "--n-resamples", "0", "--test", "mcnemar")
+    status, out, _ = _run(capsys, path, "--n-resamples", "0")
     assert status == 0
     assert "A-priori" not in out
     assert "each split's own EER thresholds (a posteriori: optimistic)" in out
     assert "| System   |   # genuine |" in out  # no split column shown
+    # McNemar at per-system criterion thresholds is refused, and the report says so
+    status, out, _ = _run(capsys, path, "--n-resamples", "0", "--test", "mcnemar")
+    assert status == 0
+    assert "Not computed: --test mcnemar tests" in out
 
 
 def test_other_split_names_need_on_and_apply_to(capsys, tmp_path):

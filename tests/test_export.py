@@ -429,7 +429,8 @@ def test_marks_on_a_metric_table():
 def test_marks_with_a_real_comparison():
     significance = pytest.importorskip("pandas_biosig.significance")
     trials = pbs.datasets.example_trials()
-    comparison = significance.compare(trials, test="mcnemar")
+    comparison = significance.compare(trials, test="mcnemar", on=None, apply_to=None,
+                                      test_decision_rules=True)
     rates = pbs.error_rates(trials)
     text = to_markdown(rates, columns=["system", "split", "far", "frr", "error_rate"], comparison=comparison)
     assert "McNemar test on error rate" in text

@@ -51,7 +51,7 @@ def test_eer_iris():
     row = pbs.eer(t, method="threshold").iloc[0]
     assert row.eer == pytest.approx(IRIS["eer_threshold"])
     assert row.threshold == IRIS["threshold"]
-    assert pbs.eer(t).iloc[0].eer == pytest.approx(IRIS["eer_rocch"], rel=1e-12)
+    assert pbs.eer(t, method="rocch").iloc[0].eer == pytest.approx(IRIS["eer_rocch"], rel=1e-12)
 
 
 def test_summary_toy_every_column(trials_tiny):

@@ -270,7 +270,8 @@ def test_pairwise_counts_exact(big, scheduler):
 def test_compare_exact(big, scheduler):
     table, ddf = big
     with dask.config.set(scheduler=scheduler):
-        for kw in [dict(on="dev", apply_to="eval"), dict(test="mcnemar", threshold="min_hter")]:
+        for kw in [dict(on="dev", apply_to="eval"), dict(test="mcnemar", threshold="min_hter",
+                                                            test_decision_rules=True)]:
             pd.testing.assert_frame_equal(
                 ddf.biosig.compare(**kw), pbs.compare(table, **kw), check_exact=True
             )
@@ -472,6 +473,6 @@ def test_failures_to_acquire_match_the_in_memory_convention():
     ours = pbs.error_rates(t, **apriori)
     pd.testing.assert_frame_equal(ddf.biosig.error_rates(**apriori), ours, check_dtype=False)
     assert (ours.fta > 0).all()
-    both = dict(common_trials=True, on="dev", apply_to="eval", **kw)
+    both = dict(common_trials=True, on="dev", apply_to="eval", test="hter_dependent", **kw)
     pd.testing.assert_frame_equal(ddf.biosig.compare(**both), pbs.compare(t, **both),
                                   check_dtype=False)

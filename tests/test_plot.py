@@ -178,7 +178,7 @@ def test_det_eer_marker_lies_on_the_plotted_curve(trials):
 
 def test_det_hull_eer_marker_lies_on_the_hull(trials):
     ax = plot.det(pbs.rocch(trials), apply_to="eval")
-    expected = pbs.eer(trials).query("split == 'eval'").eer.to_numpy()  # ROCCH EER
+    expected = pbs.eer(trials, method="rocch").query("split == 'eval'").eer.to_numpy()  # ROCCH EER
     assert ax.get_legend().get_title().get_text() == "EER of the ROC convex hull"
     for marker, curve, e in zip(_markers(ax), _curves(ax), expected, strict=True):
         (x,), (y,) = marker.get_xdata(), marker.get_ydata()
@@ -258,7 +258,7 @@ def test_roc_lines_and_eer_markers(trials):
         assert (point[0] + 1 - point[1]) / 2 == pytest.approx(e)
     assert ax.get_legend().get_title().get_text() == "EER at the threshold (dot)"
     hull = plot.roc(pbs.rocch(trials), apply_to="eval")
-    for marker, e in zip(_markers(hull), pbs.eer(trials).query("split == 'eval'").eer,
+    for marker, e in zip(_markers(hull), pbs.eer(trials, method="rocch").query("split == 'eval'").eer,
                          strict=True):
         assert marker.get_xydata()[0] == pytest.approx([e, 1 - e])
     assert ax.get_xlim() == (0.0, 1.0)

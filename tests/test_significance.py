@@ -231,7 +231,7 @@ def test_hter_dependent_equals_the_scalar_test_on_hand_counts(trials, apriori):
 @pytest.mark.parametrize("test", ["hter_independent", "naive", "class"])
 def test_rate_only_hter_tests_equal_the_scalar_test(trials, apriori, test):
     _, dec = apriori
-    res = pbs.compare(trials, test=test, on="dev", apply_to="eval")
+    res = pbs.compare(trials, test_decision_rules=True, test=test, on="dev", apply_to="eval")
     method = {"hter_independent": "independent", "naive": "naive", "class": "class"}[test]
     for row in res.itertuples():
         c = hand_counts(dec[row.system_a], dec[row.system_b])
@@ -248,7 +248,7 @@ def test_rate_only_hter_tests_equal_the_scalar_test(trials, apriori, test):
 @pytest.mark.parametrize("variant", ["exact", "midp", "chi2", "chi2_corrected"])
 def test_mcnemar_equals_hand_counts_and_statsmodels(trials, apriori, variant):
     thresholds, dec = apriori
-    res = pbs.compare(trials, test="mcnemar", mcnemar_method=variant, on="dev", apply_to="eval")
+    res = pbs.compare(trials, test_decision_rules=True, test="mcnemar", mcnemar_method=variant, on="dev", apply_to="eval")
     ev = trials[trials.split == "eval"]
     for row in res.itertuples():
         c = hand_counts(dec[row.system_a], dec[row.system_b])
@@ -280,7 +280,7 @@ def test_mcnemar_equals_hand_counts_and_statsmodels(trials, apriori, variant):
 @pytest.mark.parametrize("test", ["gunter_simple", "gunter_paired"])
 def test_gunter_equals_the_scalar_test_with_a_as_method_one(trials, apriori, test):
     _, dec = apriori
-    res = pbs.compare(trials, test=test, on="dev", apply_to="eval")
+    res = pbs.compare(trials, test_decision_rules=True, test=test, on="dev", apply_to="eval")
     for row in res.itertuples():
         c = hand_counts(dec[row.system_a], dec[row.system_b])
         n = c["ni"] + c["nc"]
@@ -298,8 +298,9 @@ def test_gunter_equals_the_scalar_test_with_a_as_method_one(trials, apriori, tes
 
 def test_bootstrap_equals_paired_bootstrap(eval_trials):
     two = eval_trials[eval_trials.system.isin(["cnn", "gmm"])]
-    res = pbs.compare(two, test="bootstrap", metric="eer", n_resamples=60, seed=7)
-    want = pbs.paired_bootstrap(two, "cnn", "gmm", metric="eer", n_resamples=60, seed=7)
+    res = pbs.compare(two, resample="label", test="bootstrap", metric="eer", n_resamples=60, seed=7)
+    want = pbs.paired_bootstrap(two, "cnn", "gmm", metric="eer", n_resamples=60, seed=7,
+                                resample="label")
     row = res.iloc[0]
     assert (row.estimate, row.statistic, row.pvalue) == (
         want.estimate, want.statistic, want.pvalue
@@ -307,7 +308,7 @@ def test_bootstrap_equals_paired_bootstrap(eval_trials):
     assert (row.ci_low, row.ci_high) == tuple(want.confidence_interval())
     assert math.isnan(row.threshold_a)  # the EER needs no threshold
     # the default metric is the HTER at the threshold policy
-    hter = pbs.compare(two, test="bootstrap", n_resamples=20, seed=1)
+    hter = pbs.compare(two, resample="label", test="bootstrap", n_resamples=20, seed=1)
     assert hter.metric.iloc[0] == "hter" and np.isfinite(hter.threshold_a.iloc[0])
 
 
@@ -320,7 +321,7 @@ def test_one_matrix_product_per_family(trials, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(sig, "pair_counts", counting)
-    pbs.compare(trials, test="mcnemar")  # two splits: two families
+    pbs.compare(trials, on=None, apply_to=None, test_decision_rules=True, test="mcnemar")  # two splits: two families
     assert calls == [(1200, 4), (1200, 4)]
 
 
@@ -328,7 +329,7 @@ def test_one_matrix_product_per_family(trials, monkeypatch):
 
 
 def test_all_pairs_in_input_order_with_adjustment_per_family(trials):
-    res = pbs.compare(trials)
+    res = pbs.compare(trials, test="hter_dependent", on=None, apply_to=None)
     assert list(res.columns) == COMPARE_COLUMNS
     assert len(res) == 2 * 6  # k(k-1)/2 per split
     for _, fam in res.groupby("split", sort=False):
@@ -348,7 +349,7 @@ def test_all_pairs_in_input_order_with_adjustment_per_family(trials):
 
 @pytest.mark.parametrize("adjust", ["bonferroni", "fdr_bh", "hommel", "fdr_by", "sidak", "b"])
 def test_any_multipletests_code_is_passed_through(eval_trials, adjust):
-    res = pbs.compare(eval_trials, adjust=adjust, alpha=0.1)
+    res = pbs.compare(eval_trials, test="hter_dependent", adjust=adjust, alpha=0.1)
     raw = res.pvalue.to_numpy()
     reject, corrected, _, _ = multipletests(raw, alpha=0.1, method=adjust)
     np.testing.assert_array_equal(res.pvalue_adj, corrected)
@@ -360,31 +361,31 @@ def test_adjustment_leaves_the_garbage_collector_as_it_found_it(eval_trials):
     import gc
 
     assert gc.get_freeze_count() == 0
-    pbs.compare(eval_trials)
+    pbs.compare(eval_trials, test="hter_dependent")
     assert gc.get_freeze_count() == 0
     gc.freeze()  # a caller's own frozen objects stay frozen
     try:
         frozen = gc.get_freeze_count()
-        pbs.compare(eval_trials)
+        pbs.compare(eval_trials, test="hter_dependent")
         assert gc.get_freeze_count() > frozen // 2  # not unfrozen (a few may be freed)
     finally:
         gc.unfreeze()
 
 
 def test_no_adjustment(eval_trials):
-    res = pbs.compare(eval_trials, adjust=None)
+    res = pbs.compare(eval_trials, test="hter_dependent", adjust=None)
     np.testing.assert_array_equal(res.pvalue_adj, res.pvalue)
     assert (res.adjust == "none").all()
     assert (res.reject == (res.pvalue <= 0.05)).all()
 
 
 def test_baseline_gives_k_minus_one_rows(eval_trials):
-    res = pbs.compare(eval_trials, baseline="gmm")
+    res = pbs.compare(eval_trials, test="hter_dependent", baseline="gmm")
     assert list(zip(res.system_a, res.system_b, strict=True)) == [
         ("cnn", "gmm"), ("cnn_aug", "gmm"), ("lbp", "gmm")
     ]
     np.testing.assert_array_equal(res.pvalue_adj, multipletests(res.pvalue, method="holm")[1])
-    full = pbs.compare(eval_trials)
+    full = pbs.compare(eval_trials, test="hter_dependent")
     # the same tests, signs as system - baseline
     cnn = full[(full.system_a == "cnn") & (full.system_b == "gmm")].iloc[0]
     assert res.estimate.iloc[0] == cnn.estimate and res.pvalue.iloc[0] == cnn.pvalue
@@ -397,14 +398,14 @@ def test_by_adjusts_within_each_group():
     b = pbs.datasets.example_trials(seed=5).assign(protocol="P2")
     b = b[b.system != "lbp"]  # a smaller family in P2
     both = pd.concat([a, b], ignore_index=True)
-    res = pbs.compare(both, by="protocol", apply_to="eval")
+    res = pbs.compare(both, test="hter_dependent", on=None, by="protocol", apply_to="eval")
     assert list(res.columns) == ["protocol", *COMPARE_COLUMNS]
     assert list(res.protocol.value_counts(sort=False)) == [6, 3]
     for protocol, fam in res.groupby("protocol"):
         np.testing.assert_array_equal(
             fam.pvalue_adj, multipletests(fam.pvalue, method="holm")[1]
         )
-        alone = pbs.compare(both[both.protocol == protocol], apply_to="eval")
+        alone = pbs.compare(both[both.protocol == protocol], test="hter_dependent", on=None, apply_to="eval")
         np.testing.assert_array_equal(fam.pvalue_adj, alone.pvalue_adj)
     # adjusting the 9 rows together would give other numbers
     assert not np.array_equal(res.pvalue_adj, multipletests(res.pvalue, method="holm")[1])
@@ -419,7 +420,7 @@ def test_columns_never_depend_on_the_arguments(eval_trials):
         dict(baseline="cnn"),
     ]
     for k in kw:
-        res = pbs.compare(eval_trials, **k)
+        res = pbs.compare(eval_trials, test_decision_rules=True, **k)
         assert list(res.columns) == COMPARE_COLUMNS, k
         for c in ("n", "estimate", "statistic", "pvalue", "pvalue_adj", "ci_low", "ci_high"):
             assert pd.api.types.is_numeric_dtype(res[c]), (k, c)
@@ -427,8 +428,8 @@ def test_columns_never_depend_on_the_arguments(eval_trials):
 
 
 def test_one_sided_alternative(eval_trials):
-    two = pbs.compare(eval_trials)
-    less = pbs.compare(eval_trials, alternative="less")
+    two = pbs.compare(eval_trials, test="hter_dependent")
+    less = pbs.compare(eval_trials, test="hter_dependent", alternative="less")
     # cnn vs lbp: cnn has fewer errors, so "less" halves the two-sided p
     row = 2
     assert less.estimate[row] < 0
@@ -439,8 +440,8 @@ def test_one_sided_alternative(eval_trials):
 
 def test_distance_orientation_gives_the_same_tests(eval_trials):
     dist = eval_trials.assign(score=-eval_trials.score)
-    a = pbs.compare(eval_trials, test="mcnemar")
-    b = pbs.compare(dist, test="mcnemar", orientation="distance")
+    a = pbs.compare(eval_trials, test_decision_rules=True, test="mcnemar")
+    b = pbs.compare(dist, test_decision_rules=True, test="mcnemar", orientation="distance")
     np.testing.assert_array_equal(a.pvalue, b.pvalue)
     np.testing.assert_array_equal(a.threshold_a, -b.threshold_a)
 
@@ -482,8 +483,8 @@ def test_swapping_the_systems_flips_the_estimate_and_keeps_the_pvalue(df, test):
         kw.update(n_resamples=20, seed=0)
         df = df[df.system.isin(["s0", "s1"])]
     rev = pd.concat([g for _, g in df.groupby("system", sort=False)][::-1])
-    a = pbs.compare(df, **kw).set_index(["system_a", "system_b"])
-    b = pbs.compare(rev, **kw).set_index(["system_b", "system_a"])  # swapped pairs
+    a = pbs.compare(df, test_decision_rules=True, **kw).set_index(["system_a", "system_b"])
+    b = pbs.compare(rev, test_decision_rules=True, **kw).set_index(["system_b", "system_a"])  # swapped pairs
     b.index = b.index.set_names(["system_a", "system_b"])
     b = b.loc[a.index]
     np.testing.assert_array_equal(a.estimate, -b.estimate)
@@ -496,8 +497,8 @@ def test_swapping_the_systems_flips_the_estimate_and_keeps_the_pvalue(df, test):
 @given(paired_tables())
 def test_shuffling_the_rows_changes_nothing_but_the_order(df):
     shuffled = df.sample(frac=1, random_state=0)
-    a = pbs.compare(df, test="mcnemar").set_index(["system_a", "system_b"])
-    b = pbs.compare(shuffled, test="mcnemar")
+    a = pbs.compare(df, test_decision_rules=True, test="mcnemar").set_index(["system_a", "system_b"])
+    b = pbs.compare(shuffled, test_decision_rules=True, test="mcnemar")
     # input order is first appearance: orient b's pairs like a's
     flip = [(y, x) in a.index for x, y in zip(b.system_a, b.system_b, strict=True)]
     b.loc[flip, ["system_a", "system_b"]] = b.loc[flip, ["system_b", "system_a"]].to_numpy()
@@ -512,7 +513,7 @@ def test_identical_systems_do_not_differ(eval_trials, test):
     cnn = eval_trials[eval_trials.system == "cnn"]
     df = pd.concat([cnn, cnn.assign(system="twin")], ignore_index=True)
     kw = dict(n_resamples=30, seed=0) if test == "bootstrap" else {}
-    row = pbs.compare(df, test=test, **kw).iloc[0]
+    row = pbs.compare(df, test_decision_rules=True, test=test, **kw).iloc[0]
     assert row.estimate == 0.0
     assert row.pvalue == 1.0 and row.pvalue_adj == 1.0 and not row.reject
 
@@ -533,7 +534,7 @@ def test_common_trials_pairs_each_pair_on_its_shared_trials(eval_trials):
     keep = rng.random(len(eval_trials)) < 0.9  # every system loses different trials
     ragged = eval_trials[keep]
     for test in ("hter_dependent", "mcnemar", "gunter_paired"):
-        res = pbs.compare(ragged, test=test, common_trials=True)
+        res = pbs.compare(ragged, test_decision_rules=True, test=test, common_trials=True)
         for row in res.itertuples():
             a = ragged[ragged.system == row.system_a]
             b = ragged[ragged.system == row.system_b]
@@ -541,7 +542,7 @@ def test_common_trials_pairs_each_pair_on_its_shared_trials(eval_trials):
             assert row.n == shared.size
             # thresholds come from each system's own trials; the test from the shared ones
             pair = pd.concat([a[a.trial.isin(shared)], b[b.trial.isin(shared)]])
-            want = pbs.compare(pair, test=test, threshold={
+            want = pbs.compare(pair, test_decision_rules=True, test=test, threshold={
                 row.system_a: row.threshold_a, row.system_b: row.threshold_b})
             assert row.estimate == want.estimate.iloc[0]
             assert row.pvalue == want.pvalue.iloc[0]
@@ -550,8 +551,8 @@ def test_common_trials_pairs_each_pair_on_its_shared_trials(eval_trials):
 def test_same_trials_in_another_order_are_aligned(eval_trials):
     parts = [g for _, g in eval_trials.groupby("system", sort=False)]
     parts[2] = parts[2].iloc[::-1]  # gmm lists its trials backwards
-    a = pbs.compare(eval_trials, test="mcnemar")
-    b = pbs.compare(pd.concat(parts), test="mcnemar")
+    a = pbs.compare(eval_trials, test_decision_rules=True, test="mcnemar")
+    b = pbs.compare(pd.concat(parts), test_decision_rules=True, test="mcnemar")
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -579,7 +580,8 @@ def test_pairs_without_shared_trials_of_a_class_raise():
 
 
 def test_ci_rows_equal_the_scalar_intervals(trials):
-    res = pbs.ci(trials, on="dev", apply_to="eval", confidence_level=0.9)
+    res = pbs.ci(trials, on="dev", apply_to="eval", confidence_level=0.9, method="wilson",
+                 combine="bengio")
     er = pbs.error_rates(trials, on="dev", apply_to="eval")
     assert list(res.columns) == CI_COLUMNS
     assert len(res) == 4 * 4
@@ -617,7 +619,8 @@ def test_ci_concatenates_with_the_bootstrap(eval_trials):
     boot = pbs.bootstrap(eval_trials, metric="hter", n_resamples=50, seed=0)
     shared = [c for c in BOOTSTRAP_COLUMNS if c in CI_COLUMNS]
     assert shared == ["system", "split", "metric", "estimate", "se", "ci_low", "ci_high",
-                      "confidence_level", "ci_method", "threshold"]
+                      "confidence_level", "ci_method", "resample", "threshold",
+                      "threshold_from"]
     both = pd.concat([ours, boot], ignore_index=True)
     assert len(both) == 8
     np.testing.assert_allclose(ours.estimate, boot.estimate, rtol=1e-15)  # same policy
@@ -647,7 +650,7 @@ def test_ci_errors(eval_trials):
 
 
 def test_pairwise_matrix_symmetric_and_antisymmetric(eval_trials):
-    res = pbs.compare(eval_trials)
+    res = pbs.compare(eval_trials, test="hter_dependent")
     p = pbs.pairwise_matrix(res)
     assert list(p.index) == list(p.columns) == SYSTEMS
     assert p.index.name == "system_a" and p.columns.name == "system_b"
@@ -672,8 +675,8 @@ def test_pairwise_matrix_mirrors_like_the_swapped_table(eval_trials):
     """Every mirrored cell equals the value compare() gives with the input reversed."""
     rev = pd.concat([g for _, g in eval_trials.groupby("system", sort=False)][::-1])
     for test in ("mcnemar", "hter_dependent", "gunter_paired"):
-        fwd = pbs.compare(eval_trials, test=test)
-        bwd = pbs.compare(rev, test=test)
+        fwd = pbs.compare(eval_trials, test_decision_rules=True, test=test)
+        bwd = pbs.compare(rev, test_decision_rules=True, test=test)
         for col in ("statistic", "estimate", "pvalue", "ci_low", "threshold_a"):
             m = pbs.pairwise_matrix(fwd, col=col)
             want = pbs.pairwise_matrix(bwd, col=col).loc[m.index, m.columns]
@@ -682,7 +685,7 @@ def test_pairwise_matrix_mirrors_like_the_swapped_table(eval_trials):
 
 
 def test_pairwise_matrix_baseline_leaves_untested_pairs_empty(eval_trials):
-    res = pbs.compare(eval_trials, baseline="lbp")
+    res = pbs.compare(eval_trials, test="hter_dependent", baseline="lbp")
     m = pbs.pairwise_matrix(res, col="pvalue")
     assert list(m.index) == SYSTEMS
     assert m.loc[["cnn", "cnn_aug", "gmm"], "lbp"].notna().all()
@@ -690,7 +693,7 @@ def test_pairwise_matrix_baseline_leaves_untested_pairs_empty(eval_trials):
 
 
 def test_pairwise_matrix_needs_one_family(trials):
-    res = pbs.compare(trials)
+    res = pbs.compare(trials, test="hter_dependent", on=None, apply_to=None)
     with pytest.raises(ValueError, match=prefix(ERROR_MATRIX_FAMILIES)) as info:
         pbs.pairwise_matrix(res)
     assert "'dev'" in str(info.value) and "'eval'" in str(info.value)
@@ -704,7 +707,7 @@ def test_pairwise_matrix_needs_one_family(trials):
 def test_pairwise_matrix_families_include_by_columns():
     a = pbs.datasets.example_trials(seed=0).assign(protocol="P1")
     b = pbs.datasets.example_trials(seed=1).assign(protocol="P2")
-    res = pbs.compare(pd.concat([a, b]), by="protocol", apply_to="eval")
+    res = pbs.compare(pd.concat([a, b]), test="hter_dependent", on=None, by="protocol", apply_to="eval")
     with pytest.raises(ValueError, match="'P1'"):
         pbs.pairwise_matrix(res)
     assert pbs.pairwise_matrix(res[res.protocol == "P2"]).shape == (4, 4)
@@ -728,7 +731,7 @@ def test_fold_metrics_equal_error_rates_by_fold(folded):
     np.testing.assert_array_equal(per.threshold, er.threshold)
     np.testing.assert_array_equal(per.fold, er.fold)
     eer = pbs.fold_metrics(folded, metric="eer", split=None)
-    want = pbs.eer(folded, by="fold", split=None)
+    want = pbs.eer(folded, by="fold", split=None, method="rocch")
     np.testing.assert_allclose(eer.estimate, want.eer, rtol=1e-15)
     assert eer.threshold.isna().all()
 
@@ -955,7 +958,7 @@ def test_other_option_errors(eval_trials):
 
 def test_infeasible_threshold_gives_nan_rows(eval_trials, monkeypatch):
     # a sweep with a genuine trial that is always rejected (-inf): FRR <= 0 is unreachable
-    from pandas_biosig import metrics
+    from pandas_biosig import protocol
     from pandas_biosig._kernels.rates import Sweep
 
     def sweep(group):
@@ -963,9 +966,9 @@ def test_infeasible_threshold_gives_nan_rows(eval_trials, monkeypatch):
             return Sweep.from_scores(group.scores, group.genuine)
         return Sweep.from_scores(np.append(group.scores, -np.inf), np.append(group.genuine, True))
 
-    monkeypatch.setattr(metrics, "_sweep", sweep)
+    monkeypatch.setattr(protocol, "_sweep", sweep)
     with pytest.warns(pbs.BiosigWarning):
-        res = pbs.compare(eval_trials, threshold="frr", target=0.0)
+        res = pbs.compare(eval_trials, test="hter_dependent", threshold="frr", target=0.0)
     gmm = (res.system_a == "gmm") | (res.system_b == "gmm")
     assert res.pvalue[gmm].isna().all() and res.pvalue_adj[gmm].isna().all()
     assert res.pvalue[~gmm].notna().all()

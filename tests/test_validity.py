@@ -41,6 +41,33 @@ def test_headline_claims_quick():
         assert abs(rate - 0.05) < 3 * max(se, 0.011), test
 
 
+def test_defaults_report_quick():
+    """The defaults harness on one protocol, a few replications (the table's shape)."""
+    from pandas_biosig.validity_defaults import PROTOCOLS, defaults_report
+
+    one = {"rho 0.5": PROTOCOLS["rho 0.5"]}
+    table = defaults_report(replications=2, n_resamples=49, protocols=one)
+    assert set(table.kind) == {"type-I error", "coverage", "refuses"}
+    refused = table[table.kind == "refuses"]
+    assert len(refused) == 5 and refused.rate.eq(1.0).all()
+    assert {"compare()", "paired_bootstrap()", "ci() hter", "bootstrap() eer"} <= set(table.function)
+
+
+@pytest.mark.slow
+def test_every_default_is_valid():
+    """The full table of docs/validity.md: every default test holds its level and every
+    default interval covers (minutes; run with -m slow)."""
+    from pandas_biosig.validity_defaults import defaults_report
+
+    table = defaults_report(replications=200)
+    tested = table[table.kind != "refuses"]
+    # within 3 Monte-Carlo standard errors of the bounds
+    bad = tested[~tested.valid & ~(
+        ((tested.kind == "type-I error") & (tested.rate <= 0.075 + 3 * tested.mc_se))
+        | ((tested.kind == "coverage") & (tested.rate >= 0.93 - 3 * tested.mc_se)))]
+    assert bad.empty, bad
+
+
 def test_pad_defaults_hold_their_level_quick():
     """pad_compare's bootstrap (thresholds re-chosen per replicate) stays near alpha on two
     equally good PAD systems; Wilson intervals of per-species APCER cover near 95 % with
