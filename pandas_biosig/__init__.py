@@ -23,12 +23,11 @@ _LAZY = {
     "export": ["to_latex", "to_markdown"],
     "identification": [
         "cmc", "cmc_difference", "compare_identification", "detection_identification_rate",
-        "dir_curve", "probe_ranks", "read_bob_identification", "read_pyeer_cmc",
-        "recognition_rate",
+        "dir_curve", "probe_ranks", "recognition_rate",
     ],
     "io": ["FileTooLargeError", "ScoreFileError", "read_bob", "read_nist", "read_score_lists", "read_scores",
-           "read_table"],
-    "io_pad": ["read_asvspoof_asv", "read_asvspoof_cm", "read_bob_pad", "read_bob_vuln"],
+           "read_table", "read_bob_identification", "read_pyeer_cmc",
+           "read_asvspoof_asv", "read_asvspoof_cm", "read_bob_pad", "read_bob_vuln"],
     "metrics": ["dcf", "eer", "error_rates", "summary"],
     "pad": ["pad_det", "pad_metrics", "pad_rates"],
     "pad_compare": ["pad_compare"],
@@ -151,7 +150,8 @@ register_when_imported("dask.dataframe", _register_dask_accessor)
 
 #: Public submodules, offered by dir() next to __all__.
 _SUBMODULES = (
-    "accessor", "cli", "curves", "datasets", "export", "identification", "io", "metrics",
+    "accessor", "cli", "curves", "datasets", "export", "identification", "identification_tests",
+    "io", "metrics",
     "outofcore", "plot", "resampling", "results", "significance", "stats", "validity",
 )
 

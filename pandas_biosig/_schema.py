@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "DEFAULT_COLUMNS",
     "LABEL_VOCABULARY",
     "BiosigWarning",
     "Group",
@@ -26,16 +25,6 @@ __all__ = [
     "combine_codes",
     "validate_trials",
 ]
-
-#: Canonical column names of the tidy trial table.
-DEFAULT_COLUMNS = {
-    "system": "system",
-    "trial": "trial",
-    "label": "label",
-    "score": "score",
-    "split": "split",
-    "subject": "subject",
-}
 
 #: Label vocabulary (case-insensitive, surrounding white space ignored): value -> is genuine.
 LABEL_VOCABULARY: dict[str, bool] = {
@@ -215,10 +204,6 @@ class Group:
     @property
     def n_impostor(self) -> int:
         return int(self.genuine.size - np.count_nonzero(self.genuine))
-
-    def classes(self) -> tuple[np.ndarray, np.ndarray]:
-        """Return ``(negatives, positives)``: the impostor and genuine scores, unsorted."""
-        return self.scores[~self.genuine], self.scores[self.genuine]
 
 
 @dataclass(frozen=True, eq=False)

@@ -33,6 +33,7 @@ _plot = LazyModule("pandas_biosig.plot")
 if TYPE_CHECKING:
     import xarray as xr
 
+    from ._search import SearchNonFinite
     from .curves import EPCCriterion
     from .demographics import (
         FairnessMetric,
@@ -42,9 +43,9 @@ if TYPE_CHECKING:
         Scale,
         TestMethod,
     )
-    from .identification import IdentificationTest, SearchNonFinite
+    from .identification_tests import IdentificationTest
     from .pad import CIMethod, PadCriterion
-    from .stats import RateCIMethod
+    from .stats import McNemarMethod, RateCIMethod, RecognitionMethod
     from .vulnerability import LicitCriterion
 
 __all__ = ["BiosigAccessor"]
@@ -657,7 +658,8 @@ class BiosigAccessor(metaclass=_FunctionDocs):
         self,
         *,
         test: IdentificationTest = "mcnemar",
-        method: str | None = None,
+        mcnemar_method: McNemarMethod = "exact",
+        gunter_method: RecognitionMethod = "paired",
         rank: int = 1,
         alternative: Alternative = "two-sided",
         adjust: str | None = "holm",
@@ -666,6 +668,7 @@ class BiosigAccessor(metaclass=_FunctionDocs):
         n_resamples: int = 1000,
         seed: int | np.random.Generator | None = None,
         common_probes: bool = False,
+        fold: str | None = None,
         by: str | Sequence[str] | None = None,
         system: str = "system",
         probe: str = "probe",

@@ -111,19 +111,98 @@ def example_trials(
     return pd.concat(frames, ignore_index=True)
 
 
-def example_search(seed: int = 0, **kwargs):
-    """A small synthetic identification (1:N search) table; see
-    :func:`pandas_biosig.identification.example_search`.
+#: The example systems: (name, mate score shift, weight of the shared comparison
+#: difficulty, weight of the shared probe quality).  Large shared weights make systems
+#: correlated, as two variants of one network would be.
+_EXAMPLE_SYSTEMS = (
+    ("cnn", 3.6, 0.75, 0.45),
+    ("cnn_aug", 3.7, 0.75, 0.45),
+    ("gmm", 3.1, 0.45, 0.40),
+    ("lbp", 2.5, 0.30, 0.35),
+)
+
+
+def example_search(
+    seed: int = 0,
+    *,
+    n_references: int = 60,
+    n_folds: int = 5,
+    mated_per_fold: int = 20,
+    unmated_per_fold: int = 5,
+) -> pd.DataFrame:
+    """A small synthetic identification experiment in the tidy search schema.
+
+    Four systems (``cnn``, ``cnn_aug``, ``gmm``, ``lbp``) search the *same* probes against
+    the same gallery of ``n_references`` enrolled identities (one reference each), in
+    ``n_folds`` folds of ``mated_per_fold`` mated probes (their identity is enrolled) and
+    ``unmated_per_fold`` open-set probes (it is not).  Scores share a per-comparison
+    difficulty and a per-probe quality across systems (so the systems are correlated,
+    ``cnn`` and ``cnn_aug`` strongly) and are rounded to 2 decimals, so some scores tie.
+
+    Parameters
+    ----------
+    seed : int
+        Seed of the ``numpy.random.Generator``; the table is a pure function of the
+        arguments.
+    n_references : int
+        Gallery size.
+    n_folds, mated_per_fold, unmated_per_fold : int
+        Folds and probes per fold.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``system`` (str), ``fold`` (int, 1..n_folds), ``probe`` (str, unique over
+        folds), ``reference`` (str), ``mate`` (bool), ``score`` (float; higher = more
+        similar), one row per (system, probe, reference), systems in the order above.
 
     Examples
     --------
     >>> search = pbs.datasets.example_search()
-    >>> sorted(search.columns)[:3]
-    ['fold', 'mate', 'probe']
+    >>> search.groupby("system", sort=False).agg(
+    ...     probes=("probe", "nunique"), rows=("score", "size"), mates=("mate", "sum"))
+             probes  rows  mates
+    system
+    cnn         125  7500    100
+    cnn_aug     125  7500    100
+    gmm         125  7500    100
+    lbp         125  7500    100
     """
-    from .identification import example_search as _example_search
-
-    return _example_search(seed, **kwargs)
+    rng = np.random.default_rng(seed)
+    per_fold = mated_per_fold + unmated_per_fold
+    n_probes = n_folds * per_fold
+    fold = np.repeat(np.arange(1, n_folds + 1), per_fold)
+    mated = np.tile(np.r_[np.ones(mated_per_fold, bool), np.zeros(unmated_per_fold, bool)], n_folds)
+    identity = np.where(
+        mated,
+        np.concatenate(
+            [rng.choice(n_references, per_fold, replace=False) for _ in range(n_folds)]
+        ),
+        -1,
+    )
+    probes = np.array([f"f{f}-p{i:03d}" for f, i in zip(fold, range(n_probes), strict=True)])
+    references = np.array([f"g{j:03d}" for j in range(n_references)])
+    is_mate = identity[:, None] == np.arange(n_references)[None, :]
+    difficulty = rng.standard_normal((n_probes, n_references))
+    quality = rng.standard_normal(n_probes)[:, None]
+    frames = []
+    for name, shift, w_shared, w_quality in _EXAMPLE_SYSTEMS:
+        w_own = np.sqrt(max(1.0 - w_shared**2, 0.05))
+        noise = w_shared * difficulty + w_own * rng.standard_normal((n_probes, n_references))
+        score = noise + np.where(is_mate, shift + w_quality * quality, 0.0)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": name,
+                    "fold": np.repeat(fold, n_references),
+                    "probe": np.repeat(probes, n_references),
+                    "reference": np.tile(references, n_probes),
+                    "mate": is_mate.ravel(),
+                    "score": np.round(score.ravel(), 2),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
 
 
 #: The PAD example: attack species -> (mean score of each system's attacks); bona fide

@@ -28,8 +28,13 @@ import pytest
 from hostile import COUNTS, outcome
 
 import pandas_biosig as pbs
-from pandas_biosig.identification import read_bob_identification, read_pyeer_cmc
-from pandas_biosig.io import SCORE_PATTERN, FileTooLargeError, ScoreFileError
+from pandas_biosig.io import (
+    SCORE_PATTERN,
+    FileTooLargeError,
+    ScoreFileError,
+    read_bob_identification,
+    read_pyeer_cmc,
+)
 
 hypothesis = pytest.importorskip("hypothesis")
 st = pytest.importorskip("hypothesis.strategies")

@@ -29,42 +29,48 @@ from hypothesis import strategies as st
 from pandas_biosig import stats
 from pandas_biosig._kernels import identification as kern
 from pandas_biosig._schema import ERROR_MISSING_COLUMNS, ERROR_OPTION, SchemaError
-from pandas_biosig.identification import (
-    CMC_DIFFERENCE_VARIABLES,
-    CMC_VARIABLES,
-    COMPARE_COLUMNS,
-    DIR_COLUMNS,
-    DIR_CURVE_VARIABLES,
+from pandas_biosig._search import (
     ERROR_DUPLICATE_PAIRS,
     ERROR_EMPTY,
-    ERROR_FILE_COLUMNS,
-    ERROR_FILE_LAYOUT,
-    ERROR_FILE_SCORES,
-    ERROR_NO_COMMON,
     ERROR_NO_MATED,
     ERROR_NO_UNMATED,
     ERROR_NONFINITE,
     ERROR_NOT_A_FRAME,
-    ERROR_ONE_SYSTEM,
-    ERROR_PROBES_DIFFER,
-    ERROR_SIGN_NEEDS_BY,
-    ERROR_TEST_METHOD,
     ERROR_THRESHOLD,
     ERROR_THRESHOLD_MISSING,
+    validate_search,
+)
+from pandas_biosig.datasets import example_search
+from pandas_biosig.identification import (
+    CMC_VARIABLES,
+    DIR_COLUMNS,
+    DIR_CURVE_VARIABLES,
     PROBE_RANK_COLUMNS,
     RECOGNITION_COLUMNS,
-    WARN_TRUE_PAIRS_UNSCORED,
     cmc,
-    cmc_difference,
-    compare_identification,
     detection_identification_rate,
     dir_curve,
-    example_search,
     probe_ranks,
+    recognition_rate,
+)
+from pandas_biosig.identification_tests import (
+    CMC_DIFFERENCE_VARIABLES,
+    COMPARE_COLUMNS,
+    ERROR_FOLD_UNUSED,
+    ERROR_NO_COMMON,
+    ERROR_ONE_SYSTEM,
+    ERROR_PROBES_DIFFER,
+    ERROR_SIGN_NEEDS_FOLD,
+    cmc_difference,
+    compare_identification,
+)
+from pandas_biosig.io.identification import (
+    ERROR_FILE_COLUMNS,
+    ERROR_FILE_LAYOUT,
+    ERROR_FILE_SCORES,
+    WARN_TRUE_PAIRS_UNSCORED,
     read_bob_identification,
     read_pyeer_cmc,
-    recognition_rate,
-    validate_search,
 )
 from pandas_biosig.results import ERROR_CONFIDENCE_LEVEL
 from pandas_biosig.significance import ERROR_ADJUST
@@ -436,8 +442,9 @@ def test_adjustment_over_exactly_the_returned_rows():
         assert (out.adjust == adjust).all() and (out.alpha == 0.01).all()
     per_fold = compare_identification(search, by="fold")
     assert len(per_fold) == 5 * 6 and list(per_fold.columns) == ["fold", *COMPARE_COLUMNS]
-    _, p_adj, _, _ = multipletests(per_fold.pvalue, method="holm")
-    np.testing.assert_allclose(per_fold.pvalue_adj, p_adj)
+    for _, family in per_fold.groupby("fold"):  # one family per by group, as in compare()
+        _, p_adj, _, _ = multipletests(family.pvalue, method="holm")
+        np.testing.assert_allclose(family.pvalue_adj, p_adj)
 
 
 def test_sign_test_over_folds_matches_scipy():
@@ -447,7 +454,7 @@ def test_sign_test_over_folds_matches_scipy():
     rr = recognition_rate(search, by="fold").pivot(
         index="fold", columns="system", values="recognition_rate"
     )
-    out = compare_identification(search, test="sign", by="fold", adjust=None)
+    out = compare_identification(search, test="sign", fold="fold", adjust=None)
     row = out.set_index(["system_a", "system_b"]).loc[("cnn", "lbp")]
     wins = int((rr.cnn > rr.lbp).sum())
     losses = int((rr.cnn < rr.lbp).sum())
@@ -460,7 +467,7 @@ def test_sign_test_all_runs_tied_gives_no_evidence():
     t = table_from_pairs(BOB_CMC)
     runs = pd.concat([t.assign(run=1), t.assign(run=2)])
     both = pd.concat([runs, runs.assign(system="copy")])
-    out = compare_identification(both, test="sign", by="run")
+    out = compare_identification(both, test="sign", fold="run")
     assert (out.n.item(), out.pvalue.item(), out.estimate.item()) == (0, 1.0, 0.0)
 
 
@@ -799,11 +806,13 @@ def test_compare_errors(bob_table):
     two = pd.concat([bob_table, bob_table.assign(system="b")])
     with pytest.raises(ValueError, match=prefix(ERROR_ONE_SYSTEM)):
         compare_identification(bob_table)
-    with pytest.raises(ValueError, match=prefix(ERROR_TEST_METHOD)):
-        compare_identification(two, test="gunter", method="exact")
-    with pytest.raises(ValueError, match=prefix(ERROR_TEST_METHOD)):
-        compare_identification(two, test="sign", method="exact", by="system")
-    with pytest.raises(ValueError, match=prefix(ERROR_SIGN_NEEDS_BY)):
+    with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
+        compare_identification(two, test="gunter", gunter_method="exact")
+    with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
+        compare_identification(two, mcnemar_method="paired")
+    with pytest.raises(ValueError, match=prefix(ERROR_FOLD_UNUSED)):
+        compare_identification(two, fold="system")
+    with pytest.raises(ValueError, match=prefix(ERROR_SIGN_NEEDS_FOLD)):
         compare_identification(two, test="sign")
     with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
         compare_identification(two, test="wilcoxon")
@@ -948,3 +957,17 @@ def test_validate_search_groups_in_order_of_appearance(bob_table):
     for g in s2.groups:
         order = np.argsort(g.probes)
         assert g.stats.rank[order].tolist() == [2.0, 3.0, 1.0, 1.0]
+
+
+def test_sign_test_by_groups_are_separate_families():
+    """With by=, each group gets its own sign test over its runs and its own adjustment
+    family, exactly as if each group were compared alone (the family rule of compare)."""
+    search = example_search()
+    two = pd.concat([search.assign(site="x"), search.assign(site="y", score=-search.score)])
+    both = compare_identification(two, test="sign", fold="fold", by="site")
+    assert list(both.columns) == ["site", *COMPARE_COLUMNS] and len(both) == 2 * 6
+    for site, part in both.groupby("site"):
+        alone = compare_identification(two[two.site == site], test="sign", fold="fold")
+        pd.testing.assert_frame_equal(
+            part.drop(columns="site").reset_index(drop=True), alone.reset_index(drop=True)
+        )

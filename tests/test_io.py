@@ -311,7 +311,7 @@ def test_slow_and_fast_parsers_agree(tmp_path, monkeypatch):
     odd.write_text(lines_4().replace(" ", " \x0c", 2) + "   \n")
     fast = read_bob(plain, system="x")
     pd.testing.assert_frame_equal(read_bob(odd, system="x"), fast)
-    monkeypatch.setattr(pio, "_fast_fields", lambda text, n: None)
+    monkeypatch.setattr(pio._parse, "_fast_fields", lambda text, n: None)
     pd.testing.assert_frame_equal(read_bob(plain, system="x"), fast)
 
 

@@ -33,7 +33,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from .io import ScoreFileError, _file_system_name, _numbers, _read_sources, _split_fields
+from ._errors import ScoreFileError
+from ._names import _file_system_name
+from ._open import _read_sources
+from ._parse import _numbers, _split_fields
 
 __all__ = [
     "read_asvspoof_asv",

@@ -1,0 +1,75 @@
+"""The named errors of the score-file readers and their messages (``ERROR_*``)."""
+
+from __future__ import annotations
+
+from .._schema import (
+    SchemaError,
+)
+
+ERROR_FIELDS = (
+    "{source}, line {line}: expected {expected} whitespace-separated fields ({names}), "
+    "found {found}"
+)
+ERROR_NOT_A_NUMBER = "{source}, line {line}: expected a number in field {field} ({name}), found {value!r}"
+ERROR_LABEL = "{source}, line {line}: expected a label in field {field} ({expected}), found {value!r}"
+ERROR_EMPTY_FILE = "{source}: no data lines (the file is empty or blank)"
+ERROR_NOT_TEXT = "{source}: not UTF-8 text ({reason})"
+ERROR_NO_FILE = "{path}: no such file or directory"
+ERROR_NOT_REGULAR = "{path}: not a regular file (a directory, a device or a pipe)"
+ERROR_EMPTY_DIRECTORY = "{path}: the directory has no score files"
+ERROR_NO_MEMBERS = "{path}: the tar archive has no regular (non-hidden) member"
+ERROR_MEMBER = "{path}: the tar archive has no member {member!r}; its members: {members}"
+ERROR_MEMBER_NOT_TAR = "{path}: member={member!r} was given, but the file is not a tar archive"
+ERROR_NO_SCORE = "{scores}: no score for the trial (enroll={enroll!r}, test={test!r}) of {trials}, line {line}"
+ERROR_EXTRA_SCORE = (
+    "{scores}, line {line}: a score for (enroll={enroll!r}, test={test!r}), which is not "
+    "a trial of {trials}"
+)
+ERROR_DUPLICATE_KEY = "{source}, line {line}: (enroll={enroll!r}, test={test!r}) already appeared on line {first}"
+ERROR_MAPPING = "{path}: columns= maps column(s) {missing} that the file does not have; its columns: {found}"
+ERROR_COLUMN_CLASH = (
+    "{path}: the table already has a {column!r} column, so {column}={value!r} would "
+    "overwrite it; drop the keyword or rename the column with columns="
+)
+ERROR_FIELDS_OPTION = "fields={value!r} is not one of {allowed}"
+ERROR_SOURCES = "pass score files positionally or with dev= / eval=, not both"
+ERROR_NO_SOURCES = "no score files given: pass paths positionally or with dev= / eval="
+ERROR_DUPLICATE_SOURCE = (
+    "{first} and {second} both give system {system!r}{where}; name the systems with a "
+    "mapping {{system: path}}"
+)
+ERROR_MIXED_SPLITS = (
+    "some files name a split (dev/eval) and others do not: {files}; pass them as "
+    "dev= / eval= instead"
+)
+ERROR_LIST_CLASS = (
+    "{path}: cannot tell a genuine from an impostor list by this name; name the files "
+    "like <system>_genuine.txt and <system>_impostor.txt (class tokens: {tokens})"
+)
+ERROR_LIST_PAIR = "{path}: no {missing} list for system {system!r}{where}"
+ERROR_TRIALS_NEEDED = "format='nist' needs trials=: the trials file (or a mapping {{split: path}})"
+ERROR_TRIALS_SPLIT = "trials= has no trials file for split {split!r} (it has {found})"
+ERROR_UNUSED = "{name}= is only used with format={formats}, got format={format!r}"
+ERROR_TOO_LARGE = (
+    "{source}: more than max_bytes={max_bytes} bytes (after decompression); pass a larger "
+    "max_bytes= to read it"
+)
+ERROR_MAX_BYTES_OPTION = "max_bytes={value!r} must be a positive integer (a number of bytes)"
+ERROR_CORRUPT = "{source}: cannot read the {what} ({reason})"
+ERROR_NOT_COMPRESSED = "{path}: the name says {codec}, but the file is not {codec} data"
+ERROR_SPARSE_MEMBER = "{source}: a sparse tar member; extract the archive and read the file"
+ERROR_PATH_TYPE = "expected a path (str or path-like), got {type}"
+ERROR_NO_FILES = "no score files given: the list of paths is empty"
+ERROR_TABLE_MEMBERS = "{path}: a table is read from a tar archive of one member, found {n}"
+
+
+class ScoreFileError(SchemaError):
+    """A score file is malformed; the message names the file, the line and what was expected."""
+
+    __module__ = "pandas_biosig.io"
+
+
+class FileTooLargeError(ScoreFileError):
+    """A file holds more than ``max_bytes`` bytes once decompressed (a reader's bound)."""
+
+    __module__ = "pandas_biosig.io"
