@@ -313,6 +313,7 @@ class BiosigAccessor(metaclass=_FunctionDocs):
         confidence_level: float = 0.95,
         method: str = "beta",
         combine: str = "mover",
+        resample: str = "auto",
         p_target: float = 0.01,
         c_miss: float = 1.0,
         c_fa: float = 1.0,
@@ -322,6 +323,7 @@ class BiosigAccessor(metaclass=_FunctionDocs):
         label: str = "label",
         score: str = "score",
         split: str | None = "split",
+        subject: str | None = "subject",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
     ) -> pd.DataFrame:

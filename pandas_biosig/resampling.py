@@ -261,6 +261,14 @@ def bootstrap(
         ``"eer_interpolated"``, ``"auc"``, ``"min_hter"``, ``"min_dcf"``,
         ``"fnmr_at_fmr"`` / ``"fmr_at_fnmr"`` (with ``target``), ``"cllr"``,
         ``"min_cllr"``, or ``"far"``, ``"frr"``, ``"hter"`` at a threshold policy.
+        At a fixed threshold the percentile interval of ``"hter"`` behaves like a normal
+        (Wald) interval of the rates, slightly narrow at these sizes and too low when the
+        errors are few: measured coverage 0.92–0.94 at 200 genuine / 2,000 impostor trials
+        (100 subjects per split) and 0.91 at an EER of 0.6 % with 1,000 / 10,000 trials
+        (the truth then lies above the interval in 8 % of datasets); Monte-Carlo s.e.
+        0.015 (``docs/validity.md``). :func:`pandas_biosig.ci` (Clopper–Pearson and
+        MOVER, on design-effect sample sizes when subjects are known) covers 0.95–0.98 in
+        the same settings and is the interval to report for a rate at a fixed threshold.
     n_resamples : int
         Number of bootstrap replicates.
     confidence_level : float

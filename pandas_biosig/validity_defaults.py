@@ -147,7 +147,9 @@ def main(argv=None) -> int:
     reps = args.replications or (20 if args.quick else 500)
     t0 = time.perf_counter()
     table = defaults_report(replications=reps, n_resamples=199 if args.quick else None)
-    command = "python -m pandas_biosig.validity_defaults" + (" --quick" if args.quick else "")
+    command = ("python -m pandas_biosig.validity_defaults"
+               + (f" --replications {args.replications}" if args.replications else "")
+               + (" --quick" if args.quick else ""))
     text = _markdown(table, time.perf_counter() - t0, command, reps)
     if args.out:
         with open(args.out, "w") as fh:

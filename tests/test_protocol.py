@@ -68,9 +68,11 @@ def test_resolution_says_where_each_threshold_came_from():
 
 def test_threshold_from_and_resample_columns():
     t = pbs.datasets.example_trials()
-    ci = pbs.ci(t, metric="hter")
+    ci = pbs.ci(t, metric="hter")  # a subject column: the interval accounts for subjects
     assert set(ci.split) == {"eval"} and set(ci.threshold_from) == {"dev"}
-    assert ci["resample"].isna().all()
+    assert set(ci["resample"]) == {"subject"} and set(ci.ci_method) == {"mover-beta-deff"}
+    ci = pbs.ci(t, metric="hter", resample="label")
+    assert ci["resample"].isna().all() and set(ci.ci_method) == {"mover-beta"}
     er = pbs.error_rates(t, threshold=0.0)
     assert set(er.threshold_from) == {"fixed"}
     er = pbs.error_rates(t)
@@ -177,7 +179,7 @@ def test_mover_hter_interval_by_hand():
     """HTER interval = MOVER of the Clopper-Pearson intervals of FAR and FRR."""
     t = pbs.datasets.example_trials()
     er = pbs.error_rates(t, on="dev", apply_to="eval").set_index("system")
-    ci = pbs.ci(t, metric=["hter", "dcf"]).set_index(["system", "metric"])
+    ci = pbs.ci(t, metric=["hter", "dcf"], resample="label").set_index(["system", "metric"])
     for system, row in er.iterrows():
         (l1, u1), (l2, u2) = (_clopper_pearson(row.fa, row.n_impostor),
                               _clopper_pearson(row.fr, row.n_genuine))

@@ -581,6 +581,7 @@ def test_pairs_without_shared_trials_of_a_class_raise():
 
 def test_ci_rows_equal_the_scalar_intervals(trials):
     res = pbs.ci(trials, on="dev", apply_to="eval", confidence_level=0.9, method="wilson",
+                 resample="label",
                  combine="bengio")
     er = pbs.error_rates(trials, on="dev", apply_to="eval")
     assert list(res.columns) == CI_COLUMNS
@@ -628,7 +629,7 @@ def test_ci_concatenates_with_the_bootstrap(eval_trials):
 
 
 def test_ci_one_metric_and_other_binomial_methods(eval_trials):
-    res = pbs.ci(eval_trials, metric="far", method="beta")
+    res = pbs.ci(eval_trials, metric="far", method="beta", resample="label")
     assert list(res.metric) == ["far"] * 4 and set(res.ci_method) == {"beta"}
     fa = np.rint(res.estimate * res.n_impostor).astype(int)
     for row, k in zip(res.itertuples(), fa, strict=True):

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cluster import design_effect
+
 __all__ = [
     "area",
     "cluster_weights",
@@ -149,22 +151,14 @@ def wilson_interval(p: float, n: float, z: float) -> tuple[float, float]:
 
 def effective_size(errors, trials) -> tuple[float, float, int]:
     r"""``(p, n_eff, k)`` of a rate estimated from ``k`` clusters (subjects) with
-    ``errors[i]`` of ``trials[i]`` each: :math:`n_{eff} = N / \max(1, \hat v_c / \hat v_b)`,
-    the design effect of the cluster (ratio-estimator) variance
-    :math:`\hat v_c = \frac{k}{k-1}\sum_i (e_i - p\,n_i)^2 / N^2` over the binomial one
-    :math:`\hat v_b = p(1-p)/N` (Korn & Graubard, 1998). Clusters without trials are
+    ``errors[i]`` of ``trials[i]`` each: :math:`n_{eff} = N / d`, ``d`` the design effect
+    of :func:`.cluster.design_effect` (Korn & Graubard, 1998). Clusters without trials are
     ignored; ``n_eff = N`` when p is 0 or 1 or there is one cluster."""
     e = np.asarray(errors, dtype=np.float64)
     n = np.asarray(trials, dtype=np.float64)
     keep = n > 0
     e, n = e[keep], n[keep]
-    k = int(n.size)
     total = float(n.sum())
     if total == 0:
         return float("nan"), 0.0, 0
-    p = float(e.sum() / total)
-    vb = p * (1.0 - p) / total
-    if k < 2 or vb == 0:
-        return p, total, k
-    vc = k / (k - 1) * float(((e - p * n) ** 2).sum()) / total**2
-    return p, total / max(1.0, vc / vb), k
+    return float(e.sum() / total), total / design_effect(e, n), int(n.size)

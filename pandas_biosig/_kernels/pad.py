@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cluster import design_effect
 from .rates import Sweep
 
 __all__ = [
@@ -156,23 +157,6 @@ def epsc_choice(fmr, fnmr, iapmr, omega, beta, criterion: str) -> np.ndarray:
         # the highest threshold among the remaining ties
         out[i] = crit.shape[0] - 1 - np.argmax(cand[::-1], axis=0)
     return out
-
-
-def design_effect(errors: np.ndarray, totals: np.ndarray) -> float:
-    """Design effect of a proportion estimated from clusters (subjects): the cluster-robust
-    (ratio-estimator) variance of p = Σ errors / Σ totals over the binomial variance,
-    floored at 1 (Korn & Graubard, 1998). ``errors``, ``totals``: per cluster."""
-    keep = totals > 0
-    e = np.asarray(errors, dtype=np.float64)[keep]
-    m = np.asarray(totals, dtype=np.float64)[keep]
-    c, n = e.size, m.sum()
-    if c < 2 or n == 0:
-        return 1.0
-    p = e.sum() / n
-    if p <= 0 or p >= 1:
-        return 1.0
-    var = c / (c - 1) * np.sum((e - p * m) ** 2) / n**2
-    return float(max(var / (p * (1 - p) / n), 1.0))
 
 
 def wilson_interval(p: float, n: float, z: float) -> tuple[float, float]:
