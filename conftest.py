@@ -31,7 +31,7 @@ def pytest_collection_modifyitems(config, items):
     mirrored = [
         item for item in items
         if item.name.startswith(
-            ("pandas_biosig.accessor.BiosigAccessor.", "pandas_biosig.plot._PlotNamespace.")
+            ("pandas_biosig.accessor.BiosigAccessor.", "pandas_biosig.plot._namespace._PlotNamespace.")
         )
     ]
     if mirrored:

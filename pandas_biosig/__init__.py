@@ -16,7 +16,6 @@ from .accessor import BiosigAccessor
 # that importing the package costs little more than pandas and xarray.
 _LAZY = {
     "plot": None,
-    "plot_demographics": None,
     "stats": None,
     "curves": ["bayes_error", "det", "det_grid", "epc", "ppndf", "roc", "rocch"],
     "demographics": ["compare_fairness", "compare_groups", "cross_group_fmr", "fairness",
@@ -30,7 +29,8 @@ _LAZY = {
            "read_table", "read_bob_identification", "read_pyeer_cmc",
            "read_asvspoof_asv", "read_asvspoof_cm", "read_bob_pad", "read_bob_vuln"],
     "metrics": ["dcf", "eer", "error_rates", "summary"],
-    "pad": ["pad_compare", "pad_det", "pad_metrics", "pad_rates"],
+    "pad": ["pad_det", "pad_metrics", "pad_rates"],
+    "pad_compare": ["pad_compare"],
     "resampling": ["bootstrap", "epc_bootstrap", "paired_bootstrap"],
     "significance": ["DecisionTestError", "ci", "compare", "compare_folds", "eer_bound_table", "fold_metrics",
                      "fold_summary", "pairwise_matrix"],
@@ -67,7 +67,6 @@ __all__ = [
     "bootstrap",
     "datasets",
     "plot",
-    "plot_demographics",
     "stats",
     "dcf",
     "eer",

@@ -9,5 +9,7 @@ NonFinite = Literal["raise", "drop", "reject"]
 EERMethod = Literal["rocch", "interpolated", "threshold"]
 Criterion = Literal["eer", "min_hter", "min_weighted", "far", "frr", "min_dcf"]
 Alternative = Literal["two-sided", "less", "greater"]
+#: How the bootstrap draws trials (:data:`pandas_biosig.resampling.RESAMPLE`).
+Resample = Literal["label", "trial", "subject"]
 
-__all__ = ["Alternative", "Criterion", "EERMethod", "NonFinite", "Orientation"]
+__all__ = ["Alternative", "Criterion", "EERMethod", "NonFinite", "Orientation", "Resample"]

@@ -27,6 +27,7 @@ metrics = LazyModule("pandas_biosig.metrics")
 resampling = LazyModule("pandas_biosig.resampling")
 significance = LazyModule("pandas_biosig.significance")
 _pad = LazyModule("pandas_biosig.pad")
+_pad_compare = LazyModule("pandas_biosig.pad_compare")
 _plot = LazyModule("pandas_biosig.plot")
 
 if TYPE_CHECKING:
@@ -939,7 +940,7 @@ class BiosigAccessor(metaclass=_FunctionDocs):
         nonfinite: NonFinite = "raise",
     ) -> pd.DataFrame:
         """Compare every pair of PAD systems on APCER (max over species), BPCER or ACER; see :func:`pandas_biosig.pad_compare`."""
-        return _pad.pad_compare(self._obj, **_args(locals()))
+        return _pad_compare.pad_compare(self._obj, **_args(locals()))
 
     def vulnerability(
         self,

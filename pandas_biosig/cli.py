@@ -35,7 +35,7 @@ from .comparison import _compare_independent_sets
 from .export import to_latex, to_markdown
 from .io import FORMATS
 from .metrics import error_rates, summary
-from .resampling import bootstrap
+from .resampling import bootstrap, epc_bootstrap
 from .significance import (
     ADJUST_METHODS,
     TESTS,
@@ -307,7 +307,7 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
         fig = Figure(figsize=(8.0, 4.5), layout="constrained")
         if n_resamples:
             try:
-                ds = plot._epc_bands(
+                ds = epc_bootstrap(
                     trials, on=on, apply_to=apply_to, n_resamples=n_resamples,
                     confidence_level=confidence_level, seed=seed, progress=progress, **cols,
                 )

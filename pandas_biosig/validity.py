@@ -799,7 +799,7 @@ def pad_rejection_rates(
     >>> r.test.tolist()
     ['bootstrap_apcer_max', 'bootstrap_bpcer', 'mcnemar_bpcer']
     """
-    from .pad import pad_compare
+    from .pad_compare import pad_compare
 
     rng = np.random.default_rng(seed)
     hits = dict.fromkeys([t for t, _ in PAD_TESTS], 0)

@@ -65,7 +65,9 @@ def test_results_match(example, name, kwargs):
 
 def test_plot_namespace_is_a_property_with_every_plot():
     assert isinstance(vars(BiosigAccessor)["plot"], property)
-    assert set(PLOT_METHODS) == {"det", "roc", "epc", "bayes_error", "hist", "pad_det", "epsc"}
+    assert set(PLOT_METHODS) == {
+        "det", "roc", "epc", "bayes_error", "hist", "pad_det", "epsc", "fmr_heatmap", "group_det",
+    }
     assert set(PLOT_METHODS) == set(pbs.plot.__all__) - {"DET_TICKS"}
 
 

@@ -498,7 +498,7 @@ def test_figures():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pandas_biosig import plot_demographics as pdm
+    from pandas_biosig import plot as pdm
 
     ds = pbs.cross_group_fmr(toy(), threshold=0.5)
     ax = pdm.fmr_heatmap(ds)

@@ -13,16 +13,14 @@ import pandas_biosig as pbs
 from pandas_biosig import SchemaError, ScoreFileError
 from pandas_biosig._kernels.pad import PadSweep, area_trapezoid
 from pandas_biosig.pad import (
-    ERROR_MCNEMAR_METRIC,
     ERROR_NO_ATTACKS,
     ERROR_NO_SPECIES,
     ERROR_PAD_LABELS,
     ERROR_PAD_TARGET,
-    ERROR_PAIR_TRIALS,
-    PAD_COMPARE_COLUMNS,
     PAD_METRICS_COLUMNS,
     PAD_RATES_COLUMNS,
 )
+from pandas_biosig.pad_compare import ERROR_MCNEMAR_METRIC, ERROR_PAIR_TRIALS, PAD_COMPARE_COLUMNS
 from pandas_biosig.vulnerability import (
     ERROR_GRID,
     ERROR_KIND,

@@ -6,15 +6,20 @@ Both return the matplotlib ``Axes`` (matplotlib is imported only when a figure i
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from . import demographics as _dm
-from ._schema import _genuine_from_labels
-from .curves import ppndf
-from .plot import _axes
+from .. import demographics as _dm
+from .._schema import _genuine_from_labels
+from ..curves import ppndf
+from ..demographics import GroupCriterion, Impostors
+from ._axes import _axes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
 
 __all__ = ["fmr_heatmap", "group_det"]
 
@@ -34,13 +39,13 @@ def fmr_heatmap(
     /,
     *,
     select: Hashable | None = None,
-    threshold: _dm.GroupCriterion | float = "fmr",
+    threshold: GroupCriterion | float = "fmr",
     target: float = 1e-3,
-    impostors: _dm.Impostors = "same_group",
+    impostors: Impostors = "same_group",
     group: str = "group",
     reference_group: str = "reference_group",
-    ax=None,
-):
+    ax: Axes | None = None,
+) -> Axes:
     """Heatmap of the cross-group FMR matrix of one system (probe group × reference group).
 
     Parameters
@@ -63,7 +68,7 @@ def fmr_heatmap(
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> ax = pbs.plot_demographics.fmr_heatmap(pbs.datasets.example_demographic_trials(),
+    >>> ax = pbs.plot.fmr_heatmap(pbs.datasets.example_demographic_trials(),
     ...                                        select="net_b", target=0.1)
     >>> ax.get_xlabel()
     'reference group'
@@ -103,17 +108,17 @@ def group_det(
     /,
     *,
     select: Hashable | None = None,
-    threshold: _dm.GroupCriterion | float = "fmr",
+    threshold: GroupCriterion | float = "fmr",
     target: float = 1e-3,
-    impostors: _dm.Impostors = "same_group",
+    impostors: Impostors = "same_group",
     group: str = "group",
     reference_group: str | None = "reference_group",
     system: str = "system",
     label: str = "label",
     score: str = "score",
     split: str | None = "split",
-    ax=None,
-):
+    ax: Axes | None = None,
+) -> Axes:
     """DET curves of every demographic group of one system on one axes, with each group's
     operating point at the global threshold.
 
@@ -124,13 +129,13 @@ def group_det(
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> ax = pbs.plot_demographics.group_det(pbs.datasets.example_demographic_trials(),
+    >>> ax = pbs.plot.group_det(pbs.datasets.example_demographic_trials(),
     ...                                      select="net_b", target=0.01)
     >>> ax.get_legend_handles_labels()[1][:3]
     ['A', 'B', 'C']
     >>> plt.close(ax.figure)
     """
-    from .plot import det
+    from .det_roc import det
 
     rates = _dm.group_rates(data, threshold=threshold, target=target, impostors=impostors,
                             group=group, reference_group=reference_group, system=system,

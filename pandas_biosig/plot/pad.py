@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ._typing import NonFinite, Orientation
+from .._typing import NonFinite, Orientation
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -50,7 +50,7 @@ def _splits(ds: xr.Dataset, apply_to) -> list:
 
 
 def _axes(ax):
-    from .plot import _axes as plot_axes
+    from ._axes import _axes as plot_axes
 
     return plot_axes(ax, "pad")
 
@@ -97,9 +97,9 @@ def pad_det(
     >>> ax.get_xlabel()
     'BPCER'
     """
-    from .curves import ppndf
-    from .pad import pad_det as _pad_det
-    from .plot import _check_limits, _det_axes
+    from ..curves import ppndf
+    from ..pad import pad_det as _pad_det
+    from ._axes import _check_limits, _det_axes
 
     kwargs = dict(by=by, system=system, trial=trial, label=label, score=score, pai=pai,
                   split=split, orientation=orientation, nonfinite=nonfinite)
@@ -174,7 +174,7 @@ def epsc(
     >>> ax.get_xlabel()
     'omega (weight of attacks among impostors)'
     """
-    from .vulnerability import epsc as _epsc
+    from ..vulnerability import epsc as _epsc
 
     kwargs = dict(beta=(beta,), criterion=criterion, on=on, by=by, system=system, trial=trial,
                   kind=kind, score=score, pai=pai, split=split, orientation=orientation,

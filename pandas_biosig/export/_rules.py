@@ -1,0 +1,347 @@
+"""The shared formatting rules of the exporters (internal): what a column name means (headers,
+rates, best direction, settings, hidden columns, p-values), the messages, the checks of the
+options, and the parameter documentation both exporters share.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Hashable, Mapping
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+#: Header text of the known columns (and display names of the values of ``metric``).
+HEADERS: dict[str, str] = {
+    "system": "System",
+    "system_a": "System A",
+    "system_b": "System B",
+    "split": "Split",
+    "n_genuine": "# genuine",
+    "n_impostor": "# impostor",
+    "n": "n",
+    "eer": "EER",
+    "eer_rocch": "EER (ROCCH)",
+    "eer_threshold": "EER (threshold)",
+    "eer_interpolated": "EER (interpolated)",
+    "threshold": "Threshold",
+    "auc": "AUC",
+    "min_hter": "min HTER",
+    "hter": "HTER",
+    "far": "FAR",
+    "frr": "FRR",
+    "fa": "FA",
+    "fr": "FR",
+    "fta": "FTA",
+    "fmr": "FMR",
+    "fnmr": "FNMR",
+    "error_rate": "Error rate",
+    "recognition_rate": "Recognition rate",
+    "fmr100": "FMR100",
+    "fmr1000": "FMR1000",
+    "zero_fmr": "ZeroFMR",
+    "zero_fnmr": "ZeroFNMR",
+    "fnmr_at_fmr": "FNMR @ FMR",
+    "fmr_at_fnmr": "FMR @ FNMR",
+    "min_dcf": "minDCF",
+    "act_dcf": "actDCF",
+    "dcf": "DCF",
+    "cllr": "Cllr",
+    "min_cllr": "min Cllr",
+    "d_prime": "d'",
+    "metric": "Metric",
+    "test": "Test",
+    "estimate": "Estimate",
+    "se": "SE",
+    "statistic": "Statistic",
+    "pvalue": "p",
+    "pvalue_adj": "p (adjusted)",
+    "log10_pvalue": "log10 p",
+    "adjust": "Correction",
+    "alpha": "alpha",
+    "reject": "Significant",
+    "confidence_level": "Confidence level",
+    "ci_low": "CI low",
+    "ci_high": "CI high",
+    "threshold_a": "Threshold A",
+    "threshold_b": "Threshold B",
+    "alternative": "Alternative",
+    "method": "Method",
+    "criterion": "Criterion",
+    "threshold_split": "Threshold split",
+    "ci_method": "CI method",
+    "resample": "Resampling",
+}
+
+#: Columns, and values of ``metric``, that hold rates in [0, 1]: shown in % with
+#: ``percent=True``. Differences of rates (``estimate`` of a comparison) are in % too.
+RATES = frozenset(
+    {
+        "eer", "eer_rocch", "eer_threshold", "eer_interpolated", "min_hter", "hter", "far",
+        "frr", "error_rate", "recognition_rate", "fmr100", "fmr1000", "zero_fmr",
+        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target", "fta", "fmr", "fnmr",
+    }
+)
+
+#: Which value is best, by column (or ``metric`` value): lower for error rates and costs,
+#: higher for AUC, d' and recognition rates. Other columns are not ranked by default.
+BEST: dict[str, Literal["min", "max"]] = {
+    **{name: "min" for name in RATES - {"recognition_rate", "target"}},
+    "min_dcf": "min",
+    "act_dcf": "min",
+    "dcf": "min",
+    "cllr": "min",
+    "min_cllr": "min",
+    "auc": "max",
+    "d_prime": "max",
+    "recognition_rate": "max",
+}
+
+#: Columns whose meaning on a row is given by that row's ``metric``.
+BY_METRIC = ("estimate", "se", "ci_low", "ci_high", "mean", "std", "min", "max", "mean_a", "mean_b")
+
+#: Columns that record how a result was computed. By default one that has a single value
+#: over the rows is left out of the table and named in the caption instead.
+SETTINGS = (
+    "metric", "test", "adjust", "alpha", "confidence_level", "alternative", "method",
+    "criterion", "threshold_split", "weight", "target", "p_target", "c_miss", "c_fa",
+    "ci_method", "resample", "n_resamples",
+)
+
+#: Columns left out by default: they repeat another column.
+HIDDEN = ("log10_pvalue",)
+
+#: The most decimals a column gets to tell its distinct values apart.
+MAX_DECIMALS = 15
+
+#: p-value columns: three decimals (more when two distinct p-values would print the
+#: same), and "< 0.001" below :data:`PVALUE_FLOOR`.
+PVALUES = ("pvalue", "pvalue_adj")
+PVALUE_FLOOR = 0.001
+
+#: Columns never ranked by ``best="min"`` / ``"max"``: counts, thresholds, test output.
+NOT_RANKED = frozenset(
+    {
+        "n", "n_genuine", "n_impostor", "n_folds", "fa", "fr", "threshold", "threshold_a",
+        "threshold_b", "min_dcf_threshold", "statistic", "log10_pvalue", "se", "ci_low",
+        "ci_high", "wins_a", "wins_b", "ties", *PVALUES, *SETTINGS,
+    }
+)
+
+#: Display names of the tests of :func:`pandas_biosig.significance.compare` (+ " test").
+TEST_NAMES = {
+    "mcnemar": "McNemar",
+    "hter_dependent": "dependent HTER",
+    "hter_independent": "independent HTER",
+    "naive": "naive HTER",
+    "class": "classification-error",
+    "gunter_simple": "Guenter",
+    "gunter_paired": "paired Guenter",
+    "bootstrap": "paired bootstrap",
+    "sign": "sign",
+}
+
+#: Display names of statsmodels' ``multipletests`` methods, by canonical code.
+ADJUST_NAMES = {
+    "b": "Bonferroni",
+    "s": "Sidak",
+    "h": "Holm",
+    "hs": "Holm-Sidak",
+    "sh": "Simes-Hochberg",
+    "ho": "Hommel",
+    "fdr_bh": "Benjamini-Hochberg",
+    "fdr_by": "Benjamini-Yekutieli",
+    "fdr_tsbh": "two-stage Benjamini-Hochberg",
+    "fdr_tsbky": "two-stage Benjamini-Krieger-Yekutieli",
+    "fdr_gbs": "Gavrilov-Benjamini-Sarkar",
+    "lfdr": "local FDR",
+}
+_NO_ADJUSTMENT = ("none", "", None)
+
+#: Columns a comparison table needs for ``marks``.
+COMPARISON_COLUMNS = ("system_a", "system_b", "metric", "reject")
+
+#: When a comparison's metric is not a column of the table, the column that shows it.
+METRIC_COLUMNS = {"eer": "eer_rocch"}
+
+ERROR_MISSING_EXTRA = (
+    "{function} needs {package!r}, a dependency of pandas-biosig that is missing from this "
+    "environment: pip install {package}"
+)
+ERROR_NOT_A_FRAME = "expected a pandas DataFrame, got {type}"
+ERROR_COLUMNS = "{name}= names column(s) {missing} that the table does not have; its columns: {found}"
+ERROR_PERCENT = "percent={value!r} must be True, False or a list of numeric columns"
+ERROR_PRECISION = "precision={value!r} must be a non-negative integer or a mapping {{column: integer}}"
+ERROR_BEST = "best={value!r} must be 'auto', 'min', 'max', None or a mapping {{column: 'min' | 'max' | None}}"
+ERROR_MARKS = "marks={value!r} must be True, False, a column name or a mapping {{metric: column}}"
+ERROR_FLAG = "{name}={value!r} must be True or False"
+ERROR_COMPARISON = (
+    "comparison= must be a pairwise table (the result of compare) with columns {needed}; "
+    "missing {missing}"
+)
+ERROR_MARK_COLUMN = (
+    "the comparison tests metric {metric!r}, which is not a column of the table (its "
+    "columns: {found}); pass marks={{{metric!r}: '<column>'}} to name the column"
+)
+ERROR_MARK_DIRECTION = (
+    "cannot mark column {column!r}: which value is best is unknown; pass best={{{column!r}: 'min'}} "
+    "or 'max'"
+)
+ERROR_MARK_PAIR = (
+    "the comparison has no row for systems {a!r} and {b!r}{where} (metric {metric!r}); marks "
+    "need every system compared with the best one"
+)
+ERROR_MARK_SPLIT = (
+    "the comparison has no rows for the split(s) {splits} of the table (metric {metric!r}); "
+    "its splits: {found}"
+)
+ERROR_BY = "by={value!r} must be a column name or a list of column names"
+ERROR_LABEL = (
+    "label={label!r} needs a caption (a \\label without a \\caption refers to the enclosing "
+    "section); pass a caption, or caption=None for the generated one"
+)
+ERROR_MARK_SYSTEMS = "marks need a 'system' column in the table; its columns: {found}"
+
+_DAGGER = "\ue000"  # placeholders, replaced after LaTeX escaping
+_LESS = "\ue001"
+_ALPHA = "\ue002"
+_MINUS = "\ue003"
+_SYMBOLS = {
+    "latex": {_DAGGER: r"$^\dagger$", _LESS: r"$<$", _ALPHA: r"$\alpha$", _MINUS: "$-$"},
+    "markdown": {_DAGGER: "\u2020", _LESS: "<", _ALPHA: "\u03b1", _MINUS: "-"},
+}
+_MISSING = {"latex": "--", "markdown": "\u2013"}
+
+
+# ----------------------------------------------------------------------------- options
+def _require(package: str, function: str) -> None:
+    try:
+        importlib.import_module(package)
+    except ImportError:
+        raise ImportError(ERROR_MISSING_EXTRA.format(function=function, package=package)) from None
+
+
+def _check_columns(names, frame: pd.DataFrame, name: str) -> list:
+    names = list(names)
+    missing = [c for c in names if c not in frame.columns]
+    if missing:
+        raise ValueError(ERROR_COLUMNS.format(name=name, missing=missing, found=list(frame.columns)))
+    return names
+
+
+def _check_flag(value, name: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(ERROR_FLAG.format(name=name, value=value))
+    return bool(value)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool) and value >= 0
+
+
+def _check_precision(precision, frame) -> dict:
+    if _is_int(precision):
+        return {c: int(precision) for c in frame.columns}
+    if isinstance(precision, Mapping) and all(_is_int(v) for v in precision.values()):
+        _check_columns(precision, frame, "precision")
+        return {c: int(precision.get(c, 2)) for c in frame.columns}
+    raise ValueError(ERROR_PRECISION.format(value=precision))
+
+
+def _is_numeric(series: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+        series.dtype
+    )
+
+
+def _normalize(value) -> Hashable:
+    """None for missing keys (None, NaN), the value otherwise (for matching splits)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _lower_first(text: str) -> str:
+    return text[0].lower() + text[1:] if len(text) > 1 and text[1].islower() else text
+
+
+def _adjust_name(code) -> str | None:
+    if _normalize(code) in _NO_ADJUSTMENT or str(code).lower() == "none":
+        return None
+    from statsmodels.stats.multitest import multitest_alias
+
+    canonical = multitest_alias.get(str(code).lower(), str(code))
+    return ADJUST_NAMES.get(canonical, str(code))
+
+
+def _distinct(series: pd.Series) -> list:
+    return list(dict.fromkeys(_normalize(v) for v in series))
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+
+_SHARED_DOC = """
+    Parameters
+    ----------
+    frame : DataFrame
+        A result table: :func:`~pandas_biosig.summary`, :func:`~pandas_biosig.error_rates`,
+        :func:`~pandas_biosig.eer`, :func:`~pandas_biosig.dcf`,
+        :func:`~pandas_biosig.bootstrap`, :func:`~pandas_biosig.significance.compare`... or
+        any frame. It is not modified. A named or non-default index becomes columns.
+    columns : list of str, optional
+        The columns to show, in order. By default all of them except: columns with no
+        value, :data:`HIDDEN` columns, and :data:`SETTINGS` columns with one value over
+        the rows. A setting with one value that is not shown is named in the generated
+        caption.
+    percent : bool or list of str
+        ``True``: rates (:data:`RATES`, and ``estimate``, ``ci_low``, ``ci_high``... on
+        rows whose ``metric`` is a rate) are multiplied by 100 and their header gets
+        "(%)". A list names the columns to show in % instead; ``False`` shows fractions.
+    precision : int or mapping
+        The fewest decimals after the point (after scaling to %), for all columns or
+        ``{column: decimals}`` (others: 2). A column gets more, up to
+        :data:`MAX_DECIMALS`, when two of its distinct values would otherwise print the
+        same (an AUC of 0.9996 and one of 1.0 print as 0.9996 and 1.0000, not both as
+        1.00); the interval bounds merged into ``estimate`` count as its values.
+        Integers are shown whole; p-values with at least three decimals, and as
+        "< 0.001" below :data:`PVALUE_FLOOR`.
+    intervals : bool
+        Merge ``estimate``, ``ci_low`` and ``ci_high`` (when all three exist) into one
+        ``"estimate [low, high]"`` column.
+    best : {"auto", "min", "max"}, None or mapping
+        Bold the best value of each column, within each group of rows that share their
+        ``by`` values, ``split`` and ``metric``, when the table has a ``system`` column. ``"auto"`` ranks the columns of :data:`BEST`:
+        lower is better for error rates, EER, DCF and Cllr, higher for AUC, d' and
+        recognition rates. ``"min"`` / ``"max"`` rank every numeric column but counts,
+        thresholds and test output (:data:`NOT_RANKED`). A mapping ``{column: "min" |
+        "max" | None}`` ranks exactly those columns. Values equal at the shown precision
+        are all bold.
+    comparison : DataFrame, optional
+        A pairwise table of :func:`~pandas_biosig.significance.compare` (columns
+        ``system_a, system_b, metric, reject`` and ``split``, ``test``, ``adjust``,
+        ``alpha``) about the systems of ``frame``.
+    marks : bool, str or mapping
+        With ``comparison``: mark with a dagger the systems that are *not* significantly
+        different from the best one (``reject`` is False, after the adjustment), in the
+        column that shows the comparison's metric. ``True`` finds that column by name
+        (a table with a ``metric`` column: ``estimate``; otherwise the metric's own
+        column, or :data:`METRIC_COLUMNS`). A column name or a mapping ``{metric:
+        column}`` names it.
+    by : str or list of str, optional
+        The columns whose values are separate experiments (protocols, datasets...): the
+        best value and the daggers are chosen within each of their groups, never across
+        them. By default the columns before ``system`` (``system_a`` in a pairwise
+        table), where the library's results put the ``by`` columns of the call.
+    caption : str, optional
+        Used as given. By default a caption is generated. It says what is in %, what is bold, what
+        the daggers and brackets mean, names the test, the correction and the
+        significance level of a comparison, and gives the settings left out of the
+        table. Pass ``""`` for no caption (not allowed with a ``label``).
+    label : str, optional
+        The cross-reference label; it needs a caption.
+"""
