@@ -79,16 +79,6 @@ ALLOWED_PRIVATE: set[tuple[str, str, str]] = {
     ("vulnerability", "curves", "_Layout"),
     ("vulnerability", "curves", "_dataset"),
     ("vulnerability", "curves", "_var"),
-    # PAD interval helpers reused by vulnerability
-    ("vulnerability", "pad", "_binomial_interval"),
-    ("vulnerability", "pad", "_check_level"),
-    ("vulnerability", "pad", "_cluster_bootstrap"),
-    ("vulnerability", "pad", "_cluster_wilson"),
-    # plot's axes helpers reused by the PAD and demographic figures
-    ("plot_demographics", "plot", "_axes"),
-    ("plot_pad", "plot", "_axes"),
-    ("plot_pad", "plot", "_check_limits"),
-    ("plot_pad", "plot", "_det_axes"),
 }
 
 
@@ -133,7 +123,7 @@ def layer(name: str) -> int:
         return 0
     if name in HELPERS:
         return 1
-    if name == "" or name.split(".")[0] in FRONT_ENDS or name.split(".")[0].startswith("plot"):
+    if name == "" or name.split(".")[0] in FRONT_ENDS:
         return 3
     return 2
 
