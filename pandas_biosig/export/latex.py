@@ -64,7 +64,7 @@ def to_latex(
 
     Examples
     --------
-    >>> import pytest; _ = pytest.importorskip("jinja2")  # the [export] extra
+    >>> import pytest; _ = pytest.importorskip("jinja2")
     >>> from pandas_biosig.export import to_latex
     >>> s = pbs.summary(pbs.datasets.example_trials().query("split == 'eval'"))
     >>> print(to_latex(s, columns=["system", "eer_rocch", "auc"], precision={"auc": 4},

@@ -59,7 +59,7 @@ def to_markdown(
 
     Examples
     --------
-    >>> import pytest; _ = pytest.importorskip("tabulate")  # the [export] extra
+    >>> import pytest; _ = pytest.importorskip("tabulate")
     >>> from pandas_biosig.export import to_markdown
     >>> s = pbs.summary(pbs.datasets.example_trials().query("split == 'eval'"))
     >>> print(to_markdown(s, columns=["system", "eer_rocch", "min_dcf"], caption=""))
