@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["design_effect"]
+__all__ = ["design_effect", "wilson_interval"]
 
 
 def design_effect(errors, totals) -> float:
@@ -34,3 +34,13 @@ def design_effect(errors, totals) -> float:
         return 1.0
     vc = k / (k - 1) * float(np.sum((e - p * m) ** 2)) / n**2
     return float(max(vc / (p * (1.0 - p) / n), 1.0))
+
+
+def wilson_interval(p: float, n: float, z: float) -> tuple[float, float]:
+    r"""Wilson score interval of a proportion ``p`` observed on ``n`` (possibly effective,
+    non-integer) trials with critical value ``z``:
+    :math:`\frac{p + z^2/2n \pm z\sqrt{p(1-p)/n + z^2/4n^2}}{1 + z^2/n}`."""
+    d = 1.0 + z * z / n
+    centre = (p + z * z / (2.0 * n)) / d
+    half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / d
+    return float(max(0.0, centre - half)), float(min(1.0, centre + half))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cluster import design_effect
+from .cluster import design_effect, wilson_interval
 
 __all__ = [
     "area",
@@ -137,16 +137,6 @@ def weighted_rates(weights: np.ndarray, errors: np.ndarray, trials: np.ndarray) 
     n = weights @ np.asarray(trials, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(n > 0, e / np.where(n > 0, n, 1.0), np.nan)
-
-
-def wilson_interval(p: float, n: float, z: float) -> tuple[float, float]:
-    r"""Wilson score interval of a proportion ``p`` observed on ``n`` (possibly effective,
-    non-integer) trials with critical value ``z``:
-    :math:`\frac{p + z^2/2n \pm z\sqrt{p(1-p)/n + z^2/4n^2}}{1 + z^2/n}`."""
-    d = 1.0 + z * z / n
-    centre = (p + z * z / (2.0 * n)) / d
-    half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / d
-    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
 
 
 def effective_size(errors, trials) -> tuple[float, float, int]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cluster import design_effect
+from .cluster import design_effect, wilson_interval
 from .rates import Sweep
 
 __all__ = [
@@ -159,10 +159,3 @@ def epsc_choice(fmr, fnmr, iapmr, omega, beta, criterion: str) -> np.ndarray:
     return out
 
 
-def wilson_interval(p: float, n: float, z: float) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``p`` observed on ``n`` (possibly effective,
-    non-integer) trials, at normal quantile ``z``."""
-    denom = 1 + z * z / n
-    center = (p + z * z / (2 * n)) / denom
-    half = z / denom * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return float(max(center - half, 0.0)), float(min(center + half, 1.0))
