@@ -75,7 +75,6 @@ ERROR_PAD_SUBJECT = (
     "ci_method={method!r} needs subjects; column {column!r} is not in the table "
     "(its columns: {found})"
 )
-ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
 
 PAD_METRICS_COLUMNS = [
     "system",
@@ -369,13 +368,6 @@ def _rates(g: PadGroup, n_species: int, t: float):
     return weighted_rates(g.errors_at(t), g.strata(n_species), n_species + 1)
 
 
-
-
-def _check_n_resamples(n_resamples) -> int:
-    """``n_resamples`` as an int >= 1, else ``ValueError`` (:data:`ERROR_N_RESAMPLES`)."""
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < 1:
-        raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
-    return int(n_resamples)
 
 
 def _binomial_interval(errors: int, n: int, level: float, method: str) -> tuple[float, float]:

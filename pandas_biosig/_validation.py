@@ -36,6 +36,7 @@ ERROR_COSTS = (
     "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive finite "
     "numbers"
 )
+ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
 ERROR_ALPHA = "alpha must be a number strictly between 0 and 1, got {value!r}"
 ERROR_CONFIDENCE_LEVEL = (
     "confidence_level must be a number strictly between 0 and 1, got {value!r}"
@@ -78,6 +79,15 @@ def _check_open_unit(value: Any, message: str) -> float:
     ):
         raise ValueError(message.format(value=value))
     return float(value)
+
+
+def check_n_resamples(n_resamples: Any) -> int:
+    """``n_resamples`` as an int >= 1 (bools refused), else ``ValueError``
+    (:data:`ERROR_N_RESAMPLES`)."""
+    if (isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer)
+            or n_resamples < 1):
+        raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
+    return int(n_resamples)
 
 
 def check_alpha(alpha: Any) -> float:

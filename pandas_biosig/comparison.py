@@ -35,6 +35,7 @@ from ._validation import (
     check_alpha,
     check_alternative,
     check_confidence_level,
+    check_n_resamples,
 )
 from ._validation import check_costs as _check_costs
 from ._validation import check_rate as _check_rate
@@ -44,7 +45,6 @@ from .resampling import (
     _FIXED,
     BOOTSTRAP_METRICS,
     ERROR_LABELS_DIFFER,
-    ERROR_N_RESAMPLES,
     _metric_function,
     _progress,
     _rng,
@@ -306,12 +306,7 @@ def _check_test_options(test, *, metric, resample, n_resamples, target, mcnemar_
         check_option(metric, BOOTSTRAP_METRICS, "metric")
         if resample != AUTO:
             check_option(resample, RESAMPLE, "resample")
-        if (
-            not isinstance(n_resamples, int | np.integer)
-            or isinstance(n_resamples, bool)
-            or n_resamples < 1
-        ):
-            raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
+        check_n_resamples(n_resamples)
         if metric in ("fnmr_at_fmr", "fmr_at_fnmr"):
             if target is None:
                 raise ValueError(ERROR_TARGET.format(metric=metric))

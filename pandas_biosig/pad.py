@@ -38,7 +38,6 @@ from ._pad_table import (  # the messages its functions raise are importable fro
     CIMethod,
     PadCriterion,
     _binomial_interval,
-    _check_n_resamples,
     _choose_thresholds,
     _cluster_bootstrap,
     _cluster_wilson,
@@ -49,6 +48,7 @@ from ._pad_table import (  # the messages its functions raise are importable fro
 from ._schema import SchemaError, check_option
 from ._typing import NonFinite, Orientation
 from ._validation import check_confidence_level as _check_confidence_level
+from ._validation import check_n_resamples as _check_n_resamples
 
 __all__ = [
     "PAD_CRITERIA",

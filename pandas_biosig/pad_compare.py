@@ -17,7 +17,6 @@ from ._pad_table import (
     PadCriterion,
     PadGroup,
     PadTable,
-    _check_n_resamples,
     _check_target,
     _choose_thresholds,
     _resolve_on,
@@ -26,6 +25,7 @@ from ._pad_table import (
 from ._schema import SchemaError, check_option
 from ._typing import NonFinite, Orientation
 from ._validation import check_confidence_level as _check_confidence_level
+from ._validation import check_n_resamples as _check_n_resamples
 
 __all__ = ["PAD_COMPARE_COLUMNS", "PAD_COMPARE_METRICS", "PAD_TESTS", "pad_compare"]
 

@@ -28,7 +28,14 @@ from ._kernels.resample import (
 from ._progress import progress_bar
 from ._schema import Group, SchemaError, Trials, check_option
 from ._typing import Criterion, NonFinite, Orientation
-from ._validation import ERROR_CONFIDENCE_LEVEL, check_confidence_level, check_costs, check_rate
+from ._validation import (  # noqa: F401  (ERROR_N_RESAMPLES: importable from here)
+    ERROR_CONFIDENCE_LEVEL,
+    ERROR_N_RESAMPLES,
+    check_confidence_level,
+    check_costs,
+    check_n_resamples,
+    check_rate,
+)
 from .metrics import _frame, _validate
 from .protocol import (  # noqa: F401 (messages re-exported for matching)
     AUTO,
@@ -90,7 +97,6 @@ BOOTSTRAP_COLUMNS = [
     "threshold_from",
 ]
 
-ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
 ERROR_LEVEL = ERROR_CONFIDENCE_LEVEL  # one message per concept (pandas_biosig._validation)
 ERROR_PAIR = "system {system!r} is not in the table (systems: {found})"
 ERROR_LABELS_DIFFER = (
@@ -203,8 +209,7 @@ def _named(group: Group) -> str:
 
 
 def _check_common(n_resamples, confidence_level, resample, ci_method):
-    if not isinstance(n_resamples, int | np.integer) or isinstance(n_resamples, bool) or n_resamples < 1:
-        raise ValueError(ERROR_N_RESAMPLES.format(value=n_resamples))
+    check_n_resamples(n_resamples)
     check_confidence_level(confidence_level)
     if resample != AUTO:
         check_option(resample, RESAMPLE, "resample")

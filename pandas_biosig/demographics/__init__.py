@@ -30,6 +30,7 @@ Modules: ``rates`` (group_rates, cross_group_fmr), ``merit`` (fairness, fdr_curv
 """
 
 # options, messages and result columns, importable from here as before the split
+from .._validation import ERROR_N_RESAMPLES  # noqa: F401
 from ._plan import (  # noqa: F401
     COMPARE_FAIRNESS_COLUMNS,
     COMPARE_GROUPS_COLUMNS,
@@ -38,7 +39,6 @@ from ._plan import (  # noqa: F401
     ERROR_DASK,
     ERROR_GENUINE_CROSS,
     ERROR_MISSING_GROUP,
-    ERROR_N_RESAMPLES,
     ERROR_NO_IMPOSTORS,
     ERROR_ON_FIXED,
     ERROR_ON_MISSING,

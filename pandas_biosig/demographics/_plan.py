@@ -81,7 +81,6 @@ ERROR_THRESHOLD = "threshold={value!r} must be a number or one of {allowed}"
 ERROR_ONE_GROUP = "{function} needs at least two groups{where}, found {found}"
 ERROR_ONE_SYSTEM = "comparing systems needs at least two systems, found {found}"
 ERROR_WEIGHT = "weight={value!r} must be a number in [0, 1]"
-ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
 
 GROUP_RATE_COLUMNS = [
     "system", "split", "group", "impostors", "criterion", "target", "threshold_split",
@@ -183,12 +182,6 @@ def _check_weight(weight: Any) -> float:
     if not _is_number(weight) or not 0 <= weight <= 1:
         raise ValueError(ERROR_WEIGHT.format(value=weight))
     return float(weight)
-
-
-def _check_resamples(n: Any) -> int:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise ValueError(ERROR_N_RESAMPLES.format(value=n))
-    return int(n)
 
 
 def _split_named(value: Hashable, names: Sequence[str]) -> bool:

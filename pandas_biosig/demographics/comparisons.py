@@ -19,6 +19,7 @@ from .._typing import NonFinite, Orientation
 from .._validation import check_adjust as _check_adjust
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_n_resamples as _check_resamples
 from ..resampling import bootstrap_pvalue
 from ._plan import (
     _BOOT,
@@ -32,7 +33,6 @@ from ._plan import (
     GroupCriterion,
     Impostors,
     TestMethod,
-    _check_resamples,
     _check_weight,
     _cluster_counts,
     _counts,

@@ -13,6 +13,7 @@ import xarray as xr
 from .._schema import SchemaError
 from .._typing import NonFinite, Orientation
 from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_n_resamples as _check_resamples
 from ._plan import (
     _BOOT,
     _CLUSTER,
@@ -23,7 +24,6 @@ from ._plan import (
     Impostors,
     IntervalMethod,
     _boot_bounds,
-    _check_resamples,
     _cluster_counts,
     _cluster_wilson,
     _counts,
