@@ -29,6 +29,7 @@ from ._dask_engine import (
     _pair_combine,
     _resolve,
 )
+from ._replicates import ERROR_LABELS_DIFFER
 from ._schema import (
     SchemaError,
     check_option,
@@ -42,7 +43,6 @@ from ._validation import (
 )
 from ._validation import check_costs as _check_costs
 from .protocol import Protocol
-from .resampling import ERROR_LABELS_DIFFER
 
 __all__ = ["PAIRWISE_COLUMNS", "compare", "pairwise_counts"]
 

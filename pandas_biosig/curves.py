@@ -21,18 +21,28 @@ import pandas as pd
 import xarray as xr
 from scipy.special import expit
 
+from ._datasets import (  # noqa: F401 (the grid messages, documented here)
+    _FRACTION,
+    ERROR_GRID_RANGE,
+    ERROR_GRID_SHAPE,
+    _dataset,
+    _grid,
+    _labels,
+    _Layout,
+    _threshold_attrs,
+    _var,
+)
+from ._frames import _sign, _sweep
 from ._kernels import curves as _k
 from ._kernels.curves import EPC_CRITERIA
-from ._schema import Group, SchemaError, Trials, check_option
+from ._schema import SchemaError, Trials, check_option, validate_trials
 from ._typing import NonFinite, Orientation
-from .metrics import ERROR_ON_MISSING, _sign, _sweep, _validate
+from .protocol import ERROR_ON_MISSING
 
 __all__ = ["bayes_error", "det", "det_grid", "epc", "ppndf", "roc", "rocch", "EPC_CRITERIA"]
 
 EPCCriterion = Literal["weighted", "precision_recall", "far", "frr"]
 
-ERROR_GRID_SHAPE = "{name} must be a non-empty one-dimensional array of numbers, got {value!r}"
-ERROR_GRID_RANGE = "{name} must lie in [0, 1]; got {bad} (NaN counts as outside)"
 ERROR_PRIOR_LOG_ODDS = "prior_log_odds must not contain NaN; got NaN at position(s) {positions}"
 ERROR_DET_GRID = "det_grid needs n >= 2 and 0 < low < high <= 1; got n={n!r}, low={low!r}, high={high!r}"
 ERROR_EPC_NO_SPLIT = (
@@ -47,30 +57,8 @@ DEFAULT_WEIGHTS = np.linspace(0.0, 1.0, 101)
 #: The default prior log-odds grid of :func:`bayes_error`: -7, -6.9, ..., 7.
 DEFAULT_PRIOR_LOG_ODDS = np.linspace(-7.0, 7.0, 141)
 
-_FRACTION = "1"
-
 
 # ----------------------------------------------------------------------------- helpers
-def _version() -> str:
-    from . import __version__  # lazily: this module is imported by the package itself
-
-    return str(__version__)
-
-
-def _grid(values, name: str) -> np.ndarray:
-    """A validated 1-D float grid of rates in [0, 1]."""
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values)) from None
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values))
-    bad = ~((arr >= 0) & (arr <= 1))
-    if bad.any():
-        raise ValueError(ERROR_GRID_RANGE.format(name=name, bad=arr[bad][:5].tolist()))
-    return arr
-
-
 def _prior_grid(values) -> np.ndarray:
     try:
         arr = np.asarray(values, dtype=np.float64)
@@ -85,67 +73,8 @@ def _prior_grid(values) -> np.ndarray:
     return arr
 
 
-def _labels(values: list) -> np.ndarray:
-    """Coordinate labels: numbers stay numbers, anything else becomes str (netCDF-safe)."""
-    arr = np.asarray(values)
-    if arr.dtype.kind in "biuf":
-        return arr
-    return np.array([str(v) for v in values], dtype=object)
-
-
-class _Layout:
-    """The dims and coordinates of the groups: ``by`` columns, system, split."""
-
-    def __init__(self, trials: Trials, groups: Sequence[Group], *, with_split: bool):
-        self.names = [*trials.by, "system"] + (["split"] if with_split else [])
-        positions = list(range(len(trials.by) + 1)) + ([len(trials.by) + 1] if with_split else [])
-        self.values = [list(dict.fromkeys(g.key[i] for g in groups)) for i in positions]
-        lookup = [{v: j for j, v in enumerate(vals)} for vals in self.values]
-        self.index = [
-            tuple(lk[g.key[i]] for lk, i in zip(lookup, positions, strict=True)) for g in groups
-        ]
-        self.shape = tuple(len(v) for v in self.values)
-
-    def coords(self) -> dict:
-        return {name: _labels(vals) for name, vals in zip(self.names, self.values, strict=True)}
-
-    def summary(self, values, *, dtype=np.float64, fill=np.nan) -> np.ndarray:
-        out = np.full(self.shape, fill, dtype=dtype)
-        for idx, v in zip(self.index, values, strict=True):
-            out[idx] = v
-        return out
-
-    def curve(self, arrays: Sequence[np.ndarray], length: int | None = None) -> np.ndarray:
-        length = max((a.size for a in arrays), default=0) if length is None else length
-        out = np.full((*self.shape, length), np.nan)
-        for idx, a in zip(self.index, arrays, strict=True):
-            out[idx][: a.size] = a
-        return out
-
-
-def _var(dims, data, long_name: str, units: str, **attrs) -> xr.Variable:
-    return xr.Variable(dims, data, attrs={"long_name": long_name, "units": units, **attrs})
-
-
-def _threshold_attrs(trials: Trials, score: str, *, on=None) -> dict:
-    rule = "score <= threshold" if trials.orientation == "distance" else "score >= threshold"
-    where = "" if on is None else f" chosen on split {on!r}"
-    return {"units": score, "long_name": f"threshold{where} (accept iff {rule})"}
-
-
-def _dataset(variables: dict, coords: dict, *, kind: str, trials: Trials, **attrs) -> xr.Dataset:
-    ds = xr.Dataset(variables, coords=coords)
-    ds.attrs.update(
-        kind=kind,
-        orientation=trials.orientation,
-        pandas_biosig_version=_version(),
-        **attrs,
-    )
-    return ds
-
-
 def _common(data, *, by, system, trial, label, score, split, orientation, nonfinite) -> Trials:
-    return _validate(
+    return validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )

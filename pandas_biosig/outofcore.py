@@ -89,7 +89,10 @@ from ._dask_engine import (  # noqa: F401  (the messages are documented here)
     _resolve,
 )
 from ._dask_pairwise import PAIRWISE_COLUMNS, compare, pairwise_counts
+from ._datasets import _dataset, _grid, _Layout, _threshold_attrs, _var
+from ._frames import _frame, _rates_row
 from ._kernels import outofcore as _ooc
+from ._kernels.curves import RocPoints
 from ._kernels.rates import _LN2
 from ._schema import (
     check_option,
@@ -103,8 +106,6 @@ from .metrics import (
     ERROR_BAYES_DISTANCE,
     ERROR_RATE_COLUMNS,
     SUMMARY_COLUMNS,
-    _frame,
-    _rates_row,
 )
 
 __all__ = [
@@ -571,9 +572,7 @@ def det(
     >>> bool((ds.far_gap <= 1e-3).all())
     True
     """
-    from . import curves as _curves
-
-    grid = None if far_grid is None else _curves._grid(far_grid, "far_grid")
+    grid = None if far_grid is None else _grid(far_grid, "far_grid")
     eng = _engine(
         data, system=system, trial=trial, label=label, score=score, split=split, by=by,
         orientation=orientation, nonfinite=nonfinite,
@@ -598,7 +597,7 @@ def det(
 
     solved = eng.solve(build)
     full = eng.full_sweeps()
-    layout = _curves._Layout(trials, groups, with_split=trials.split_column is not None)
+    layout = _Layout(trials, groups, with_split=trials.split_column is not None)
     dims = (*layout.names, "point")
     thr, far, frr, tpr, gaps = [], [], [], [], []
     for g, (_, ops) in zip(groups, solved, strict=True):
@@ -610,15 +609,15 @@ def det(
             t = np.array([op.threshold for op in ops])
             fa = np.array([op.fa for op in ops], dtype=np.int64)
             fr = np.array([op.fr for op in ops], dtype=np.int64)
-        pts = _curves._k.RocPoints(t, t, fa, fr, ps.n, ps.p)
+        pts = RocPoints(t, t, fa, fr, ps.n, ps.p)
         thr.append(sign * pts.threshold)
         far.append(pts.far)
         frr.append(pts.frr)
         tpr.append(pts.tpr)
-    var = _curves._var
+    var = _var
     summ = layout.summary
     variables = {
-        "threshold": var(dims, layout.curve(thr), **_curves._threshold_attrs(trials, score)),
+        "threshold": var(dims, layout.curve(thr), **_threshold_attrs(trials, score)),
         "frr": var(dims, layout.curve(frr), "false rejection rate (FRR, FNMR)", "1"),
         "tpr": var(dims, layout.curve(tpr), "true positive rate (1 - FRR)", "1"),
         "eer": var(layout.names, summ([e for e, _ in solved]), "equal error rate (ROC convex hull)", "1"),
@@ -648,7 +647,7 @@ def det(
                             description="frr is the smallest FRR with FAR <= far")
         points = "far_grid: the smallest FRR with FAR at most each grid value"
     coords["point"] = var(("point",), np.arange(length), "operating point, accept-all first", "1")
-    return _curves._dataset(variables, coords, kind="det", trials=trials, points=points)
+    return _dataset(variables, coords, kind="det", trials=trials, points=points)
 
 
 # ----------------------------------------------------------------------------- accessor

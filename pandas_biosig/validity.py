@@ -29,7 +29,7 @@ from . import stats
 from ._kernels.rates import Sweep
 from ._kernels.resample import lazy_replicate, percentile_interval, uniform_counts
 from ._progress import progress_bar
-from .resampling import _fixed_threshold_deltas, bootstrap_pvalue
+from ._replicates import _fixed_threshold_deltas, bootstrap_pvalue
 
 __all__ = [
     "PadSetting",
