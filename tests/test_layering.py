@@ -28,7 +28,8 @@ HELPERS = {
     "io._errors", "io._names", "io._open", "io._parse", "io._formats",
 }  # fmt: skip
 FRONT_ENDS = (
-    "accessor", "cli", "_cli_inputs", "_cli_independent", "_report_folder", "export", "plot",
+    "accessor", "_accessor_tables", "cli", "_cli_inputs", "_cli_independent", "_report_folder",
+    "export", "plot",
 )  # fmt: skip
 
 # (importer, imported): why the climb is there today.  Shrink only.
