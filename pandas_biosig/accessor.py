@@ -22,6 +22,7 @@ from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
 
 # the modules behind the methods load when a method is first called
 curves = LazyModule("pandas_biosig.curves")
+expected_performance = LazyModule("pandas_biosig.expected_performance")
 metrics = LazyModule("pandas_biosig.metrics")
 resampling = LazyModule("pandas_biosig.resampling")
 significance = LazyModule("pandas_biosig.significance")
@@ -30,7 +31,7 @@ _plot = LazyModule("pandas_biosig.plot")
 if TYPE_CHECKING:
     import xarray as xr
 
-    from .curves import EPCCriterion
+    from .expected_performance import EPCCriterion
 
 __all__ = ["BiosigAccessor"]
 
@@ -511,7 +512,7 @@ class BiosigAccessor(_SearchMethods, _GroupMethods, _PadMethods, metaclass=_Func
         nonfinite: NonFinite = "raise",
     ) -> xr.Dataset:
         """Expected Performance Curve: thresholds chosen on one split, rates on another; see :func:`pandas_biosig.epc`."""
-        return curves.epc(self._obj, **_args(locals()))
+        return expected_performance.epc(self._obj, **_args(locals()))
 
     def bayes_error(
         self,
@@ -551,7 +552,7 @@ class BiosigAccessor(_SearchMethods, _GroupMethods, _PadMethods, metaclass=_Func
         nonfinite: NonFinite = "raise",
     ) -> xr.Dataset:
         """Expected Performance Curve with bootstrap bands, and where two systems differ; see :func:`pandas_biosig.epc_bootstrap`."""
-        return resampling.epc_bootstrap(self._obj, **_args(locals()))
+        return expected_performance.epc_bootstrap(self._obj, **_args(locals()))
 
 
 def _describe(df: pd.DataFrame) -> str:

@@ -3,7 +3,10 @@
 Every replicate reuses the one sort of each system (see :mod:`pandas_biosig._kernels.resample`):
 either as integer multiplicities over the sorted scores, or, for the metrics that read a
 few thresholds only, as prefix counts drawn lazily. Both are exact: they have the same
-distribution as drawing trials with replacement and sorting them again.
+distribution as drawing trials with replacement and sorting them again. The replicate
+machinery shared with :func:`pandas_biosig.compare` and the other bootstraps is in
+:mod:`pandas_biosig._replicates`; the EPC's bands (:func:`epc_bootstrap`, public here too)
+in :mod:`pandas_biosig.expected_performance`.
 """
 
 from __future__ import annotations
@@ -16,8 +19,6 @@ import pandas as pd
 from ._frames import _frame
 from ._kernels.resample import (
     HullReplicates,
-    cell_draws,
-    cluster_counts,
     percentile_interval,
 )
 from ._replicates import (  # noqa: F401 (the public names are documented here)
@@ -48,6 +49,7 @@ from ._validation import (  # noqa: F401  (ERROR_N_RESAMPLES: importable from he
     check_n_resamples,
     check_rate,
 )
+from .expected_performance import epc_bootstrap
 from .protocol import (  # noqa: F401 (messages re-exported for matching)
     AUTO,
     ERROR_ONE_CLUSTER,
@@ -388,278 +390,6 @@ def _pick(trials: Trials, plan: list[Resolved], name) -> Resolved:
     if len(mine) != 1:
         raise SchemaError(ERROR_GROUPS.format(system=name, n=len(mine)))
     return mine[0]
-
-
-# ------------------------------------------------------------------------- EPC bands
-def epc_bootstrap(
-    data: pd.DataFrame,
-    /,
-    *,
-    criterion: str = "weighted",
-    weights=None,
-    on: Hashable = "dev",
-    apply_to: Hashable = "eval",
-    n_resamples: int = 1000,
-    confidence_level: float = 0.95,
-    resample: str = "auto",
-    seed: int | np.random.Generator | None = None,
-    progress: bool | None = None,
-    system: str = "system",
-    trial: str = "trial",
-    label: str = "label",
-    score: str = "score",
-    split: str | None = "split",
-    subject: str | None = "subject",
-    orientation: Orientation = "similarity",
-    nonfinite: NonFinite = "raise",
-):
-    r"""Expected Performance Curve with bootstrap bands, and where two systems differ.
-
-    The thresholds :math:`\theta^*(\alpha)` are chosen once on ``on``; the ``apply_to``
-    trials are resampled with replacement, the same trials for every system (paired), and
-    the rates at the fixed thresholds are recomputed for every replicate (Bengio,
-    Mariéthoz & Keller 2005, section 5 and Fig. 8).
-
-    Parameters
-    ----------
-    data : DataFrame
-        Tidy trial table with a split column; the systems must share their ``apply_to``
-        trials.
-    criterion, weights, on, apply_to
-        As in :func:`pandas_biosig.epc`.
-    n_resamples, confidence_level, resample, seed, progress
-        As in :func:`pandas_biosig.bootstrap`.
-    system, trial, label, score, split, subject, orientation, nonfinite
-        Column names and policies, as in :func:`pandas_biosig.eer`.
-
-    Returns
-    -------
-    xarray.Dataset
-        Everything :func:`pandas_biosig.epc` returns, plus
-
-        - ``hter_low``, ``hter_high``, ``value_low``, ``value_high`` over
-          (``system``, ``cost``): percentile bands of ``hter`` and ``value``;
-        - over (``pair``, ``cost``), one entry per unordered pair of systems in input order
-          (coords ``system_a``, ``system_b`` on ``pair``): ``difference`` (HTER of A minus
-          HTER of B), ``difference_low``, ``difference_high`` (its percentile interval)
-          and ``significant`` (the interval excludes 0).
-
-        Attrs add ``n_resamples``, ``confidence_level`` and ``resample``.
-
-    Notes
-    -----
-    ``significant`` is marked weight by weight, with no correction for the many weights
-    of the grid; read it as the paper's Fig. 8 does, as the region where the systems
-    differ, not as one test.
-
-    With ``resample="label"`` or ``"trial"``, a replicate at one weight is drawn from the
-    counts of four cells per class (each system: accepted or not at that weight's
-    threshold; each pair: both, A only, B only, neither): exactly the distribution of
-    resampling the trials, at O(1) per replicate and weight. Weights are drawn
-    independently of each other.
-
-    Examples
-    --------
-    >>> trials = pbs.datasets.example_trials()
-    >>> ds = pbs.epc_bootstrap(trials, weights=np.linspace(0.1, 0.9, 9), n_resamples=200, seed=0)
-    >>> ds.pair.size, ds.significant.dims
-    (6, ('pair', 'cost'))
-    >>> bool(ds.significant.sel(pair="cnn vs lbp").all())
-    True
-    """
-    from . import curves as _curves
-    from ._kernels import curves as _kc
-
-    _check_common(n_resamples, confidence_level, resample, "percentile")
-    ds = _curves.epc(
-        data, criterion=criterion, weights=weights, on=on, apply_to=apply_to, system=system,
-        trial=trial, label=label, score=score, split=split, orientation=orientation,
-        nonfinite=nonfinite,
-    )
-    alpha = ds.cost.values
-    trials = validate_trials(
-        data, system=system, trial=trial, label=label, score=score, split=split,
-        subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
-    )
-    resample = Protocol(resample=resample).unit(trials, subject=subject)
-    keys, dev_thr = _curves._epc_thresholds(trials, criterion=criterion, weights=alpha, on=on)
-    row = {k: i for i, k in enumerate(keys)}
-    targets = trials.select_split(apply_to, name="apply_to")
-    ref = targets[0]
-    aligned = [align_pair(ref, g, common_trials=False)[1] for g in targets]
-    genuine = ref.genuine
-    # per system: for every trial, how many of the (sorted) thresholds it reaches
-    buckets, orders = [], []
-    for g in aligned:
-        t = dev_thr[row[g.key[:-1]]]
-        order = np.argsort(t, kind="stable")
-        buckets.append(np.searchsorted(t[order], g.scores, side="right"))
-        orders.append(order)
-    n_w = alpha.size
-    rng = _rng(seed)
-    if resample == "label" and (genuine.all() or not genuine.any()):
-        raise SchemaError("the apply_to split needs both genuine and impostor trials")
-    if resample in ("label", "trial"):  # counts per cell between the fixed thresholds
-        (hter, value), diff = _epc_cell_replicates(rng, buckets, orders, genuine, alpha,
-                                                   criterion, n_resamples, resample)
-        _progress(progress, n_resamples, "EPC bootstrap")(n_resamples)
-        return _epc_result(ds, aligned, hter, value, diff, confidence_level, n_resamples,
-                           resample)
-    n_trials = genuine.size
-    if resample == "subject":
-        codes, n_subjects = subject_clusters(ref.subject, f"split {apply_to!r}")
-    # each system's trials grouped by bucket, impostors first: one gather and one
-    # reduceat per chunk of replicates gives the per-bucket counts of every replicate
-    layouts = []
-    for b in buckets:
-        key = b + (n_w + 1) * genuine
-        order = np.argsort(key, kind="stable")
-        starts = np.searchsorted(key[order], np.arange(2 * (n_w + 1)))
-        layouts.append((order, starts))
-    k = len(aligned)
-    hter = np.empty((n_resamples, k, n_w))
-    value = np.empty((n_resamples, k, n_w))
-    tick = _progress(progress, n_resamples, "EPC bootstrap")
-    chunk = max(1, min(n_resamples, int(2e7 // max(n_trials, 1))))
-    imp_idx = np.flatnonzero(~genuine)
-    gen_idx = np.flatnonzero(genuine)
-    for lo in range(0, n_resamples, chunk):
-        b_c = min(chunk, n_resamples - lo)
-        offsets = (np.arange(b_c) * n_trials)[:, None]
-        if resample in ("label", "trial"):
-            parts = (imp_idx, gen_idx) if resample == "label" else (np.arange(n_trials),)
-            flat = np.concatenate(
-                [(idx[rng.integers(0, idx.size, size=(b_c, idx.size))] + offsets).ravel()
-                 for idx in parts]
-            )
-            w = np.bincount(flat, minlength=b_c * n_trials).reshape(b_c, n_trials)
-        else:
-            mult = np.stack([cluster_counts(rng, codes, n_subjects) for _ in range(b_c)])
-            w = mult.astype(np.int32)
-        n = w[:, imp_idx].sum(axis=1, dtype=np.int64)[:, None]
-        p = w[:, gen_idx].sum(axis=1, dtype=np.int64)[:, None]
-        for s, ((order, starts), t_order) in enumerate(zip(layouts, orders, strict=True)):
-            per = np.add.reduceat(w[:, order], np.minimum(starts, n_trials - 1), axis=1,
-                                  dtype=np.int64)
-            per[:, np.diff(np.append(starts, n_trials)) == 0] = 0  # empty buckets
-            acc_imp, acc_gen = per[:, : n_w + 1], per[:, n_w + 1 :]
-            # the threshold of sorted rank r accepts the trials whose bucket is > r
-            fa_sorted = np.cumsum(acc_imp[:, ::-1], axis=1)[:, ::-1][:, 1:]
-            tp_sorted = np.cumsum(acc_gen[:, ::-1], axis=1)[:, ::-1][:, 1:]
-            fa = np.empty((b_c, n_w))
-            fr = np.empty((b_c, n_w))
-            fa[:, t_order] = fa_sorted
-            fr[:, t_order] = p - tp_sorted
-            with np.errstate(invalid="ignore", divide="ignore"):
-                _, _, hter[lo : lo + b_c, s], value[lo : lo + b_c, s] = _kc.epc_values(
-                    fa, fr, n, p, alpha, criterion
-                )
-        tick(lo + b_c)
-    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
-    diff = np.stack([hter[:, a] - hter[:, b] for a, b in pairs], axis=1) if pairs else None
-    return _epc_result(ds, aligned, hter, value, diff, confidence_level, n_resamples, resample)
-
-
-def _epc_cell_replicates(rng, buckets, orders, genuine, alpha, criterion, n_resamples,
-                         resample):
-    """Replicated HTER and criterion value of every system, and HTER differences of every
-    pair, weight by weight from cell counts: at one weight a system's rates depend on a
-    trial only through its class and whether the weight's threshold accepts it, a pair's
-    difference through the class and both decisions (four cells per class)."""
-    from ._kernels import curves as _kc
-
-    m = alpha.size + 1  # buckets: how many sorted thresholds a trial reaches
-    # the threshold of weight w accepts the trials whose bucket exceeds its rank
-    first = [np.argsort(order, kind="stable") + 1 for order in orders]
-    classes = (~genuine, genuine)
-
-    def at_least(b):
-        """Per class: the number of trials whose bucket is >= i, for i = 0..m."""
-        hist = [np.bincount(b[c], minlength=m) for c in classes]
-        return [np.concatenate((np.cumsum(h[::-1])[::-1], [0])) for h in hist]
-
-    def draw(sizes):
-        """Counts of the impostor and the genuine cells (sizes: class x cell x weight)."""
-        sizes = np.asarray(sizes)
-        if resample == "label":
-            return cell_draws(rng, sizes[0], n_resamples), cell_draws(rng, sizes[1], n_resamples)
-        c = cell_draws(rng, sizes.reshape(-1, sizes.shape[-1]), n_resamples)
-        return c[:, : sizes.shape[1]], c[:, sizes.shape[1] :]
-
-    def rates(fa, fr, n, p):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            _, _, hter, value = _kc.epc_values(fa, fr, n, p, alpha, criterion)
-        return hter, value
-
-    k = len(buckets)
-    totals = [int(np.count_nonzero(c)) for c in classes]
-    single = []
-    hter = np.empty((n_resamples, k, alpha.size))
-    value = np.empty((n_resamples, k, alpha.size))
-    for s in range(k):
-        acc = [ge[first[s]] for ge in at_least(buckets[s])]  # per class, per weight
-        single.append(acc)
-        ci, cg = draw([[a, t - a] for a, t in zip(acc, totals, strict=True)])
-        hter[:, s], value[:, s] = rates(ci[:, 0], cg[:, 1], ci.sum(axis=1), cg.sum(axis=1))
-    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
-    if not pairs:
-        return (hter, value), None
-    diff = np.empty((n_resamples, len(pairs), alpha.size))
-    for j, (a, b) in enumerate(pairs):
-        sizes = []
-        for c, cls in enumerate(classes):
-            h = np.bincount(buckets[a][cls] * m + buckets[b][cls], minlength=m * m)
-            both_ge = np.zeros((m + 1, m + 1), dtype=np.int64)
-            both_ge[:m, :m] = h.reshape(m, m)[::-1, ::-1].cumsum(0).cumsum(1)[::-1, ::-1]
-            both = both_ge[first[a], first[b]]
-            only_a = single[a][c] - both
-            only_b = single[b][c] - both
-            sizes.append([both, only_a, only_b, totals[c] - both - only_a - only_b])
-        ci, cg = draw(sizes)  # cells: both accept, A only, B only, neither
-        n, p = ci.sum(axis=1), cg.sum(axis=1)
-        ha, _ = rates(ci[:, 0] + ci[:, 1], cg[:, 2] + cg[:, 3], n, p)
-        hb, _ = rates(ci[:, 0] + ci[:, 2], cg[:, 1] + cg[:, 3], n, p)
-        diff[:, j] = ha - hb
-    return (hter, value), diff
-
-
-def _epc_result(ds, aligned, hter, value, diff, level, n_resamples, resample):
-    k = len(aligned)
-    n_w = hter.shape[-1]
-    band = {}
-    for name, arr in (("hter", hter), ("value", value)):
-        low, high = percentile_interval(arr, level)
-        for suffix, vals in (("low", low), ("high", high)):
-            band[f"{name}_{suffix}"] = (
-                ("system", "cost"),
-                vals,
-                {"long_name": f"{100 * level:g}% bootstrap {suffix} bound of {name}", "units": "1"},
-            )
-    names = [g.system for g in aligned]
-    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
-    if pairs:
-        d_low, d_high = percentile_interval(diff, level)
-    else:  # one system: bands only, an empty pair dimension
-        d_low = d_high = np.zeros((0, n_w))
-    point = ds.hter.values
-    est = np.array([point[a] - point[b] for a, b in pairs]).reshape(len(pairs), n_w)
-    out = ds.assign(**{name: xr_var for name, xr_var in band.items()})
-    pair_labels = [f"{names[a]} vs {names[b]}" for a, b in pairs]
-    out = out.assign_coords(
-        pair=("pair", pair_labels),
-        system_a=("pair", [str(names[a]) for a, _ in pairs]),
-        system_b=("pair", [str(names[b]) for _, b in pairs]),
-    )
-    frac = {"units": "1"}
-    out["difference"] = (("pair", "cost"), est, {"long_name": "HTER of A minus HTER of B", **frac})
-    out["difference_low"] = (("pair", "cost"), d_low,
-                             {"long_name": f"{100 * level:g}% bootstrap low bound of difference", **frac})
-    out["difference_high"] = (("pair", "cost"), d_high,
-                              {"long_name": f"{100 * level:g}% bootstrap high bound of difference", **frac})
-    out["significant"] = (("pair", "cost"), (d_low > 0) | (d_high < 0),
-                          {"long_name": "the difference interval excludes 0"})
-    out.attrs.update(n_resamples=int(n_resamples), confidence_level=float(level), resample=resample)
-    return out
 
 
 def __dir__() -> list[str]:

@@ -38,10 +38,7 @@ ALLOWED_CLIMBS: dict[tuple[str, str], str] = {}
 # (importer, imported module, name): a private name taken from a module that is not an
 # internal one (no ``_`` in its dotted path), by ``from m import _name`` or as the
 # attribute ``m._name`` of an imported module.  Shrink only.
-ALLOWED_PRIVATE: set[tuple[str, str, str]] = {
-    # the EPC bands read the thresholds the EPC chooses (one module for both next)
-    ("resampling", "curves", "_epc_thresholds"),
-}
+ALLOWED_PRIVATE: set[tuple[str, str, str]] = set()
 
 
 def _module_name(path: Path) -> str:
