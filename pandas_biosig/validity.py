@@ -294,8 +294,7 @@ def coverage(
     rng = np.random.default_rng(seed)
     mu, t = setting.mu_a, setting.mu_a / 2
     true_far, true_frr = float(norm.sf(t)), float(norm.cdf(t - mu))
-    true_hter = (true_far + true_frr) / 2
-    truth_eer = true_eer(mu)
+    truth = dict(far=true_far, frr=true_frr, hter=(true_far + true_frr) / 2, eer=true_eer(mu))
     names = [
         "hter_bengio", "dcf_bengio", "far_wilson", "far_clopper_pearson", "frr_wilson",
         "frr_clopper_pearson", "hter_bootstrap_label", "hter_bootstrap_subject",
@@ -304,44 +303,13 @@ def coverage(
     hits = dict.fromkeys(names, 0)
     for _ in _replications(n_replications, progress, "coverage"):
         a, b, g, subj = _draw(rng, setting)
-        imp = ~g
-        ni, nc = int(imp.sum()), int(g.sum())
-        fa, fr = int((a[imp] >= t).sum()), int((a[g] < t).sum())
-        far, frr = fa / ni, fr / nc
-        checks = {
-            "hter_bengio": (stats.hter_ci(far, frr, n_impostor=ni, n_genuine=nc), true_hter),
-            "dcf_bengio": (
-                stats.dcf_ci(far, frr, n_impostor=ni, n_genuine=nc, p_target=0.5),
-                0.5 * true_frr + 0.5 * true_far,
-            ),
-            "far_wilson": (stats.rate_ci(fa, ni, method="wilson"), true_far),
-            "far_clopper_pearson": (stats.rate_ci(fa, ni, method="beta"), true_far),
-            "frr_wilson": (stats.rate_ci(fr, nc, method="wilson"), true_frr),
-            "frr_clopper_pearson": (stats.rate_ci(fr, nc, method="beta"), true_frr),
+        covered = {
+            **_formula_covers(a, g, t, truth, confidence_level),
+            **_bootstrap_covers(rng, a, g, subj, t, truth, setting.n_subjects, n_boot,
+                                confidence_level),
         }
-        for name, (res, truth) in checks.items():
-            low, high = res.confidence_interval(confidence_level=confidence_level)
-            hits[name] += low <= truth <= high
-        ga = _Group(a, g, subj)
-        zero = _Group(np.full_like(a, -np.inf), g, subj)  # HTER(B) = 0.5 at any threshold
-        for resample in ("label", "subject"):
-            d = _fixed_threshold_deltas(ga, zero, "hter", (t, 0.0), n_boot, resample, rng) + 0.5
-            low, high = percentile_interval(d[np.isfinite(d)], confidence_level)
-            hits[f"hter_bootstrap_{resample}"] += low <= true_hter <= high
-        sw = Sweep(a[imp], a[g])
-        vals = np.array([lazy_replicate(sw, rng).eer_threshold()[0] for _ in range(n_boot)])
-        low, high = percentile_interval(vals, confidence_level)
-        hits["eer_bootstrap_label"] += low <= truth_eer <= high
-        sw.prepare_resampling()
-        neg_order = np.argsort(a[imp], kind="stable")
-        pos_order = np.argsort(a[g], kind="stable")
-        vals = np.empty(n_boot)
-        for i in range(n_boot):
-            w = uniform_counts(rng, setting.n_subjects)[subj]
-            wn, wp = w[imp][neg_order], w[g][pos_order]
-            vals[i] = sw.reweighted(wn, wp).eer_threshold()[0] if wn.sum() and wp.sum() else np.nan
-        low, high = percentile_interval(vals, confidence_level)
-        hits["eer_bootstrap_subject"] += low <= truth_eer <= high
+        for name, hit in covered.items():
+            hits[name] += hit
     cov = np.array([hits[n] / n_replications for n in names])
     return pd.DataFrame(
         {
@@ -352,6 +320,59 @@ def coverage(
             "confidence_level": confidence_level,
         }
     )
+
+
+def _formula_covers(a, g, t, truth, confidence_level) -> dict:
+    """Whether each closed-form interval of system A's rates at threshold ``t`` covers the
+    truth: HTER and DCF (Bengio & Mariéthoz), FAR and FRR (Wilson, Clopper-Pearson)."""
+    imp = ~g
+    ni, nc = int(imp.sum()), int(g.sum())
+    fa, fr = int((a[imp] >= t).sum()), int((a[g] < t).sum())
+    far, frr = fa / ni, fr / nc
+    checks = {
+        "hter_bengio": (stats.hter_ci(far, frr, n_impostor=ni, n_genuine=nc), truth["hter"]),
+        "dcf_bengio": (
+            stats.dcf_ci(far, frr, n_impostor=ni, n_genuine=nc, p_target=0.5),
+            0.5 * truth["frr"] + 0.5 * truth["far"],
+        ),
+        "far_wilson": (stats.rate_ci(fa, ni, method="wilson"), truth["far"]),
+        "far_clopper_pearson": (stats.rate_ci(fa, ni, method="beta"), truth["far"]),
+        "frr_wilson": (stats.rate_ci(fr, nc, method="wilson"), truth["frr"]),
+        "frr_clopper_pearson": (stats.rate_ci(fr, nc, method="beta"), truth["frr"]),
+    }
+    out = {}
+    for name, (res, value) in checks.items():
+        low, high = res.confidence_interval(confidence_level=confidence_level)
+        out[name] = low <= value <= high
+    return out
+
+
+def _bootstrap_covers(rng, a, g, subj, t, truth, n_subjects, n_boot, confidence_level) -> dict:
+    """Whether each percentile bootstrap interval covers the truth: the HTER at the fixed
+    threshold ``t`` and the threshold EER, each under label and subject resampling."""
+    out = {}
+    imp = ~g
+    ga = _Group(a, g, subj)
+    zero = _Group(np.full_like(a, -np.inf), g, subj)  # HTER(B) = 0.5 at any threshold
+    for resample in ("label", "subject"):
+        d = _fixed_threshold_deltas(ga, zero, "hter", (t, 0.0), n_boot, resample, rng) + 0.5
+        low, high = percentile_interval(d[np.isfinite(d)], confidence_level)
+        out[f"hter_bootstrap_{resample}"] = low <= truth["hter"] <= high
+    sw = Sweep(a[imp], a[g])
+    vals = np.array([lazy_replicate(sw, rng).eer_threshold()[0] for _ in range(n_boot)])
+    low, high = percentile_interval(vals, confidence_level)
+    out["eer_bootstrap_label"] = low <= truth["eer"] <= high
+    sw.prepare_resampling()
+    neg_order = np.argsort(a[imp], kind="stable")
+    pos_order = np.argsort(a[g], kind="stable")
+    vals = np.empty(n_boot)
+    for i in range(n_boot):
+        w = uniform_counts(rng, n_subjects)[subj]
+        wn, wp = w[imp][neg_order], w[g][pos_order]
+        vals[i] = sw.reweighted(wn, wp).eer_threshold()[0] if wn.sum() and wp.sum() else np.nan
+    low, high = percentile_interval(vals, confidence_level)
+    out["eer_bootstrap_subject"] = low <= truth["eer"] <= high
+    return out
 
 
 def threshold_selection(
