@@ -26,6 +26,7 @@ from ._kernels.pairwise import (
 from ._replicates import (
     _FIXED,
     ERROR_LABELS_DIFFER,
+    FamilyDraws,
     _metric_function,
     _progress,
     _rng,
@@ -439,7 +440,12 @@ def compare(
         has a subject column, else ``"label"``; or ``"label"``, ``"trial"``,
         ``"subject"``), seed and progress bar of ``test="bootstrap"`` (see
         :func:`pandas_biosig.bootstrap`); other tests ignore them. The pairs are resampled
-        one after the other from one generator, so a seed reproduces the whole table.
+        from one generator, so a seed reproduces the whole table. With subjects resampled
+        and a metric at fixed thresholds (``"hter"``, ``"far"``, ``"frr"``), the pairs of a
+        family whose trials carry the same subjects share each replicate's draw of the
+        subjects (on common trials, every pair of the first family then gets the numbers
+        of :func:`pandas_biosig.paired_bootstrap` with the same seed); otherwise the pairs
+        draw one after the other.
     by : str or list of str, optional
         Extra grouping columns: one family per group and split.
     system, trial, label, score, split, subject, orientation, nonfinite
@@ -618,6 +624,7 @@ def compare(
         tick = _progress(progress, total, "compare (bootstrap)")
     for i_fam, (fam, fam_members, pairs) in enumerate(plans):
         in_where = _pw.in_where(names, fam)
+        shared = FamilyDraws()  # one sort per system and one subject draw per family
         if test != "bootstrap":
             counts = pair_counts(*_error_columns(fam_members, common_trials=common_trials,
                                                  in_where=in_where))
@@ -631,7 +638,7 @@ def compare(
                 res = bootstrap_difference(
                     ga, gb, f, (ma.threshold, mb.threshold), n_resamples=n_resamples,
                     resample=unit, rng=rng, alternative=alternative,
-                    tick=lambda i, done=done: tick(done + i), metric=metric,
+                    tick=lambda i, done=done: tick(done + i), metric=metric, shared=shared,
                 )
                 res_metric = metric
             elif math.isnan(ma.threshold) or math.isnan(mb.threshold):
