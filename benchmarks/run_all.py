@@ -3,6 +3,7 @@
 Run:  python benchmarks/run_all.py --out benchmarks/results/table.md
       python benchmarks/run_all.py --quick                 # 10^5 / 10^6, 100 replicates
       python benchmarks/run_all.py --other-python /tmp/venv/bin/python   # bob.measure, pyeer
+      python benchmarks/run_all.py --only compare          # one row (names: see --skip)
 
 Every row runs in a fresh Python process (this script with ``--worker``). A worker makes
 its data first, then runs the call once after resetting the process's resident-set
@@ -384,6 +385,17 @@ def _machine() -> list[str]:
     ]
 
 
+class _SkipAllBut(list):
+    """``case in skip`` for ``--only``: true of every case not named."""
+
+    def __init__(self, skip, only):
+        super().__init__(skip)
+        self.only = set(only)
+
+    def __contains__(self, case):
+        return case not in self.only or super().__contains__(case)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=float, nargs="+", default=[1e6, 1e7])
@@ -401,6 +413,8 @@ def main(argv=None):
     ap.add_argument("--pyeer-max-n", type=float, default=1e6,
                     help="largest N for pyeer (about 170x np.sort)")
     ap.add_argument("--skip", nargs="*", default=[], help="case names to leave out")
+    ap.add_argument("--only", nargs="*", default=None,
+                    help="case names to run, the others left out (e.g. --only compare)")
     ap.add_argument("--quick", action="store_true",
                     help="10^5 and 10^6, 100 replicates, 10^4 trials per system in the compare row")
     ap.add_argument("--timeout", type=float, default=900)
@@ -420,6 +434,8 @@ def main(argv=None):
         print(json.dumps(res))
         return
 
+    if args.only is not None:  # --only: every other case is skipped
+        args.skip = _SkipAllBut(args.skip, args.only)
     if args.quick:
         args.sizes, args.replicates, args.repeat = [1e5, 1e6], 100, 3
         args.compare_n = min(args.compare_n, 10_000)
