@@ -264,6 +264,9 @@ def _genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
         bad_mask = (values != 0) & (values != 1)
         bad_values = pd.unique(values[bad_mask])
         _raise_unknown_labels(data, column, bad_values, np.flatnonzero(bad_mask))
+    genuine = _arrow_labels(series)
+    if genuine is not None:
+        return genuine
     codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=True)
     if (codes < 0).any():
         bad = np.flatnonzero(codes < 0)
@@ -278,6 +281,29 @@ def _genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
             data, column, [uniques[i] for i in bad_codes], np.flatnonzero(np.isin(codes, bad_codes))
         )
     return mapped.astype(bool)[codes]
+
+
+def _arrow_labels(series: pd.Series) -> np.ndarray | None:
+    """'Is genuine' of a pyarrow string label column whose every value is spelled as in
+    :data:`LABEL_VOCABULARY`, or None (then the general path maps it or names the error).
+
+    One vectorized lookup of each string in the vocabulary costs about half of hashing
+    the column (factorize) and mapping its distinct values.
+    """
+    dtype = series.dtype
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = pa.chunked_array(series.array.__arrow_array__())
+    where = pc.index_in(arr, value_set=pa.array(list(LABEL_VOCABULARY), type=arr.type))
+    if where.null_count:  # missing, or spelled otherwise (case, white space), or unknown
+        return None
+    return _VOCABULARY_GENUINE[where.to_numpy(zero_copy_only=False)]
+
+
+_VOCABULARY_GENUINE = np.array(list(LABEL_VOCABULARY.values()), dtype=bool)
 
 
 def _lookup_label(value: Any) -> bool | None:
@@ -418,8 +444,12 @@ def validate_trials(
         codes, uniques = _factorize(data[col])
         codes_list.append(codes)
         uniques_list.append(uniques)
-    trial_values = data[trial].to_numpy()
-    missing_trials = pd.isna(data[trial]).to_numpy()
+    trial_series = data[trial]
+    trial_values = trial_series.to_numpy()
+    if trial_values.dtype.kind in "iub":  # integers cannot be missing: skip the mask
+        missing_trials = np.zeros(0, dtype=bool)
+    else:
+        missing_trials = pd.isna(trial_series).to_numpy()
     if missing_trials.any():
         bad = np.flatnonzero(missing_trials)
         raise SchemaError(
@@ -505,16 +535,17 @@ def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:
     A categorical column keeps its category order (and costs nothing to factorize);
     other columns are numbered in order of first appearance.
     """
-    if isinstance(series.dtype, pd.CategoricalDtype) and not series.isna().any():
+    if isinstance(series.dtype, pd.CategoricalDtype):
         codes = series.cat.codes.to_numpy()
-        categories = series.cat.categories
-        if len(categories) == 1:
-            return codes, categories
-        used = np.bincount(codes, minlength=len(categories)) > 0
-        if used.all():
-            return codes, categories
-        remap = np.cumsum(used) - 1
-        return remap[codes], categories[used]
+        if codes.size == 0 or codes.min() >= 0:  # no missing value (code -1)
+            categories = series.cat.categories
+            if len(categories) == 1:
+                return codes, categories
+            used = np.bincount(codes, minlength=len(categories)) > 0
+            if used.all():
+                return codes, categories
+            remap = np.cumsum(used) - 1
+            return remap[codes], categories[used]
     runs = _run_heads(series)
     if runs is not None:  # few runs of equal values: hash only the first of each run
         heads, lengths = runs
