@@ -572,7 +572,10 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         import pyarrow.compute as pc
 
         arr = pa.chunked_array(series.array.__arrow_array__())
-        if pc.all(pc.equal(arr, arr[0])).as_py():
+        same = _arrow_all_equal(arr)
+        if same is None:
+            same = pc.all(pc.equal(arr, arr[0])).as_py()
+        if same:
             return np.zeros(1, dtype=np.intp), np.array([n])
         change = pc.not_equal(arr[1:], arr[:-1]).to_numpy(zero_copy_only=False)
     elif isinstance(dtype, pd.StringDtype) or (isinstance(dtype, np.dtype) and dtype.kind == "O"):
@@ -587,6 +590,47 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     heads = np.concatenate(([0], heads + 1))
     return heads, np.diff(np.append(heads, n))
+
+
+def _arrow_all_equal(arr, block: int = 1 << 16) -> bool | None:
+    """Whether every string of a pyarrow ``string`` / ``large_string`` column without
+    missing values equals the first, read off its buffers; None for other layouts.
+
+    They do iff every offset step equals the first string's length ``L`` and the bytes
+    repeat with period ``L`` from the first string on: block-wise passes over the
+    offsets and the bytes, several times cheaper than comparing every string.
+    """
+    import pyarrow as pa
+
+    first = None
+    for chunk in arr.chunks:
+        if len(chunk) == 0:
+            continue
+        if chunk.null_count or chunk.type not in (pa.string(), pa.large_string()):
+            return None
+        _, off_buf, data_buf = chunk.buffers()
+        width = np.int64 if chunk.type == pa.large_string() else np.int32
+        off = np.frombuffer(off_buf, dtype=width)[chunk.offset : chunk.offset + len(chunk) + 1]
+        start, length = int(off[0]), int(off[1] - off[0])
+        data = np.frombuffer(data_buf, dtype=np.uint8)[start : int(off[-1])] if length else None
+        if first is None:
+            first = b"" if data is None else data[:length].tobytes()
+        if length != len(first) or int(off[-1]) - start != length * len(chunk):
+            return False
+        if data is not None and data[:length].tobytes() != first:
+            return False
+        step = np.empty(block, dtype=off.dtype)
+        for a in range(0, len(chunk), block):
+            seg = off[a : a + block + 1]
+            d = np.subtract(seg[1:], seg[:-1], out=step[: seg.size - 1])
+            if d.min() != length or d.max() != length:
+                return False
+        if data is not None:
+            for a in range(0, data.size - length, block):
+                later = data[a + length : a + length + block]
+                if not np.array_equal(later, data[a : a + later.size]):
+                    return False
+    return True
 
 
 def _scalar(value: Any) -> Any:

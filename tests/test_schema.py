@@ -197,3 +197,29 @@ def test_unknown_and_missing_string_labels_in_every_storage(dtype):
     frame["label"] = pd.Series(["genuine", "impostor", None, "genuine"], dtype=dtype)
     with pytest.raises(SchemaError, match="missing label"):
         validate_trials(frame)
+
+
+@pytest.mark.parametrize(
+    "values, same",
+    [
+        (["sys"] * 5, True),
+        (["sys", "sys", "syt"], False),
+        (["sy", "ss", "ys"], False),  # same bytes overall, other cuts
+        (["", "", ""], True),
+        (["", "a"], False),
+        (["ab", "ab", "a"], False),
+        (["é", "é"], True),  # multi-byte characters
+    ],
+)
+@pytest.mark.parametrize("large", [False, True])
+def test_arrow_all_equal_reads_the_buffers_exactly(values, same, large):
+    import pyarrow as pa
+
+    from pandas_biosig._schema import _arrow_all_equal
+
+    kind = pa.large_string() if large else pa.string()
+    whole = pa.chunked_array([pa.array(["x", *values], type=kind).slice(1)])  # an offset
+    assert _arrow_all_equal(whole) is same
+    split = pa.chunked_array([pa.array(values[:1], type=kind), pa.array(values[1:], type=kind)])
+    assert _arrow_all_equal(split) is same
+    assert _arrow_all_equal(whole, block=1) is same
