@@ -98,6 +98,13 @@ def test_eer_points_equal_the_sorted_sweep(table, sample_size, margins, seed):
 
 
 @SETTINGS
+@given(tables(st.one_of(grid, fine, wild), max_size=400))
+def test_small_tables_sorted_whole_equal_the_sorted_sweep(table):
+    scores, genuine = table
+    assert_same(select.eer_points(scores, genuine), scores, genuine)
+
+
+@SETTINGS
 @given(tables(grid, max_size=2000))
 def test_default_tuning_equals_the_sorted_sweep(table):
     scores, genuine = table
@@ -128,12 +135,12 @@ def binormal(n, seed=0, share=0.1, mu=3.0, levels=None):
 def test_selection_is_used_and_exact(kwargs):
     scores, genuine = binormal(200_000, **kwargs)
     ref = sorted_points(scores, genuine)
-    original = select.Sweep.from_scores
-    select.Sweep.from_scores = None  # a fallback to the sort would fail
+    original = select._sorted
+    select._sorted = None  # a fallback to the sort would fail
     try:
         found = select.eer_points(scores, genuine, min_size=0)
     finally:
-        select.Sweep.from_scores = original
+        select._sorted = original
     assert key(found) == key(ref)
 
 

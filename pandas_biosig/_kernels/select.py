@@ -7,8 +7,8 @@ distinct score below each. None of this needs the whole table in order:
 
 1. A jittered systematic sample of the trials (a few ten thousand) estimates FAR - FRR
    at every sampled score, with its binomial standard error; the *bracket* ``[lo, hi]``
-   runs from the highest sampled score whose FAR - FRR is confidently positive to the
-   lowest where it is confidently negative.
+   runs from two distinct sampled scores below the highest one whose FAR - FRR is
+   confidently positive to the lowest where it is confidently negative.
 2. One vectorized pass counts the impostor scores above ``hi`` and the genuine scores
    below ``lo``, and extracts the scores inside the bracket (ties at its ends included).
 3. Only those are sorted. At a score ``u`` of the bracket, ``FA(u)`` is the impostors
@@ -20,7 +20,7 @@ distinct score below each. None of this needs the whole table in order:
    the bracket), both scores whose thresholds are needed lie inside it, and a reject-all
    crossing has nothing above the bracket. Otherwise the bracket is widened and the pass
    repeated; after that fails too, or when the bracket would hold much of the data, or
-   on tiny tables, the classes are sorted (:class:`Sweep`).
+   on small tables, the classes are sorted and the whole table is the bracket.
 
 Every float is computed by the same operations, in the same order, as the sorted sweep,
 so the results equal it to the last bit (``tests/test_select.py``).
@@ -35,7 +35,7 @@ from .rates import OperatingPoint, Sweep
 __all__ = ["eer_points"]
 
 #: Below this many trials the sort is as fast as the sampling and the pass.
-MIN_SIZE = 1 << 16
+MIN_SIZE = 1 << 15
 #: Sample size used to place the bracket, per square root of the trials (the bracket
 #: then holds about N**0.75 trials; sampling and pass cost about the same).
 SAMPLE_FACTOR = 8
@@ -100,7 +100,20 @@ def eer_points(
                 found = _in_bracket(scores, genuine, lo, hi, n, p)
                 if found is not None:
                     return found
-    return Sweep.from_scores(scores, genuine).eer_points()
+    return _sorted(scores, genuine, n, p)
+
+
+def _sorted(scores, genuine, n: int, p: int):
+    """The crossing on the whole table sorted: the table is its own bracket, with
+    nothing outside it; :class:`Sweep` when a score is ``+inf`` or NaN."""
+    wn = np.compress(~genuine, scores)
+    wp = np.compress(genuine, scores)
+    wn.sort()
+    wp.sort()
+    found = _solve(wn, wp, 0, 0, n, p, False, False)
+    if found is None:
+        return Sweep(wn, wp, assume_sorted=True).eer_points()
+    return found
 
 
 # ------------------------------------------------------------------ the bracket
@@ -158,7 +171,13 @@ def _bracket(
     se = margin * np.maximum(np.sqrt(var), floor)
     low = np.flatnonzero(d > se)
     high = np.flatnonzero(d < -se)
-    lo = float(u[low[-1]]) if low.size else -_INF
+    # two distinct sampled scores lower still: when the sample is the whole table the
+    # lowest score of the bracket is u_prev, and its own predecessor must be inside too
+    i = int(low[-1]) if low.size else -1
+    for _ in range(2):
+        if i >= 0:
+            i = int(np.searchsorted(u, u[i], side="left")) - 1
+    lo = float(u[i]) if i >= 0 else -_INF
     hi = float(u[high[0]]) if high.size else _INF
     share = 0.0
     for arr, count in ((sn, n), (sp, p)):
