@@ -141,7 +141,7 @@ CI_METRICS: dict[str, str] = {
 
 #: How :func:`ci` builds the HTER and DCF intervals from the FAR and FRR.
 CI_COMBINE: dict[str, str] = {
-    "mover": "MOVER (Zou & Donner): the binomial intervals of FAR and FRR (method=) combined",
+    "mover": "MOVER (Zou & Donner): the binomial intervals of FAR and FRR (ci_method=) combined",
     "bengio": "normal interval of Bengio & Mariethoz eq. 13/14 (too narrow at low error rates)",
 }
 
@@ -224,7 +224,7 @@ def ci(
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = "auto",
     confidence_level: float = 0.95,
-    method: str = "beta",
+    ci_method: str = "beta",
     combine: str = "mover",
     resample: str = "auto",
     p_target: float = 0.01,
@@ -274,7 +274,7 @@ def ci(
         :mod:`pandas_biosig.protocol`.
     confidence_level : float, default 0.95
         Two-sided level of every interval.
-    method : str, default "beta"
+    ci_method : str, default "beta"
         The binomial interval of FAR and FRR: statsmodels' ``proportion_confint`` method
         (``"beta"`` = Clopper–Pearson, ``"wilson"``, ``"normal"``, ``"agresti_coull"``,
         ``"jeffreys"``, ``"binom_test"``), passed through unchanged. Clopper–Pearson is the
@@ -282,7 +282,7 @@ def ci(
         FAR = 0.1 % with 100 trials (exact enumeration).
     combine : {"mover", "bengio"}, default "mover"
         The HTER and DCF intervals. ``"mover"``: the MOVER interval (Zou & Donner 2008)
-        built from the ``method`` intervals of FAR and FRR; with Clopper–Pearson it covers
+        built from the ``ci_method`` intervals of FAR and FRR; with Clopper–Pearson it covers
         at least 0.95 over error rates 0.1 %–20 %, 100–10,000 genuine trials and 1–10
         impostors per genuine trial (exact enumeration; ``tests/test_protocol.py``).
         ``"bengio"``: the normal interval of eq. 13/14, which is too narrow at low error
@@ -347,7 +347,7 @@ def ci(
     SchemaError
         An invalid table, or a split named by ``on``/``apply_to`` that does not exist.
     ValueError
-        An unknown metric or method (:data:`ERROR_OPTION`), ``confidence_level`` outside
+        An unknown metric or ``ci_method`` (:data:`ERROR_OPTION`), ``confidence_level`` outside
         (0, 1) (:data:`ERROR_CONFIDENCE_LEVEL`), an unknown criterion or bad costs.
 
     See Also
@@ -427,7 +427,7 @@ def ci(
     metrics = [metric] if isinstance(metric, str) else list(metric)
     for m in metrics:
         check_option(m, CI_METRICS, "metric")
-    check_option(method, stats.RATE_CI_METHODS, "method")
+    check_option(ci_method, stats.RATE_CI_METHODS, "ci_method")
     check_option(combine, CI_COMBINE, "combine")
     if resample != AUTO:
         check_option(resample, RESAMPLE, "resample")
@@ -478,15 +478,15 @@ def ci(
             eff = [(float(fa), float(ni)), (float(fr), float(nc))]
             if clustered:
                 eff = _effective_counts(trials, g, m.threshold, (fa, ni), (fr, nc), level)
-            parts = [_rate_interval(x, n, method, level, exact=not clustered, counts=c)
+            parts = [_rate_interval(x, n, ci_method, level, exact=not clustered, counts=c)
                      for (x, n), c in zip(eff, ((fa, ni), (fr, nc)), strict=True)]
             far, frr = fa / ni, fr / nc
             n_fa, n_fr = eff[0][1], eff[1][1]
         for name in metrics:
             row = dict(base, metric=name)
             row["ci_method"] = (
-                method + suffix if name in ("far", "frr")
-                else ("bengio" if combine == "bengio" else f"mover-{method}") + suffix
+                ci_method + suffix if name in ("far", "frr")
+                else ("bengio" if combine == "bengio" else f"mover-{ci_method}") + suffix
             )
             if parts is None:
                 row.update(estimate=np.nan, se=np.nan, ci_low=np.nan, ci_high=np.nan)

@@ -580,7 +580,7 @@ def test_pairs_without_shared_trials_of_a_class_raise():
 
 
 def test_ci_rows_equal_the_scalar_intervals(trials):
-    res = pbs.ci(trials, on="dev", apply_to="eval", confidence_level=0.9, method="wilson",
+    res = pbs.ci(trials, on="dev", apply_to="eval", confidence_level=0.9, ci_method="wilson",
                  resample="label",
                  combine="bengio")
     er = pbs.error_rates(trials, on="dev", apply_to="eval")
@@ -629,7 +629,7 @@ def test_ci_concatenates_with_the_bootstrap(eval_trials):
 
 
 def test_ci_one_metric_and_other_binomial_methods(eval_trials):
-    res = pbs.ci(eval_trials, metric="far", method="beta", resample="label")
+    res = pbs.ci(eval_trials, metric="far", ci_method="beta", resample="label")
     assert list(res.metric) == ["far"] * 4 and set(res.ci_method) == {"beta"}
     fa = np.rint(res.estimate * res.n_impostor).astype(int)
     for row, k in zip(res.itertuples(), fa, strict=True):
@@ -641,7 +641,7 @@ def test_ci_errors(eval_trials):
     with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
         pbs.ci(eval_trials, metric="eer")
     with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
-        pbs.ci(eval_trials, method="wald")
+        pbs.ci(eval_trials, ci_method="wald")
     for level in (0, 1, 95, True):
         with pytest.raises(ValueError, match=prefix(ERROR_CONFIDENCE_LEVEL)):
             pbs.ci(eval_trials, confidence_level=level)

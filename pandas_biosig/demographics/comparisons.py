@@ -72,7 +72,7 @@ def compare_groups(
     target: float = 1e-3,
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = None,
-    method: TestMethod = "auto",
+    test: TestMethod = "auto",
     adjust: str | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
@@ -94,7 +94,7 @@ def compare_groups(
     data : DataFrame
         Demographic trial table.
     {common}
-    method : {"auto", "wilson", "bootstrap"}
+    test : {"auto", "wilson", "bootstrap"}
         ``"auto"``: ``"bootstrap"`` with a subject column (subjects resampled within each
         group, independently between the two groups; p-value: twice the smaller share of
         replicated differences on either side of 0, +1 corrected; percentile interval),
@@ -134,7 +134,7 @@ def compare_groups(
         trial=trial, label=label, score=score, split=split, subject=subject,
         orientation=orientation, nonfinite=nonfinite,
     )
-    how = _method(method, plan, TEST_METHODS, _BOOT)
+    how = _method(test, plan, TEST_METHODS, _BOOT, "test")
     level = _check_confidence_level(confidence_level)
     alpha = _check_alpha(alpha)
     adj = _check_adjust(adjust)
