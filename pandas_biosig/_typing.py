@@ -9,7 +9,9 @@ NonFinite = Literal["raise", "drop", "reject"]
 EERMethod = Literal["rocch", "interpolated", "threshold"]
 Criterion = Literal["eer", "min_hter", "min_weighted", "far", "frr", "min_dcf"]
 Alternative = Literal["two-sided", "less", "greater"]
+#: How an EPC chooses its thresholds (:data:`pandas_biosig.curves.EPC_CRITERIA`).
+EPCCriterion = Literal["min_weighted", "precision_recall", "far", "frr"]
 #: How the bootstrap draws trials (:data:`pandas_biosig.resampling.RESAMPLE`).
 Resample = Literal["label", "trial", "subject"]
 
-__all__ = ["Alternative", "Criterion", "EERMethod", "NonFinite", "Orientation", "Resample"]
+__all__ = ["Alternative", "Criterion", "EERMethod", "EPCCriterion", "NonFinite", "Orientation", "Resample"]

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import xarray as xr
 
     from ._search import SearchNonFinite
-    from .curves import EPCCriterion
+    from ._typing import EPCCriterion
     from .demographics import (
         FairnessMetric,
         GroupCriterion,
@@ -516,8 +516,8 @@ class BiosigAccessor(metaclass=_FunctionDocs):
     def epc(
         self,
         *,
-        criterion: EPCCriterion = "weighted",
-        weights=None,
+        criterion: EPCCriterion = "min_weighted",
+        weight=None,
         on: Hashable = "dev",
         apply_to: Hashable = "eval",
         by: str | Sequence[str] | None = None,
@@ -551,8 +551,8 @@ class BiosigAccessor(metaclass=_FunctionDocs):
     def epc_bootstrap(
         self,
         *,
-        criterion: str = "weighted",
-        weights=None,
+        criterion: EPCCriterion = "min_weighted",
+        weight=None,
         on: Hashable = "dev",
         apply_to: Hashable = "eval",
         n_resamples: int = 1000,

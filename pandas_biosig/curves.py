@@ -4,7 +4,7 @@ Every function validates the tidy trial table through :mod:`pandas_biosig._schem
 one sorted sweep per (``by`` group, system, split) and reads the curve off it with the
 numpy kernels of :mod:`pandas_biosig._kernels.curves`. The result is one Dataset whose
 dims are the ``by`` columns, ``system``, ``split`` (when the table has a split column) and
-the curve's own dim (``point``, ``cost`` or ``prior_log_odds``). Curves whose length
+the curve's own dim (``point``, ``weight`` or ``prior_log_odds``). Curves whose length
 differs between systems are padded at the end with NaN; summaries (``eer``, ``auc``...)
 live in the same Dataset without the curve dim. Every variable carries ``long_name`` and
 ``units`` attrs (``"1"`` for fractions), and the Dataset the attrs ``kind``,
@@ -24,12 +24,11 @@ from scipy.special import expit
 from ._kernels import curves as _k
 from ._kernels.curves import EPC_CRITERIA
 from ._schema import Group, SchemaError, Trials, check_option
-from ._typing import NonFinite, Orientation
+from ._typing import EPCCriterion, NonFinite, Orientation
 from .metrics import ERROR_ON_MISSING, _sign, _sweep, _validate
 
 __all__ = ["bayes_error", "det", "det_grid", "epc", "ppndf", "roc", "rocch", "EPC_CRITERIA"]
 
-EPCCriterion = Literal["weighted", "precision_recall", "far", "frr"]
 
 ERROR_GRID_SHAPE = "{name} must be a non-empty one-dimensional array of numbers, got {value!r}"
 ERROR_GRID_RANGE = "{name} must lie in [0, 1]; got {bad} (NaN counts as outside)"
@@ -57,12 +56,14 @@ def _version() -> str:
     return str(__version__)
 
 
-def _grid(values, name: str) -> np.ndarray:
-    """A validated 1-D float grid of rates in [0, 1]."""
+def _grid(values, name: str, *, scalar: bool = False) -> np.ndarray:
+    """A validated 1-D float grid of rates in [0, 1] (``scalar``: a number is a grid of one)."""
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values)) from None
+    if scalar and arr.ndim == 0:
+        arr = arr.reshape(1)
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values))
     bad = ~((arr >= 0) & (arr <= 1))
@@ -572,8 +573,8 @@ def epc(
     data: pd.DataFrame,
     /,
     *,
-    criterion: EPCCriterion = "weighted",
-    weights=None,
+    criterion: EPCCriterion = "min_weighted",
+    weight=None,
     on: Hashable = "dev",
     apply_to: Hashable = "eval",
     by: str | Sequence[str] | None = None,
@@ -596,10 +597,10 @@ def epc(
     ----------
     data : DataFrame
         Tidy trial table with a split column (see :func:`roc`).
-    criterion : {"weighted", "precision_recall", "far", "frr"}
+    criterion : {"min_weighted", "precision_recall", "far", "frr"}
         :math:`C(\theta; \alpha)` on the ``on`` split:
 
-        - ``"weighted"`` (eq. 10): :math:`\alpha FAR + (1-\alpha) FRR` (0.5: min HTER);
+        - ``"min_weighted"`` (eq. 10): :math:`\alpha FAR + (1-\alpha) FRR` (0.5: min HTER);
         - ``"precision_recall"`` (eq. 11): :math:`-(\alpha P + (1-\alpha) R)` with
           precision :math:`P = TP/(TP+FA)` (0 where nothing is accepted) and recall
           :math:`R = 1 - FRR`;
@@ -610,8 +611,8 @@ def epc(
         Candidate thresholds and ties follow bob.measure (SPEC §2): midpoints between
         consecutive distinct scores; among equal criterion values the smaller FAR + FRR,
         then the higher threshold.
-    weights : array of float in [0, 1], optional
-        The :math:`\alpha` grid; default ``np.linspace(0, 1, 101)`` (steps of 0.01,
+    weight : float or array of float in [0, 1], optional
+        The :math:`\alpha` grid (a number gives a grid of one); default ``np.linspace(0, 1, 101)`` (steps of 0.01,
         includes 0.5).
     on : split value
         The split the thresholds are chosen on (the development set).
@@ -624,19 +625,19 @@ def epc(
     Returns
     -------
     Dataset
-        Dims: the ``by`` columns, ``system`` and ``cost`` (coordinate = the weights).
-        Variables over (..., ``system``, ``cost``):
+        Dims: the ``by`` columns, ``system`` and ``weight`` (coordinate = the weights).
+        Variables over (..., ``system``, ``weight``):
 
         - ``threshold``: :math:`\theta^*(\alpha)` chosen on ``on``, in score units;
         - ``far``, ``frr``, ``hter`` = (FAR + FRR)/2: on ``apply_to`` at that threshold;
         - ``value``: the criterion's own quantity on ``apply_to``:
-          :math:`\alpha FAR + (1-\alpha) FRR` (``"weighted"``), F1 =
+          :math:`\alpha FAR + (1-\alpha) FRR` (``"min_weighted"``), F1 =
           :math:`2TP/(2TP + FA + FR)` (``"precision_recall"``), FAR (``"far"``), FRR
           (``"frr"``).
 
         Over (..., ``system``):
 
-        - ``area``: the mean of ``value`` over the ``cost`` grid (eqs. 15-16: the area
+        - ``area``: the mean of ``value`` over the ``weight`` grid (eqs. 15-16: the area
           under the EPC, a plain mean, which is the integral for a uniform grid over
           [0, 1]);
         - ``area_hter``: the mean of ``hter`` over the grid (:math:`E[V]` of eqs. 15-16
@@ -655,7 +656,7 @@ def epc(
         The table has no split column, ``on``/``apply_to`` is not one of its values, or a
         system has no trials in ``on``.
     ValueError
-        An unknown ``criterion``, or ``weights`` outside [0, 1].
+        An unknown ``criterion``, or ``weight`` outside [0, 1].
 
     See Also
     --------
@@ -681,8 +682,8 @@ def epc(
     >>> trials = pbs.datasets.example_trials()
     >>> ds = epc(trials)
     >>> dict(ds.sizes)
-    {'system': 4, 'cost': 101}
-    >>> ds.hter.sel(cost=0.5).round(4).values.tolist()
+    {'system': 4, 'weight': 101}
+    >>> ds.hter.sel(weight=0.5).round(4).values.tolist()
     [0.051, 0.0453, 0.1052, 0.1625]
     >>> ds.area_hter.round(4).values.tolist()
     [0.0673, 0.0733, 0.1363, 0.2368]
@@ -690,11 +691,11 @@ def epc(
     At weight 0.5 the HTER is that of ``pbs.error_rates(trials, threshold="min_hter",
     on="dev", apply_to="eval")``. Compare with bob.measure:
     ``epc(dev_neg, dev_pos, eval_neg, eval_pos, 101)`` gives the same ``hter`` for the
-    ``"weighted"`` criterion (except where bob.measure returns the reject-all threshold at
+    ``"min_weighted"`` criterion (except where bob.measure returns the reject-all threshold at
     a weight of exactly 0 or 1 although another candidate ties with a smaller FRR; SPEC §2).
     """
     check_option(criterion, EPC_CRITERIA, "criterion")
-    alpha = DEFAULT_WEIGHTS.copy() if weights is None else _grid(weights, "weights")
+    alpha = DEFAULT_WEIGHTS.copy() if weight is None else _grid(weight, "weight", scalar=True)
     on = _split_value(on, "on")
     apply_to = _split_value(apply_to, "apply_to")
     trials = _common(
@@ -731,9 +732,9 @@ def epc(
         eer.append(sw.eer_rocch())
         n_gen.append(sw.p)
         n_imp.append(sw.n)
-    dims = (*layout.names, "cost")
+    dims = (*layout.names, "weight")
     value_names = {
-        "weighted": "weighted error rate a*FAR + (1-a)*FRR",
+        "min_weighted": "weighted error rate a*FAR + (1-a)*FRR",
         "precision_recall": "F1 score",
         "far": "false acceptance rate (FAR)",
         "frr": "false rejection rate (FRR)",
@@ -745,8 +746,8 @@ def epc(
         "frr": _var(dims, layout.curve(frr), "false rejection rate (FRR, FNMR)", _FRACTION),
         "hter": _var(dims, layout.curve(hter), "half total error rate (FAR + FRR)/2", _FRACTION),
         "value": _var(dims, layout.curve(value), value_names[criterion], _FRACTION),
-        "area": _var(summ, layout.summary(area), "mean of value over the cost grid", _FRACTION),
-        "area_hter": _var(summ, layout.summary(area_hter), "mean of hter over the cost grid", _FRACTION),
+        "area": _var(summ, layout.summary(area), "mean of value over the weight grid", _FRACTION),
+        "area_hter": _var(summ, layout.summary(area_hter), "mean of hter over the weight grid", _FRACTION),
         "eer": _var(
             summ, layout.summary(eer), f"equal error rate of split {apply_to!r} (ROC convex hull)",
             _FRACTION,
@@ -755,7 +756,7 @@ def epc(
         "n_impostor": _var(summ, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", _FRACTION),
     }
     coords = layout.coords()
-    coords["cost"] = _var(("cost",), alpha, f"weight a of the {criterion!r} criterion", _FRACTION)
+    coords["weight"] = _var(("weight",), alpha, f"weight a of the {criterion!r} criterion", _FRACTION)
     coords["split"] = _var((), _labels([apply_to])[0], "split the rates are measured on", "")
     coords["threshold_split"] = _var((), _labels([on])[0], "split the thresholds are chosen on", "")
     return _dataset(

@@ -27,7 +27,7 @@ from ._kernels.resample import (
 )
 from ._progress import progress_bar
 from ._schema import Group, SchemaError, Trials, check_option
-from ._typing import Criterion, NonFinite, Orientation
+from ._typing import Criterion, EPCCriterion, NonFinite, Orientation
 from ._validation import (  # noqa: F401  (ERROR_N_RESAMPLES: importable from here)
     ERROR_CONFIDENCE_LEVEL,
     ERROR_N_RESAMPLES,
@@ -738,8 +738,8 @@ def epc_bootstrap(
     data: pd.DataFrame,
     /,
     *,
-    criterion: str = "weighted",
-    weights=None,
+    criterion: EPCCriterion = "min_weighted",
+    weight=None,
     on: Hashable = "dev",
     apply_to: Hashable = "eval",
     n_resamples: int = 1000,
@@ -768,7 +768,7 @@ def epc_bootstrap(
     data : DataFrame
         Tidy trial table with a split column; the systems must share their ``apply_to``
         trials.
-    criterion, weights, on, apply_to
+    criterion, weight, on, apply_to
         As in :func:`pandas_biosig.epc`.
     n_resamples, confidence_level, resample, seed, progress
         As in :func:`pandas_biosig.bootstrap`.
@@ -781,8 +781,8 @@ def epc_bootstrap(
         Everything :func:`pandas_biosig.epc` returns, plus
 
         - ``hter_low``, ``hter_high``, ``value_low``, ``value_high`` over
-          (``system``, ``cost``): percentile bands of ``hter`` and ``value``;
-        - over (``pair``, ``cost``), one entry per unordered pair of systems in input order
+          (``system``, ``weight``): percentile bands of ``hter`` and ``value``;
+        - over (``pair``, ``weight``), one entry per unordered pair of systems in input order
           (coords ``system_a``, ``system_b`` on ``pair``): ``difference`` (HTER of A minus
           HTER of B), ``difference_low``, ``difference_high`` (its percentile interval)
           and ``significant`` (the interval excludes 0).
@@ -804,9 +804,9 @@ def epc_bootstrap(
     Examples
     --------
     >>> trials = pbs.datasets.example_trials()
-    >>> ds = pbs.epc_bootstrap(trials, weights=np.linspace(0.1, 0.9, 9), n_resamples=200, seed=0)
+    >>> ds = pbs.epc_bootstrap(trials, weight=np.linspace(0.1, 0.9, 9), n_resamples=200, seed=0)
     >>> ds.pair.size, ds.significant.dims
-    (6, ('pair', 'cost'))
+    (6, ('pair', 'weight'))
     >>> bool(ds.significant.sel(pair="cnn vs lbp").all())
     True
     """
@@ -815,11 +815,11 @@ def epc_bootstrap(
 
     _check_common(n_resamples, confidence_level, resample, "percentile")
     ds = _curves.epc(
-        data, criterion=criterion, weights=weights, on=on, apply_to=apply_to, system=system,
+        data, criterion=criterion, weight=weight, on=on, apply_to=apply_to, system=system,
         trial=trial, label=label, score=score, split=split, orientation=orientation,
         nonfinite=nonfinite,
     )
-    alpha = ds.cost.values
+    alpha = ds["weight"].values
     trials = _validate(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
@@ -974,7 +974,7 @@ def _epc_result(ds, aligned, hter, value, diff, level, n_resamples, resample):
         low, high = percentile_interval(arr, level)
         for suffix, vals in (("low", low), ("high", high)):
             band[f"{name}_{suffix}"] = (
-                ("system", "cost"),
+                ("system", "weight"),
                 vals,
                 {"long_name": f"{100 * level:g}% bootstrap {suffix} bound of {name}", "units": "1"},
             )
@@ -994,12 +994,12 @@ def _epc_result(ds, aligned, hter, value, diff, level, n_resamples, resample):
         system_b=("pair", [str(names[b]) for _, b in pairs]),
     )
     frac = {"units": "1"}
-    out["difference"] = (("pair", "cost"), est, {"long_name": "HTER of A minus HTER of B", **frac})
-    out["difference_low"] = (("pair", "cost"), d_low,
+    out["difference"] = (("pair", "weight"), est, {"long_name": "HTER of A minus HTER of B", **frac})
+    out["difference_low"] = (("pair", "weight"), d_low,
                              {"long_name": f"{100 * level:g}% bootstrap low bound of difference", **frac})
-    out["difference_high"] = (("pair", "cost"), d_high,
+    out["difference_high"] = (("pair", "weight"), d_high,
                               {"long_name": f"{100 * level:g}% bootstrap high bound of difference", **frac})
-    out["significant"] = (("pair", "cost"), (d_low > 0) | (d_high < 0),
+    out["significant"] = (("pair", "weight"), (d_low > 0) | (d_high < 0),
                           {"long_name": "the difference interval excludes 0"})
     out.attrs.update(n_resamples=int(n_resamples), confidence_level=float(level), resample=resample)
     return out

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import Criterion, NonFinite, Orientation, Resample
-from ..curves import EPCCriterion
+from .._typing import EPCCriterion
 from ..demographics import GroupCriterion, Impostors
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -84,8 +84,8 @@ class _PlotNamespace:
         *,
         bands: bool = True,
         pair: str | tuple[Hashable, Hashable] | None = None,
-        criterion: EPCCriterion = "weighted",
-        weights=None,
+        criterion: EPCCriterion = "min_weighted",
+        weight=None,
         on: Hashable = "dev",
         apply_to: Hashable = "eval",
         n_resamples: int = 1000,
