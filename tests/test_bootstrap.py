@@ -113,6 +113,36 @@ def test_fixed_threshold_metrics_use_the_policy(example, metric):
     np.testing.assert_allclose(out.threshold, er.threshold)
 
 
+@pytest.mark.parametrize("weight", [0.1, 0.5, 0.9])
+def test_min_weighted_threshold_is_error_rates_one(example, weight):
+    kw = dict(threshold="min_weighted", weight=weight, on="dev", apply_to="eval")
+    out = pbs.bootstrap(example, metric="hter", n_resamples=20, seed=0, **kw)
+    er = pbs.error_rates(example, **kw)
+    np.testing.assert_array_equal(out.threshold, er.threshold)
+    np.testing.assert_array_equal(out.estimate, er.hter)
+    np.testing.assert_array_equal(out.weight, er.weight)
+    res = pbs.paired_bootstrap(example, "cnn", "gmm", metric="hter", n_resamples=20, seed=0,
+                               **kw)
+    hter = er.set_index("system").hter
+    assert res.estimate == hter["cnn"] - hter["gmm"] and res.weight == weight
+    # no weighted criterion: NaN, as in error_rates
+    assert pbs.bootstrap(example, n_resamples=5, seed=0).weight.isna().all()
+    assert np.isnan(pbs.paired_bootstrap(example, "cnn", "gmm", n_resamples=5, seed=0).weight)
+
+
+@pytest.mark.parametrize("bad", [1.5, -0.1, "half", None])
+def test_bad_weight_same_message_as_error_rates(example, bad):
+    kw = dict(threshold="min_weighted", weight=bad, on="dev", apply_to="eval")
+    with pytest.raises(ValueError) as want:
+        pbs.error_rates(example, **kw)
+    for call in (lambda: pbs.bootstrap(example, metric="hter", n_resamples=5, **kw),
+                 lambda: pbs.paired_bootstrap(example, "cnn", "gmm", metric="hter",
+                                              n_resamples=5, **kw)):
+        with pytest.raises(ValueError) as got:
+            call()
+        assert str(got.value) == str(want.value)
+
+
 def test_subject_resampling_needs_subjects(trials_tiny):
     with pytest.raises(pbs.SchemaError, match="resample='subject' needs a subject column"):
         pbs.bootstrap(trials_tiny, resample="subject", n_resamples=5)
