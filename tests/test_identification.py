@@ -870,7 +870,7 @@ def bob_lines(pairs, five=False):
 
 def test_read_bob_five_columns_reproduces_the_fixture():
     text = bob_lines(BOB_CMC, five=True)
-    t = read_bob_identification(io.StringIO(text), system="bob5")
+    t = read_bob_identification(io.StringIO(text), system_name="bob5")
     assert t.system.unique().tolist() == ["bob5"]
     assert cmc(t).cmc.values[0].tolist() == [0.5, 0.75, 1.0, 1.0, 1.0]
     assert t.loc[t.mate, "reference_subject"].astype(str).str.startswith("c").all()
@@ -930,7 +930,7 @@ def test_read_pyeer(tmp_path):
     assert ds.cmc.values[0].tolist() == [0.5, 1.0, 1.0] and ds.n_unmated.values.tolist() == [1]
     pairs.write_text("q1 t1\nq2 t2\nq3 t9\nq4 t1\n")
     with pytest.warns(UserWarning, match=prefix(WARN_TRUE_PAIRS_UNSCORED)):
-        t = read_pyeer_cmc(scores, pairs, system="x")
+        t = read_pyeer_cmc(scores, pairs, system_name="x")
     assert t.mate.sum() == 2
     pairs.write_text("q1\n")
     with pytest.raises(SchemaError, match=prefix(ERROR_FILE_LAYOUT)):
