@@ -14,7 +14,6 @@ live in the same Dataset without the curve dim. Every variable carries ``long_na
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Literal
 
 import numpy as np
 import pandas as pd

@@ -31,8 +31,8 @@ from ._typing import Criterion, EPCCriterion, NonFinite, Orientation
 from ._validation import (  # noqa: F401  (ERROR_N_RESAMPLES: importable from here)
     ERROR_CONFIDENCE_LEVEL,
     ERROR_N_RESAMPLES,
-    check_confidence_level,
     check_alternative,
+    check_confidence_level,
     check_costs,
     check_n_resamples,
     check_rate,

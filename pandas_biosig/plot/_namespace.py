@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import pandas as pd
 
-from .._typing import Criterion, NonFinite, Orientation, Resample
-from .._typing import EPCCriterion
+from .._typing import Criterion, EPCCriterion, NonFinite, Orientation, Resample
 from ..demographics import GroupCriterion, Impostors
 
 if TYPE_CHECKING:  # pragma: no cover

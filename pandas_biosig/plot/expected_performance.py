@@ -13,8 +13,7 @@ import xarray as xr
 
 from .. import curves as _cv
 from .. import resampling as _resampling
-from .._typing import NonFinite, Orientation, Resample
-from .._typing import EPCCriterion
+from .._typing import EPCCriterion, NonFinite, Orientation, Resample
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
