@@ -29,7 +29,15 @@ from ._schema import (
     SchemaError,
     check_option,
 )
-from ._typing import Alternative, Criterion, NonFinite, Orientation
+from ._typing import (
+    Adjust,
+    Alternative,
+    BootstrapMetric,
+    Criterion,
+    NonFinite,
+    Orientation,
+    ResampleOption,
+)
 from ._validation import (
     check_adjust,
     check_alpha,
@@ -52,7 +60,7 @@ from .resampling import (
     bootstrap_difference,
 )
 from .results import TestResult
-from .stats._common import _normal_result
+from .stats._common import McNemarMethod, _normal_result
 
 __all__ = [
     "COMPARE_COLUMNS",
@@ -336,15 +344,15 @@ def compare(
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = "auto",
     alpha: float = 0.05,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     confidence_level: float = 0.95,
     alternative: Alternative = "two-sided",
     common_trials: bool = False,
-    mcnemar_method: str = "exact",
+    mcnemar_method: McNemarMethod = "exact",
     test_decision_rules: bool = False,
-    metric: str | None = None,
+    metric: BootstrapMetric | None = None,
     n_resamples: int = 1000,
-    resample: str = "auto",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     by: str | Sequence[str] | None = None,
@@ -659,7 +667,7 @@ def compare(
 
 def _compare_independent_sets(
     rates: pd.DataFrame, *, adjust: str | None, alpha: float, confidence_level: float,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
 ) -> pd.DataFrame:
     """Bengio & Mariéthoz's independent HTER test (eq. 15) for every pair of systems of
     each split, from their rates only: for systems scored on different trial lists.

@@ -24,7 +24,7 @@ from ._schema import (
     _factorize,
     check_option,
 )
-from ._typing import Alternative, Criterion, NonFinite, Orientation
+from ._typing import Adjust, Alternative, BootstrapMetric, Criterion, NonFinite, Orientation
 from ._validation import (
     check_adjust,
     check_alpha,
@@ -132,7 +132,7 @@ def fold_metrics(
     /,
     *,
     fold: str = "fold",
-    metric: str = "hter",
+    metric: BootstrapMetric = "hter",
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
     target: float | None = None,
@@ -233,7 +233,7 @@ def fold_summary(
     /,
     *,
     fold: str = "fold",
-    metric: str = "hter",
+    metric: BootstrapMetric = "hter",
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
     target: float | None = None,
@@ -343,7 +343,7 @@ def compare_folds(
     /,
     *,
     fold: str = "fold",
-    metric: str = "hter",
+    metric: BootstrapMetric = "hter",
     baseline: Hashable | None = None,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
@@ -354,7 +354,7 @@ def compare_folds(
     on: Hashable | None = None,
     apply_to: Hashable | Sequence[Hashable] | None = None,
     alpha: float = 0.05,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     confidence_level: float = 0.95,
     alternative: Alternative = "two-sided",
     by: str | Sequence[str] | None = None,

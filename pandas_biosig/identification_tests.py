@@ -34,7 +34,7 @@ from ._search import (
     _var,
     validate_search,
 )
-from ._typing import Alternative, Orientation
+from ._typing import Adjust, Alternative, Orientation
 from ._validation import check_adjust as _check_adjust
 from ._validation import check_alpha as _check_alpha
 from ._validation import check_confidence_level as _check_confidence_level
@@ -182,7 +182,7 @@ def compare_identification(
     gunter_method: RecognitionMethod = "paired",
     rank: int = 1,
     alternative: Alternative = "two-sided",
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
     n_resamples: int = 1000,

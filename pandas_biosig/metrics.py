@@ -10,6 +10,7 @@ column), and a fixed list of columns that never depends on the arguments.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -446,7 +447,7 @@ def dcf(
     p_target: float | Sequence[float] = 0.01,
     c_miss: float | Sequence[float] = 1.0,
     c_fa: float | Sequence[float] = 1.0,
-    threshold: Criterion | float | Mapping[Hashable, float] | str = "bayes",
+    threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
     on: Hashable | None = None,
     apply_to: Hashable | Sequence[Hashable] | None = None,
     by: str | Sequence[str] | None = None,

@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from typing import Literal
 
 import dask.dataframe as dd
 import numpy as np
@@ -94,7 +95,16 @@ from ._kernels.rates import _LN2
 from ._schema import (
     check_option,
 )
-from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
+from ._typing import (
+    Adjust,
+    Alternative,
+    BootstrapMetric,
+    Criterion,
+    EERMethod,
+    NonFinite,
+    Orientation,
+    ResampleOption,
+)
 from ._validation import check_costs as _check_costs
 from .metrics import (
     DCF_COLUMNS,
@@ -106,6 +116,7 @@ from .metrics import (
     _frame,
     _rates_row,
 )
+from .stats._common import McNemarMethod
 
 __all__ = [
     "DET_VARIABLES",
@@ -295,7 +306,7 @@ def dcf(
     p_target: float | Sequence[float] = 0.01,
     c_miss: float | Sequence[float] = 1.0,
     c_fa: float | Sequence[float] = 1.0,
-    threshold: Criterion | float | Mapping[Hashable, float] | str = "bayes",
+    threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
     on: Hashable | None = None,
     apply_to: Hashable | Sequence[Hashable] | None = None,
     by: str | Sequence[str] | None = None,
@@ -730,7 +741,7 @@ class DaskBiosigAccessor:
         p_target: float | Sequence[float] = 0.01,
         c_miss: float | Sequence[float] = 1.0,
         c_fa: float | Sequence[float] = 1.0,
-        threshold: Criterion | float | Mapping[Hashable, float] | str = "bayes",
+        threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
         on: Hashable | None = None,
         apply_to: Hashable | Sequence[Hashable] | None = None,
         by: str | Sequence[str] | None = None,
@@ -817,15 +828,15 @@ class DaskBiosigAccessor:
         on: Hashable | None = "auto",
         apply_to: Hashable | Sequence[Hashable] | None = "auto",
         alpha: float = 0.05,
-        adjust: str | None = "holm",
+        adjust: Adjust | None = "holm",
         confidence_level: float = 0.95,
         alternative: Alternative = "two-sided",
         common_trials: bool = False,
-        mcnemar_method: str = "exact",
+        mcnemar_method: McNemarMethod = "exact",
         test_decision_rules: bool = False,
-        metric: str | None = None,
+        metric: BootstrapMetric | None = None,
         n_resamples: int = 1000,
-        resample: str = "auto",
+        resample: ResampleOption = "auto",
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
         by: str | Sequence[str] | None = None,

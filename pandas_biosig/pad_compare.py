@@ -23,7 +23,7 @@ from ._pad_table import (
     validate_pad,
 )
 from ._schema import SchemaError, check_option
-from ._typing import NonFinite, Orientation
+from ._typing import Adjust, NonFinite, Orientation
 from ._validation import check_confidence_level as _check_confidence_level
 from ._validation import check_n_resamples as _check_n_resamples
 
@@ -162,7 +162,7 @@ def pad_compare(
     target: float | None = None,
     on: Hashable | None = "auto",
     alpha: float = 0.05,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     confidence_level: float = 0.95,
     n_resamples: int = 1000,
     seed: int | np.random.Generator | None = None,

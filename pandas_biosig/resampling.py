@@ -27,7 +27,16 @@ from ._kernels.resample import (
 )
 from ._progress import progress_bar
 from ._schema import Group, SchemaError, Trials, check_option
-from ._typing import Criterion, EPCCriterion, NonFinite, Orientation
+from ._typing import (
+    Alternative,
+    BootstrapCIMethod,
+    BootstrapMetric,
+    Criterion,
+    EPCCriterion,
+    NonFinite,
+    Orientation,
+    ResampleOption,
+)
 from ._validation import (  # noqa: F401  (ERROR_N_RESAMPLES: importable from here)
     ERROR_CONFIDENCE_LEVEL,
     ERROR_N_RESAMPLES,
@@ -229,11 +238,11 @@ def bootstrap(
     data: pd.DataFrame,
     /,
     *,
-    metric: str = "eer_threshold",
+    metric: BootstrapMetric = "eer_threshold",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    ci_method: str = "percentile",
-    resample: str = "auto",
+    ci_method: BootstrapCIMethod = "percentile",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
@@ -508,9 +517,9 @@ def bootstrap_difference(
     n_resamples: int,
     resample: str,
     rng: np.random.Generator,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     tick: Callable[[int], None] | None = None,
-    metric: str | None = None,
+    metric: BootstrapMetric | None = None,
 ) -> BootstrapTestResult:
     """Paired bootstrap test of ``f(A) - f(B)`` on aligned groups.
 
@@ -642,10 +651,10 @@ def paired_bootstrap(
     system_a: Hashable,
     system_b: Hashable,
     *,
-    metric: str = "eer_threshold",
+    metric: BootstrapMetric = "eer_threshold",
     n_resamples: int = 1000,
-    alternative: str = "two-sided",
-    resample: str = "auto",
+    alternative: Alternative = "two-sided",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     common_trials: bool = False,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
@@ -759,7 +768,7 @@ def epc_bootstrap(
     apply_to: Hashable = "eval",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    resample: str = "auto",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     system: str = "system",

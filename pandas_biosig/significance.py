@@ -54,7 +54,7 @@ from ._schema import (  # ERROR_OPTION: the message of check_option, named in th
     Trials,
     check_option,
 )
-from ._typing import Criterion, NonFinite, Orientation
+from ._typing import CIMetric, Combine, Criterion, NonFinite, Orientation, ResampleOption
 
 # The pairwise tables, the repeated runs and literature mode live in their own modules;
 # their public names stay reachable here (and through the top-level package).
@@ -103,6 +103,7 @@ from .literature import (  # noqa: F401
 )
 from .metrics import _validate
 from .protocol import AUTO, RESAMPLE, Protocol, group_where, subject_clusters
+from .stats._common import RateCIMethod
 
 __all__ = [
     "ADJUST_METHODS",
@@ -217,16 +218,16 @@ def ci(
     data: pd.DataFrame,
     /,
     *,
-    metric: str | Sequence[str] = ("far", "frr", "hter", "dcf"),
+    metric: CIMetric | Sequence[CIMetric] = ("far", "frr", "hter", "dcf"),
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
     target: float | None = None,
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = "auto",
     confidence_level: float = 0.95,
-    ci_method: str = "beta",
-    combine: str = "mover",
-    resample: str = "auto",
+    ci_method: RateCIMethod = "beta",
+    combine: Combine = "mover",
+    resample: ResampleOption = "auto",
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
@@ -289,7 +290,7 @@ def ci(
         rates (coverage 0.71 at FAR = FRR = 1 % with 100 genuine and 1,000 impostor trials,
         0.67 at 0.1 %; width 0 at zero errors) and fine from a few dozen errors per class
         (0.948 at 1 % with 10,000 genuine trials).
-    resample : {"auto", "subject", "label"}, default "auto"
+    resample : {"auto", "subject", "label", "trial"}, default "auto"
         The unit the trials' dependence is accounted for in. ``"subject"`` (the default
         when the table has a ``subject`` column): FAR and FRR are computed on effective
         counts :math:`x^* = \hat p\,n^*`, :math:`n^* = \frac{N}{d}\,(t_{N-1}/t_{k-1})^2`,
@@ -299,8 +300,8 @@ def ci(
         effects (s.d. 0.5, 100 subjects) this covers 0.95 where the trial-level interval
         covers 0.73 (``docs/validity.md``); without them it is the trial-level interval
         up to the degrees-of-freedom factor. Missing subject ids and groups of one subject
-        raise. ``"label"``: the trials are independent (the only choice without a subject
-        column).
+        raise. ``"label"`` (or ``"trial"``, the same here): the trials are independent (the
+        only choice without a subject column).
     p_target, c_miss, c_fa : float
         Prior and costs of the DCF (and of the ``"min_dcf"`` criterion).
     by : str or list of str, optional

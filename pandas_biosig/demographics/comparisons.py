@@ -15,7 +15,7 @@ from .._kernels import fairness as _fair
 from .._kernels.resample import percentile_interval
 from .._pairwise import adjust_pvalues as _adjust
 from .._schema import SchemaError, check_option
-from .._typing import NonFinite, Orientation
+from .._typing import Adjust, NonFinite, Orientation
 from .._validation import check_adjust as _check_adjust
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_confidence_level as _check_confidence_level
@@ -73,7 +73,7 @@ def compare_groups(
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = None,
     test: TestMethod = "auto",
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
     n_resamples: int = 1000,
@@ -215,7 +215,7 @@ def compare_fairness(
     target: float = 1e-3,
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = None,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
     n_resamples: int = 1000,

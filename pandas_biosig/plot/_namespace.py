@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import pandas as pd
 
-from .._typing import Criterion, EPCCriterion, NonFinite, Orientation, Resample
+from .._typing import Criterion, EPCCriterion, NonFinite, Orientation, ResampleOption
 from ..demographics import GroupCriterion, Impostors
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,7 +89,7 @@ class _PlotNamespace:
         apply_to: Hashable = "eval",
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
-        resample: Resample = "label",
+        resample: ResampleOption = "label",
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
         ax: Axes | None = None,

@@ -13,7 +13,7 @@ import xarray as xr
 
 from .. import curves as _cv
 from .. import resampling as _resampling
-from .._typing import EPCCriterion, NonFinite, Orientation, Resample
+from .._typing import EPCCriterion, NonFinite, Orientation, ResampleOption
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -66,7 +66,7 @@ def epc(
     apply_to: Hashable = "eval",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    resample: Resample = "label",
+    resample: ResampleOption = "label",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     ax: Axes | None = None,
