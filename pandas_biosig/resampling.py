@@ -415,7 +415,10 @@ class BootstrapTestResult(TestResult):
     """A paired bootstrap test: :class:`TestResult` whose interval is the bootstrap one.
 
     ``confidence_interval(confidence_level=...)`` gives the percentile interval of the
-    replicated differences (not a normal approximation).
+    replicated differences (not a normal approximation); one-sided for a one-sided
+    ``alternative``, as the other tests' intervals: ``(q_{1-δ}, inf)`` for ``"greater"``,
+    ``(-inf, q_δ)`` for ``"less"`` (``q_x`` the x-quantile of the replicates), so the
+    interval excludes 0 where the p-value is below 1 − δ (up to the +1 correction).
     """
 
     _replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
@@ -425,8 +428,16 @@ class BootstrapTestResult(TestResult):
 
     def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
         confidence_level = check_confidence_level(confidence_level)
-        low, high = percentile_interval(self._replicates, confidence_level)
-        return ConfidenceInterval(float(low), float(high))
+        if self.alternative == "two-sided":
+            low, high = percentile_interval(self._replicates, confidence_level)
+            return ConfidenceInterval(float(low), float(high))
+        if self._replicates.size == 0 or np.isnan(self._replicates).all():
+            return ConfidenceInterval(math.nan, math.nan)
+        if self.alternative == "greater":
+            low = np.nanquantile(self._replicates, 1 - confidence_level)
+            return ConfidenceInterval(float(low), math.inf)
+        high = np.nanquantile(self._replicates, confidence_level)
+        return ConfidenceInterval(-math.inf, float(high))
 
 
 class PairedResampler:

@@ -438,6 +438,32 @@ def test_one_sided_alternative(eval_trials):
     assert (less.alternative == "less").all()
 
 
+@pytest.mark.parametrize("alternative", ["less", "greater"])
+def test_bootstrap_rows_honour_a_one_sided_alternative(eval_trials, alternative):
+    kw = dict(test="bootstrap", resample="label", n_resamples=400, seed=3)
+    two = pbs.compare(eval_trials, **kw)
+    one = pbs.compare(eval_trials, alternative=alternative, **kw)
+    assert (one.alternative == alternative).all()
+    # the same replicates: the one-sided interval is open on the side of H1, and its
+    # closed bound is the (1 - level) quantile, which lies inside the two-sided interval
+    np.testing.assert_array_equal(one.estimate, two.estimate)
+    if alternative == "greater":
+        assert (one.ci_high == np.inf).all() and (one.ci_low >= two.ci_low).all()
+    else:
+        assert (one.ci_low == -np.inf).all() and (one.ci_high <= two.ci_high).all()
+    # as in the parametric rows, the interval excludes 0 where the p-value is small
+    # (the +1 correction of the p-value aside: no replicate sits at the boundary here)
+    excludes = (one.ci_low > 0) | (one.ci_high < 0)
+    np.testing.assert_array_equal(excludes, one.pvalue < 0.05)
+    # the same interval as the scalar bootstrap test
+    pair = eval_trials[eval_trials.system.isin(["cnn", "lbp"])]
+    want = pbs.paired_bootstrap(pair, "cnn", "lbp", metric="hter", alternative=alternative,
+                                **{k: v for k, v in kw.items() if k != "test"})
+    row = pbs.compare(pair, alternative=alternative, **kw).iloc[0]
+    assert (row.ci_low, row.ci_high) == tuple(want.confidence_interval())
+    assert row.pvalue == want.pvalue
+
+
 def test_distance_orientation_gives_the_same_tests(eval_trials):
     dist = eval_trials.assign(score=-eval_trials.score)
     a = pbs.compare(eval_trials, test_decision_rules=True, test="mcnemar")
