@@ -422,7 +422,7 @@ def compare(
     alpha : float, default 0.05
         Family-wise level (or false discovery rate) of ``reject``.
     adjust : str or None, default "holm"
-        A statsmodels ``multipletests`` method code (:data:`ADJUST_METHODS`: ``"holm"``,
+        A statsmodels ``multipletests`` method code (:data:`pandas_biosig.significance.ADJUST_METHODS`: ``"holm"``,
         ``"bonferroni"``, ``"fdr_bh"``, ``"hommel"``…), passed through unchanged; None for
         no adjustment.
     confidence_level : float, default 0.95
@@ -454,7 +454,8 @@ def compare(
         Extra grouping columns: one family per group and split.
     system, trial, label, score, split, subject, orientation, nonfinite
         Column names and score handling, as in :func:`pandas_biosig.eer`. ``subject`` is
-        read only by ``resample="subject"``.
+        read only by ``test="bootstrap"`` (which resamples subjects by default when the
+        column exists).
 
     Returns
     -------
@@ -540,7 +541,7 @@ def compare(
     default) controls it at ``alpha`` under any dependence between the tests, and always
     rejects at least what Bonferroni rejects.
 
-    The dependent HTER test (the default) holds its level, also for strongly correlated
+    The dependent HTER test (the default without a subject column) holds its level, also for strongly correlated
     systems: measured rejection rates of two identical systems at α = 0.05 are 0.04–0.07
     for correlations 0 to 0.9, with thresholds chosen a priori on dev or on the tested
     trials (``docs/validity.md``). The independent test ignores the pairing and is

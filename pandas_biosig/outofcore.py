@@ -307,6 +307,8 @@ def dcf(
     c_miss: float | Sequence[float] = 1.0,
     c_fa: float | Sequence[float] = 1.0,
     threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
+    weight: float = 0.5,
+    target: float | None = None,
     on: Hashable | None = None,
     apply_to: Hashable | Sequence[Hashable] | None = None,
     by: str | Sequence[str] | None = None,
@@ -324,7 +326,7 @@ def dcf(
     ----------
     data : dask.dataframe.DataFrame
         Tidy trial table.
-    p_target, c_miss, c_fa, threshold, on, apply_to
+    p_target, c_miss, c_fa, threshold, weight, target, on, apply_to
         As in :func:`pandas_biosig.dcf`.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
@@ -379,7 +381,7 @@ def dcf(
             bayes = {"bayes": lambda g, a=a, b=b, c=c: float(np.log(c * (1 - a) / (b * a)))}
             norm = min(b * a, c * (1 - a))
             for r in _resolve(
-                eng, threshold=threshold, weight=0.5, target=None, p_target=a, c_miss=b,
+                eng, threshold=threshold, weight=weight, target=target, p_target=a, c_miss=b,
                 c_fa=c, on=on, apply_to=apply_to, extra_named=bayes,
             ):
                 g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion
@@ -742,6 +744,8 @@ class DaskBiosigAccessor:
         c_miss: float | Sequence[float] = 1.0,
         c_fa: float | Sequence[float] = 1.0,
         threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
+        weight: float = 0.5,
+        target: float | None = None,
         on: Hashable | None = None,
         apply_to: Hashable | Sequence[Hashable] | None = None,
         by: str | Sequence[str] | None = None,

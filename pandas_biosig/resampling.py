@@ -713,9 +713,11 @@ def paired_bootstrap(
     -------
     BootstrapTestResult
         ``estimate`` (A - B), ``statistic`` (estimate / bootstrap standard error),
-        ``pvalue`` (:math:`2\min(P^*(\Delta \le 0), P^*(\Delta \ge 0))` with the +1
-        correction), ``log10_pvalue``, and ``confidence_interval()`` the percentile interval
-        of the differences; ``weight`` as in :func:`bootstrap` (NaN unless a weighted
+        ``pvalue`` (two-sided: :math:`2\min(P^*(\Delta \le 0), P^*(\Delta \ge 0))`;
+        ``"greater"``: :math:`P^*(\Delta \le 0)`; ``"less"``: :math:`P^*(\Delta \ge 0)`;
+        each with the +1 correction), ``log10_pvalue``, and ``confidence_interval()`` the
+        percentile interval of the differences (one-sided for a one-sided
+        ``alternative``); ``weight`` as in :func:`bootstrap` (NaN unless a weighted
         criterion chose the thresholds).
 
     Examples
