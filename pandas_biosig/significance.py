@@ -450,15 +450,10 @@ def ci(
     from scipy.stats import norm
 
     z = float(norm.ppf((1 + level) / 2))
+    costs = dict(p_target=p_target, c_miss=c_miss, c_fa=c_fa)
     rows = []
     for m in members:
-        g = m.group
-        sw = m.sweep
-        ni, nc = sw.n, sw.p
-        fa = fr = None
-        if not math.isnan(m.threshold):
-            fa, fr = (int(v) for v in sw.rates_at_threshold(m.threshold))
-        base = dict(zip(trials.key_names, g.key, strict=True))
+        base = dict(zip(trials.key_names, m.group.key, strict=True))
         base.update(
             confidence_level=level,
             threshold=sign * m.threshold,
@@ -466,54 +461,66 @@ def ci(
             threshold_split=m.threshold_split,
             threshold_from=m.threshold_from,
             resample=m.resample if clustered else None,
-            n_genuine=nc,
-            n_impostor=ni,
-            p_target=p_target,
-            c_miss=c_miss,
-            c_fa=c_fa,
+            n_genuine=m.sweep.p,
+            n_impostor=m.sweep.n,
+            **costs,
         )
-        parts = None
-        if fa is not None:
-            # effective counts (x*, n*) of FAR and FRR: the trials themselves, or with
-            # subjects the design-effect sample size (Korn & Graubard 1998)
-            eff = [(float(fa), float(ni)), (float(fr), float(nc))]
-            if clustered:
-                eff = _effective_counts(trials, g, m.threshold, (fa, ni), (fr, nc), level)
-            parts = [_rate_interval(x, n, ci_method, level, exact=not clustered, counts=c)
-                     for (x, n), c in zip(eff, ((fa, ni), (fr, nc)), strict=True)]
-            far, frr = fa / ni, fr / nc
-            n_fa, n_fr = eff[0][1], eff[1][1]
+        rates = _rate_intervals(trials, m, ci_method, level, clustered)
         for name in metrics:
             row = dict(base, metric=name)
             row["ci_method"] = (
                 ci_method + suffix if name in ("far", "frr")
                 else ("bengio" if combine == "bengio" else f"mover-{ci_method}") + suffix
             )
-            if parts is None:
+            if rates is None:
                 row.update(estimate=np.nan, se=np.nan, ci_low=np.nan, ci_high=np.nan)
-                rows.append(row)
-                continue
-            if name in ("far", "frr"):
-                est, n_eff = (far, n_fa) if name == "far" else (frr, n_fr)
-                low, high = parts[0] if name == "far" else parts[1]
-                se = math.sqrt(est * (1.0 - est) / n_eff)
-                row.update(estimate=est, se=se, ci_low=low, ci_high=high)
-                rows.append(row)
-                continue
-            if name == "hter":
-                w = (0.5, 0.5)
             else:
-                norm = min(c_miss * p_target, c_fa * (1 - p_target))
-                w = (c_fa * (1 - p_target) / norm, c_miss * p_target / norm)
-            est = w[0] * far + w[1] * frr
-            se = math.sqrt(w[0] ** 2 * far * (1 - far) / n_fa + w[1] ** 2 * frr * (1 - frr) / n_fr)
-            if combine == "mover":
-                low, high = mover_sum((far, frr), [p[0] for p in parts], [p[1] for p in parts], w)
-            else:
-                low, high = est - z * se, est + z * se
-            row.update(estimate=est, se=se, ci_low=low, ci_high=high)
+                row.update(_metric_interval(name, rates, combine, z, **costs))
             rows.append(row)
     return pd.DataFrame(rows, columns=[*trials.by, *CI_COLUMNS])
+
+
+def _rate_intervals(trials: Trials, m, ci_method: str, level: float, clustered: bool):
+    """FAR and FRR of one resolved group at its threshold: ``((far, frr), (n_fa, n_fr),
+    (far interval, frr interval))``, the sizes effective under subject clustering (Korn &
+    Graubard 1998); None when no threshold reaches the criterion."""
+    if math.isnan(m.threshold):
+        return None
+    sw = m.sweep
+    ni, nc = sw.n, sw.p
+    fa, fr = (int(v) for v in sw.rates_at_threshold(m.threshold))
+    # effective counts (x*, n*) of FAR and FRR: the trials themselves, or with subjects
+    # the design-effect sample size
+    eff = [(float(fa), float(ni)), (float(fr), float(nc))]
+    if clustered:
+        eff = _effective_counts(trials, m.group, m.threshold, (fa, ni), (fr, nc), level)
+    parts = [_rate_interval(x, n, ci_method, level, exact=not clustered, counts=c)
+             for (x, n), c in zip(eff, ((fa, ni), (fr, nc)), strict=True)]
+    return (fa / ni, fr / nc), (eff[0][1], eff[1][1]), parts
+
+
+def _metric_interval(name: str, rates, combine: str, z: float, *, p_target: float,
+                     c_miss: float, c_fa: float) -> dict:
+    """``estimate, se, ci_low, ci_high`` of one metric from the FAR and FRR intervals:
+    the binomial interval itself, or for HTER and DCF the MOVER / Bengio combination."""
+    (far, frr), (n_fa, n_fr), parts = rates
+    if name in ("far", "frr"):
+        est, n_eff = (far, n_fa) if name == "far" else (frr, n_fr)
+        low, high = parts[0] if name == "far" else parts[1]
+        return dict(estimate=est, se=math.sqrt(est * (1.0 - est) / n_eff), ci_low=low,
+                    ci_high=high)
+    if name == "hter":
+        w = (0.5, 0.5)
+    else:
+        norm = min(c_miss * p_target, c_fa * (1 - p_target))
+        w = (c_fa * (1 - p_target) / norm, c_miss * p_target / norm)
+    est = w[0] * far + w[1] * frr
+    se = math.sqrt(w[0] ** 2 * far * (1 - far) / n_fa + w[1] ** 2 * frr * (1 - frr) / n_fr)
+    if combine == "mover":
+        low, high = mover_sum((far, frr), [p[0] for p in parts], [p[1] for p in parts], w)
+    else:
+        low, high = est - z * se, est + z * se
+    return dict(estimate=est, se=se, ci_low=low, ci_high=high)
 
 
 def _effective_counts(trials: Trials, g: Group, threshold: float, far_counts, frr_counts,
