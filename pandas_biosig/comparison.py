@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -622,48 +623,67 @@ def compare(
     names, plans = _pw.family_plans(trials, members, n_by, baseline)
     rows: list[dict] = []
     family_of: list[int] = []
+    boot = None
     if test == "bootstrap":
-        f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
-        rng = _rng(seed)
         total = n_resamples * sum(len(p) for _, _, p in plans)
-        tick = _progress(progress, total, "compare (bootstrap)")
+        boot = _BootstrapPairs(
+            _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa),
+            _rng(seed), _progress(progress, total, "compare (bootstrap)"), n_resamples, unit,
+            metric,
+        )
     for i_fam, (fam, fam_members, pairs) in enumerate(plans):
         in_where = _pw.in_where(names, fam)
-        if test != "bootstrap":
+        if boot is None:
             counts = pair_counts(*_error_columns(fam_members, common_trials=common_trials,
                                                  in_where=in_where))
         for a, b in pairs:
             ma, mb = fam_members[a], fam_members[b]
             pair = (ma.group.system, mb.group.system)
-            if test == "bootstrap":
-                ga, gb = align_pair(ma.group, mb.group, common_trials=common_trials,
-                                    where=in_where)
-                done = len(rows) * n_resamples
-                res = bootstrap_difference(
-                    ga, gb, f, (ma.threshold, mb.threshold), n_resamples=n_resamples,
-                    resample=unit, rng=rng, alternative=alternative,
-                    tick=lambda i, done=done: tick(done + i), metric=metric,
-                )
-                res_metric = metric
+            if boot is not None:
+                res = boot.test(ma, mb, len(rows), common_trials=common_trials,
+                                in_where=in_where, alternative=alternative)
             elif math.isnan(ma.threshold) or math.isnan(mb.threshold):
                 res = None  # no threshold reaches the criterion: no decisions to compare
-                res_metric = TEST_METRIC[test]
             else:
                 res = result_from_counts(
                     test, counts, a, b, alternative=alternative,
                     mcnemar_method=mcnemar_method, names=pair, in_where=in_where,
                 )
-                res_metric = TEST_METRIC[test]
-            row = _pw.pair_row(trials.by, fam, pair, metric=res_metric, test=test, level=level,
-                               res=res, alternative=alternative, nan_method=TESTS[test])
-            if res is not None and test == "bootstrap":
-                row["method"] = f"{res.method} ({n_resamples} resamples, resample={unit!r})"
+            row = _pw.pair_row(trials.by, fam, pair, test=test, level=level, res=res,
+                               metric=metric if boot is not None else TEST_METRIC[test],
+                               alternative=alternative, nan_method=TESTS[test])
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
                        threshold_from=ma.threshold_from,
                        resample=unit, null_hypothesis=null)
             rows.append(row)
             family_of.append(i_fam)
     return _pw.finish(rows, trials.by, COMPARE_COLUMNS, family_of, adjust, alpha)
+
+
+@dataclass(frozen=True)
+class _BootstrapPairs:
+    """The paired bootstrap of :func:`compare`: one generator and one progress bar for
+    every pair of the table, in order, so that a seed reproduces the whole table."""
+
+    f: Callable
+    rng: np.random.Generator
+    tick: Callable[[int], None]
+    n_resamples: int
+    unit: str
+    metric: str
+
+    def test(self, ma: Resolved, mb: Resolved, done: int, *, common_trials: bool,
+             in_where: str, alternative: str) -> TestResult:
+        """The test of one pair, the ``done``-th of the table."""
+        ga, gb = align_pair(ma.group, mb.group, common_trials=common_trials, where=in_where)
+        start = done * self.n_resamples
+        res = bootstrap_difference(
+            ga, gb, self.f, (ma.threshold, mb.threshold), n_resamples=self.n_resamples,
+            resample=self.unit, rng=self.rng, alternative=alternative,
+            tick=lambda i: self.tick(start + i), metric=self.metric,
+        )
+        how = f"{res.method} ({self.n_resamples} resamples, resample={self.unit!r})"
+        return replace(res, method=how)
 
 
 def _compare_independent_sets(
