@@ -60,6 +60,18 @@ def _score_test(k1, n1, k2, n2, level):
     return stat, p, float(low), float(high)
 
 
+def _bootstrap_test(est: float, d: np.ndarray, level: float):
+    """``(statistic, pvalue, low, high)`` of one difference from its replicated differences
+    ``d`` (NaN replicates dropped): estimate / replicate s.d., the two-sided bootstrap
+    p-value and the percentile interval."""
+    d = d[np.isfinite(d)]
+    p = bootstrap_pvalue(d)
+    sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
+    stat = est / sd if sd > 0 else (0.0 if est == 0 else float("nan"))
+    lo, hi = (float(v) for v in percentile_interval(d, level))
+    return stat, p, lo, hi
+
+
 @_doc
 def compare_groups(
     data: pd.DataFrame,
@@ -166,12 +178,8 @@ def compare_groups(
                 if tot[a] == 0 or tot[b] == 0:
                     stat = p = lo = hi = float("nan")
                 elif how == _BOOT:
-                    d = reps[a][metric] - reps[b][metric]
-                    d = d[np.isfinite(d)]
-                    p = bootstrap_pvalue(d)
-                    sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
-                    stat = est / sd if sd > 0 else (0.0 if est == 0 else float("nan"))
-                    lo, hi = (float(v) for v in percentile_interval(d, level))
+                    stat, p, lo, hi = _bootstrap_test(est, reps[a][metric] - reps[b][metric],
+                                                      level)
                 else:
                     stat, p, lo, hi = _score_test(int(err[a]), int(tot[a]), int(err[b]),
                                                   int(tot[b]), level)
