@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     )
     from .identification_tests import IdentificationTest
     from .pad import CIMethod, PadCriterion
-    from .stats import McNemarMethod, RateCIMethod, RecognitionMethod
+    from .stats import McNemarMethod, RateCIMethod
     from .vulnerability import LicitCriterion
 
 
@@ -146,7 +146,6 @@ class _SearchMethods:
         *,
         test: IdentificationTest = "mcnemar",
         mcnemar_method: McNemarMethod = "exact",
-        gunter_method: RecognitionMethod = "paired",
         rank: int = 1,
         alternative: Alternative = "two-sided",
         adjust: Adjust | None = "holm",
