@@ -177,6 +177,8 @@ CI_COLUMNS = [
     "criterion",
     "threshold_split",
     "threshold_from",
+    "weight",
+    "target",
     "resample",
     "n_genuine",
     "n_impostor",
@@ -335,6 +337,8 @@ def ci(
         - ``criterion``, ``threshold_split``: how and on which split it was chosen
           (``"fixed"`` and None for given thresholds);
         - ``threshold_from``: the split it was chosen on, ``"same trials"`` or ``"fixed"``;
+        - ``weight``, ``target``: the criterion's weight and rate bound, as in
+          :func:`pandas_biosig.error_rates` (NaN when the criterion reads none);
         - ``resample``: ``"subject"`` when the interval accounts for subject clusters,
           None when it treats the trials as independent;
         - ``n_genuine``, ``n_impostor``: NC and NI;
@@ -460,6 +464,8 @@ def ci(
             criterion=m.criterion,
             threshold_split=m.threshold_split,
             threshold_from=m.threshold_from,
+            weight=m.weight,
+            target=m.target,
             resample=m.resample if clustered else None,
             n_genuine=m.sweep.p,
             n_impostor=m.sweep.n,

@@ -647,11 +647,16 @@ def test_ci_concatenates_with_the_bootstrap(eval_trials):
     shared = [c for c in BOOTSTRAP_COLUMNS if c in CI_COLUMNS]
     assert shared == ["system", "split", "metric", "estimate", "se", "ci_low", "ci_high",
                       "confidence_level", "ci_method", "resample", "threshold",
-                      "threshold_from"]
+                      "threshold_from", "weight"]
     both = pd.concat([ours, boot], ignore_index=True)
     assert len(both) == 8
     np.testing.assert_allclose(ours.estimate, boot.estimate, rtol=1e-15)  # same policy
     np.testing.assert_array_equal(ours.threshold, boot.threshold)
+    np.testing.assert_array_equal(ours.weight, boot.weight)  # NaN: "eer" reads no weight
+    weighted = pbs.ci(eval_trials, metric="hter", threshold="min_weighted", weight=0.3)
+    er = pbs.error_rates(eval_trials, threshold="min_weighted", weight=0.3)
+    np.testing.assert_array_equal(weighted.weight, er.weight)
+    np.testing.assert_array_equal(weighted.threshold, er.threshold)
 
 
 def test_ci_one_metric_and_other_binomial_methods(eval_trials):
