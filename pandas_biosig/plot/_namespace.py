@@ -89,7 +89,7 @@ class _PlotNamespace:
         apply_to: Hashable = "eval",
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
-        resample: ResampleOption = "label",
+        resample: ResampleOption = "auto",
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
         ax: Axes | None = None,
