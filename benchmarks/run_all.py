@@ -291,7 +291,7 @@ def _worker_bootstrap(case: str, n: int, replicates: int) -> dict:
         table = _epc_table(5, n)
         weights = np.linspace(0, 1, 50)
         t0 = time.perf_counter()
-        pbs.epc_bootstrap(table, weights=weights, n_resamples=replicates, seed=0)
+        pbs.epc_bootstrap(table, weight=weights, n_resamples=replicates, seed=0)
     else:
         metric = case.removeprefix("boot_")
         table = _table(n)
@@ -586,7 +586,7 @@ def _markdown(results, sizes, args) -> str:
         ]
         for case, r in boot.items():
             label = {
-                "epc": "`epc_bootstrap(weights=50 values)`",
+                "epc": "`epc_bootstrap(weight=50 values)`",
                 "compare": '`compare(test="bootstrap")`',
             }.get(case, f'`bootstrap(metric="{case.removeprefix("boot_")}")`')
             lines.append(f"| {label} | {r.get('error') or _seconds(r['time'])} |")
