@@ -628,14 +628,11 @@ def compare(
     names, plans = _pw.family_plans(trials, members, n_by, baseline)
     rows: list[dict] = []
     family_of: list[int] = []
-    boot = None
-    if test == "bootstrap":
-        total = n_resamples * sum(len(p) for _, _, p in plans)
-        boot = _BootstrapPairs(
-            _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa),
-            _rng(seed), _progress(progress, total, "compare (bootstrap)"), n_resamples, unit,
-            metric,
-        )
+    boot = None if test != "bootstrap" else _BootstrapPairs(
+        _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa),
+        _rng(seed), _progress(progress, n_resamples * sum(len(p) for _, _, p in plans),
+                              "compare (bootstrap)"), n_resamples, unit, metric,
+    )
     for i_fam, (fam, fam_members, pairs) in enumerate(plans):
         in_where = _pw.in_where(names, fam)
         # one sort per system and one subject draw per family, shared by its pairs
