@@ -31,6 +31,7 @@ from ._kernels.resample import (
 )
 from ._progress import progress_bar
 from ._schema import Group, SchemaError, check_option
+from ._typing import Alternative, BootstrapMetric
 from ._validation import check_confidence_level, check_n_resamples
 from .protocol import AUTO, RESAMPLE, subject_clusters
 from .results import ConfidenceInterval, TestResult
@@ -164,15 +165,29 @@ class BootstrapTestResult(TestResult):
     """A paired bootstrap test: :class:`TestResult` whose interval is the bootstrap one.
 
     ``confidence_interval(confidence_level=...)`` gives the percentile interval of the
-    replicated differences (not a normal approximation).
+    replicated differences (not a normal approximation); one-sided for a one-sided
+    ``alternative``, as the other tests' intervals: ``(q_{1-δ}, inf)`` for ``"greater"``,
+    ``(-inf, q_δ)`` for ``"less"`` (``q_x`` the x-quantile of the replicates), so the
+    interval excludes 0 where the p-value is below 1 − δ (up to the +1 correction).
     """
 
     _replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    #: the weight of FAR the threshold criterion minimized (as the ``weight`` column of
+    #: :func:`pandas_biosig.error_rates`), NaN when no weighted criterion chose it
+    weight: float = math.nan
 
     def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
         confidence_level = check_confidence_level(confidence_level)
-        low, high = percentile_interval(self._replicates, confidence_level)
-        return ConfidenceInterval(float(low), float(high))
+        if self.alternative == "two-sided":
+            low, high = percentile_interval(self._replicates, confidence_level)
+            return ConfidenceInterval(float(low), float(high))
+        if self._replicates.size == 0 or np.isnan(self._replicates).all():
+            return ConfidenceInterval(math.nan, math.nan)
+        if self.alternative == "greater":
+            low = np.nanquantile(self._replicates, 1 - confidence_level)
+            return ConfidenceInterval(float(low), math.inf)
+        high = np.nanquantile(self._replicates, confidence_level)
+        return ConfidenceInterval(-math.inf, float(high))
 
 
 class PairedResampler:
@@ -314,9 +329,9 @@ def bootstrap_difference(
     n_resamples: int,
     resample: str,
     rng: np.random.Generator,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     tick: Callable[[int], None] | None = None,
-    metric: str | None = None,
+    metric: BootstrapMetric | None = None,
     shared: FamilyDraws | None = None,
 ) -> BootstrapTestResult:
     """Paired bootstrap test of ``f(A) - f(B)`` on aligned groups.
