@@ -87,6 +87,7 @@ _DEFAULTS = {
     "batch_size": 2**23,
     "split_every": 8,
     "max_passes": 64,
+    "check_rows": 2**25,
 }
 
 
@@ -419,19 +420,90 @@ def _pair_combine(results):
     return out
 
 
-def _row_hashes(pdf: pd.DataFrame) -> pd.Series:
-    return pd.util.hash_pandas_object(pdf, index=False)
+_MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: distinct repeated hashes kept per pass: the rows of the first ones are compared exactly
+_REPEATS_KEPT = 2**20
 
 
-def _check_trials(data: dd.DataFrame, spec: _Spec, *, duplicates: bool = True) -> None:
+def _mix(x: np.ndarray) -> np.ndarray:
+    """The splitmix64 finalizer, in place: a bijection of uint64 that scatters every bit."""
+    x ^= x >> np.uint64(30)
+    x *= _MIX[0]
+    x ^= x >> np.uint64(27)
+    x *= _MIX[1]
+    x ^= x >> np.uint64(31)
+    return x
+
+
+def _row_hashes(pdf: pd.DataFrame, keys: Sequence[str], trial: str) -> np.ndarray:
+    """A 64-bit hash of each row's key and trial id: equal rows hash alike in every
+    partition; unequal rows collide rarely, and the rows of a repeated hash are compared
+    exactly. A key column hashes its few unique values once; an integer trial id is mixed
+    in numpy."""
+    acc = np.zeros(len(pdf), np.uint64)
+    for col in keys:
+        codes, uniques = _factorize(pdf[col])
+        acc *= _GOLDEN
+        acc += pd.util.hash_array(np.asarray(uniques, dtype=object))[codes]
+    t = pdf[trial]
+    if isinstance(t.dtype, np.dtype) and t.dtype.kind in "iu":
+        h = _mix(t.to_numpy().astype(np.uint64))
+    else:
+        h = pd.util.hash_pandas_object(t, index=False).to_numpy().copy()
+    h += _mix(acc)
+    return _mix(h)
+
+
+def _hash_chunk(pdf, index, keys, trial, bounds, first):
+    """The sorted hashes of one partition's rows that fall in ``bounds`` (inclusive), and
+    on the first pass its missing trial ids."""
+    h = _row_hashes(pdf, keys, trial)
+    if bounds is not None:
+        h = h[(h >= np.uint64(bounds[0])) & (h <= np.uint64(bounds[1]))]
+    h.sort()
+    out = dict(h=h, n_missing=0, missing=[])
+    if first:
+        miss = np.flatnonzero(pdf[trial].isna().to_numpy())
+        out["n_missing"] = miss.size
+        out["missing"] = [pdf.iloc[miss[:5]]] if miss.size else []
+    return out
+
+
+def _hash_combine(results):
+    h = np.concatenate([r["h"] for r in results])
+    h.sort(kind="stable")  # a merge of sorted runs
+    missing = [m for r in results for m in r["missing"]]
+    return dict(h=h, n_missing=sum(r["n_missing"] for r in results),
+                missing=[pd.concat(missing).head(5)] if missing else [])
+
+
+def _hash_repeats(res):
+    """The distinct hashes that occur more than once (the first ``_REPEATS_KEPT``) and
+    their number: only these leave the workers."""
+    h = res["h"]
+    rep = h[1:][h[1:] == h[:-1]]
+    rep = rep[np.r_[True, rep[1:] != rep[:-1]]] if rep.size else rep
+    return dict(n_missing=res["n_missing"], missing=res["missing"],
+                repeated=rep[:_REPEATS_KEPT], n_repeated=rep.size)
+
+
+def _rows_with(pdf, hashes, keys, trial):
+    return pdf[np.isin(_row_hashes(pdf, keys, trial), hashes)]
+
+
+def _check_trials(eng: _Engine, data: dd.DataFrame, spec: _Spec, *, rows: int,
+                  duplicates: bool = True) -> None:
     """Refuse missing trial ids and duplicate (by..., system, split, trial) rows, as the
     pandas path does.
 
-    One pass hashes each row's key and trial (64 bits) and counts the hashes with a
-    distributed ``value_counts`` (``split_out``: no partition holds them all); the few rows
-    whose hash repeats are then fetched and compared exactly, so a hash collision is never
-    taken for a duplicate. Without ``duplicates`` (the pairwise functions, whose alignment
-    on ``trial`` finds them) only missing trial ids are looked for.
+    Each row's key and trial hash to 64 bits (:func:`_row_hashes`). A pass sorts each
+    partition's hashes and merges them up the engine's tree, where repeats show; to bound
+    memory, a table of more than ``check_rows`` rows takes one pass per slice of the hash
+    range. The rows of the repeated hashes are then fetched and compared exactly, so a
+    hash collision is never taken for a duplicate. Without ``duplicates`` (the pairwise
+    functions, whose alignment on ``trial`` finds them) only missing trial ids are looked
+    for.
     """
     cols = list(dict.fromkeys([*spec.keys, spec.trial]))
     sub = data[cols]
@@ -443,24 +515,30 @@ def _check_trials(data: dd.DataFrame, spec: _Spec, *, duplicates: bool = True) -
                 ERROR_MISSING_TRIALS.format(column=spec.trial, n=n_missing, rows=rows.to_string())
             )
         return
-    hashes = sub.map_partitions(_row_hashes, meta=pd.Series(dtype=np.uint64))
-    counts = hashes.value_counts(split_out=max(1, sub.npartitions // 4))
-    repeated = counts[counts > 1]
-    n_missing, n_repeated, examples = dask.compute(
-        sub[spec.trial].isna().sum(), repeated.size, repeated.index.to_series().head(
-            5, npartitions=-1, compute=False
-        )
-    )
-    if n_missing:
-        rows = sub[sub[spec.trial].isna()].head(5, npartitions=-1)
-        raise SchemaError(
-            ERROR_MISSING_TRIALS.format(column=spec.trial, n=int(n_missing), rows=rows.to_string())
-        )
-    if not n_repeated:
-        return
-    rows = sub[hashes.isin(list(examples))].compute()
+    slices = max(1, -(-rows // _option("check_rows")))
+    repeated, n_repeated = [], 0
+    for i in range(slices):
+        bounds = None if slices == 1 else ((i << 64) // slices, ((i + 1) << 64) // slices - 1)
+        res = eng._run(_hash_chunk, _hash_combine, spec.keys, spec.trial, bounds, i == 0,
+                       frame=sub, finish=_hash_repeats)
+        if res["n_missing"]:
+            raise SchemaError(ERROR_MISSING_TRIALS.format(
+                column=spec.trial, n=res["n_missing"], rows=res["missing"][0].to_string()))
+        repeated.append(res["repeated"])
+        n_repeated += res["n_repeated"]
+    candidates = np.concatenate(repeated)
+    start, batch = 0, 5
+    while start < candidates.size:  # more than one batch only after a hash collision
+        want = candidates[start : start + batch]
+        start, batch = start + want.size, batch * 8
+        found = sub.map_partitions(_rows_with, want, spec.keys, spec.trial, meta=sub._meta)
+        _raise_duplicates(found.compute(), spec, exact=start >= n_repeated)
+
+
+def _raise_duplicates(rows: pd.DataFrame, spec: _Spec, *, exact: bool) -> None:
+    """Raise on the first exactly duplicated row of ``rows`` (if any)."""
     dup = rows.duplicated(keep=False)
-    if not dup.any():  # pragma: no cover - a 64-bit hash collision
+    if not dup.any():  # only hash collisions
         return
     first = rows[dup].iloc[0]
     key = tuple(_scalar(first[c]) for c in spec.keys)
@@ -471,7 +549,7 @@ def _check_trials(data: dd.DataFrame, spec: _Spec, *, duplicates: bool = True) -
     raise SchemaError(
         ERROR_DUPLICATE_TRIALS.format(
             where=_where(group, spec.by, spec.split),
-            n=int(same.duplicated().sum()) if int(n_repeated) <= 5 else f"at least {len(same) - 1}",
+            n=int(same.duplicated().sum()) if exact else f"at least {len(same) - 1}",
             column=spec.trial,
             examples=[_scalar(v) for v in pd.unique(same[spec.trial])[:5]],
             rows=same.head(5).to_string(),
@@ -523,7 +601,7 @@ class _Engine:
             self.moments[key] = e.get("moments")
             groups.append(group)
         self.sweeps = {key: _ooc.ExactSweep(ps) for key, ps in self.scores.items()}
-        _check_trials(data, spec, duplicates=duplicates)
+        _check_trials(self, data, spec, rows=res["rows"], duplicates=duplicates)
         self.trials = Trials(
             groups=groups,
             by=spec.by,
@@ -534,7 +612,7 @@ class _Engine:
         )
 
     # ------------------------------------------------------------------ plumbing
-    def _run(self, chunk, combine, *args, frame=None):
+    def _run(self, chunk, combine, *args, frame=None, finish=None):
         if frame is None:  # one graph for every pass over the table
             if self._parts is None:
                 self._parts = self.frame.to_delayed()
@@ -542,8 +620,11 @@ class _Engine:
         else:
             parts = frame.to_delayed()
         leaves = [dask.delayed(chunk, pure=True)(p, i, *args) for i, p in enumerate(parts)]
+        root = _tree(leaves, combine, _option("split_every"))
+        if finish is not None:  # reduce the root where it was computed
+            root = dask.delayed(finish, pure=True)(root)
         self.passes += 1
-        return dask.compute(_tree(leaves, combine, _option("split_every")))[0]
+        return dask.compute(root)[0]
 
     def _order(self, res) -> list[tuple]:
         """Groups in the pandas path's order: per key column, category order or first
