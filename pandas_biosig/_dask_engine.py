@@ -421,7 +421,7 @@ def _pair_combine(results):
 
 
 _MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_GOLDEN = 0x9E3779B97F4A7C15
 #: distinct repeated hashes kept per pass: the rows of the first ones are compared exactly
 _REPEATS_KEPT = 2**20
 
@@ -439,20 +439,26 @@ def _mix(x: np.ndarray) -> np.ndarray:
 def _row_hashes(pdf: pd.DataFrame, keys: Sequence[str], trial: str) -> np.ndarray:
     """A 64-bit hash of each row's key and trial id: equal rows hash alike in every
     partition; unequal rows collide rarely, and the rows of a repeated hash are compared
-    exactly. A key column hashes its few unique values once; an integer trial id is mixed
-    in numpy."""
-    acc = np.zeros(len(pdf), np.uint64)
-    for col in keys:
-        codes, uniques = _factorize(pdf[col])
-        acc *= _GOLDEN
-        acc += pd.util.hash_array(np.asarray(uniques, dtype=object))[codes]
+    exactly. A key column hashes its few unique values once; the key's hash plus the trial
+    id (its hash unless an integer) are scattered by :func:`_mix`, a bijection: two trials
+    of one key never collide."""
+    acc = np.zeros(len(pdf), np.uint64) if not keys else None
+    for i, col in enumerate(keys):
+        series = pdf[col]
+        if isinstance(series.dtype, pd.CategoricalDtype):  # missing values: code -1
+            codes, uniques = series.cat.codes.to_numpy(), [*series.cat.categories, np.nan]
+        else:
+            codes, uniques = _factorize(series)
+        hu = pd.util.hash_array(np.asarray(uniques, dtype=object))
+        hu *= np.uint64(pow(_GOLDEN, len(keys) - 1 - i, 2**64))
+        acc = hu[codes] if acc is None else np.add(acc, hu[codes], out=acc)
     t = pdf[trial]
     if isinstance(t.dtype, np.dtype) and t.dtype.kind in "iu":
-        h = _mix(t.to_numpy().astype(np.uint64))
+        v = t.to_numpy()
+        v = v.view(np.uint64) if v.dtype.itemsize == 8 else v.astype(np.uint64)
     else:
-        h = pd.util.hash_pandas_object(t, index=False).to_numpy().copy()
-    h += _mix(acc)
-    return _mix(h)
+        v = pd.util.hash_pandas_object(t, index=False).to_numpy()
+    return _mix(np.add(acc, v, out=acc))
 
 
 def _hash_chunk(pdf, index, keys, trial, bounds, first):

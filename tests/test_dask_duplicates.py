@@ -21,7 +21,7 @@ REAL_HASH = _dask_engine._row_hashes
 def _weak_hash(pdf, keys, trial):
     """Eight hash values, spread over the whole range (one per slice when sliced in
     eight): rows of every system whose trial ids agree modulo 8 collide."""
-    t = pdf[trial].to_numpy().astype(np.int64) % 8
+    t = np.nan_to_num(pdf[trial].to_numpy(dtype=float)).astype(np.int64) % 8
     return t.astype(np.uint64) << np.uint64(61)
 
 
