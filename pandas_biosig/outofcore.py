@@ -54,14 +54,16 @@ What is exact, and what is not
   memory, and lies within the boxes between consecutive grid points (``far_gap`` and
   ``frr_gap`` bound them).
 - Duplicate ``(system, trial)`` rows and missing trial ids are refused as on the pandas
-  path (the same messages). Finding them costs one extra pass: each row's key and trial
-  are hashed to 64 bits and the hashes counted with a distributed ``value_counts``; the
-  rows of a repeated hash are then compared exactly.
+  path (the same messages). Finding them costs one extra pass per ``check_rows`` rows:
+  each row's key and trial are hashed to 64 bits, each partition sorts its hashes and the
+  reduction tree merges them, one slice of the hash range per pass so that the hashes
+  held at once stay bounded; the rows of a repeated hash are then compared exactly.
 
 Options (``dask.config``): ``pandas_biosig.bins`` (bits of the first histogram, 20),
 ``pandas_biosig.refine_bits`` (16), ``pandas_biosig.gather_limit`` (scores fetched per
 pass, 2**23), ``pandas_biosig.batch_size`` (scores per pass of the full sweep, 2**23),
-``pandas_biosig.split_every`` (fan-in of the reductions, 8).
+``pandas_biosig.split_every`` (fan-in of the reductions, 8), ``pandas_biosig.check_rows``
+(row hashes held per pass of the duplicate check, 2**25).
 """
 
 from __future__ import annotations
