@@ -440,8 +440,8 @@ def _row_hashes(pdf: pd.DataFrame, keys: Sequence[str], trial: str) -> np.ndarra
     """A 64-bit hash of each row's key and trial id: equal rows hash alike in every
     partition; unequal rows collide rarely, and the rows of a repeated hash are compared
     exactly. A key column hashes its few unique values once; the key's hash plus the trial
-    id (its hash unless an integer) are scattered by :func:`_mix`, a bijection: two trials
-    of one key never collide."""
+    id (its hash unless an integer) are scattered by :func:`_mix`, a bijection: two integer
+    trial ids of one key never collide."""
     acc = np.zeros(len(pdf), np.uint64) if not keys else None
     for i, col in enumerate(keys):
         series = pdf[col]
@@ -478,7 +478,7 @@ def _hash_chunk(pdf, index, keys, trial, bounds, first):
 
 def _hash_combine(results):
     h = np.concatenate([r["h"] for r in results])
-    h.sort(kind="stable")  # a merge of sorted runs
+    h.sort()  # in place: no merge buffer
     missing = [m for r in results for m in r["missing"]]
     return dict(h=h, n_missing=sum(r["n_missing"] for r in results),
                 missing=[pd.concat(missing).head(5)] if missing else [])
