@@ -19,6 +19,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .rocch import (
+    MIN_GENUINE,
+    isotonic_regression,  # noqa: F401 (shared with the bootstrap kernels)
+    pool,
+    rocch_eer,
+    window_eer,
+)
+
 __all__ = [
     "OperatingPoint",
     "Sweep",
@@ -29,14 +37,6 @@ __all__ = [
 ]
 
 _LN2 = float(np.log(2.0))
-
-
-def isotonic_regression(y, *, weights, increasing=True):
-    """scipy's pool-adjacent-violators (:func:`scipy.optimize.isotonic_regression`),
-    imported on first use: ``scipy.optimize`` takes long to import."""
-    from scipy.optimize import isotonic_regression as pav
-
-    return pav(y, weights=weights, increasing=increasing)
 
 
 class OperatingPoint(NamedTuple):
@@ -354,19 +354,7 @@ class Sweep:
         nneg[2:-1:2] = nle - nb
         npos[2:-1:2] = pc
         nneg[-1] = between[m]
-        keep = (npos + nneg) > 0
-        npos, nneg = npos[keep], nneg[keep]
-        # merge runs of blocks that are all-genuine or all-impostor: PAV never separates
-        # them, and the sequence shrinks to the number of label alternations
-        kind = np.where(nneg == 0, 1, np.where(npos == 0, 0, -1))
-        same = (kind[1:] == kind[:-1]) & (kind[1:] >= 0)
-        starts = np.flatnonzero(np.concatenate(([True], ~same)))
-        npos = np.add.reduceat(npos, starts)
-        nneg = np.add.reduceat(nneg, starts)
-        w = npos + nneg
-        res = isotonic_regression(npos / w, weights=w.astype(np.float64), increasing=True)
-        starts = np.asarray(res.blocks[:-1])
-        self._pav = (np.add.reduceat(npos, starts), np.add.reduceat(nneg, starts))
+        self._pav = pool(npos, nneg)
         return self._pav
 
     def rocch(self) -> tuple[np.ndarray, np.ndarray]:
@@ -377,6 +365,14 @@ class Sweep:
         return fa / self.n, fr / self.p
 
     def eer_rocch(self) -> float:
+        """EER of the ROC convex hull (:func:`rocch_eer` of :meth:`rocch`). Unless the
+        hull is already pooled, it is read off a window around the crossing
+        (:func:`~pandas_biosig._kernels.rocch.window_eer`), to the same bits."""
+        if self._pav is None and self._cn is None and self._cp is None \
+                and self.pos.size >= MIN_GENUINE:
+            value = window_eer(self.neg, self.pos, self.rn, self.rp, self.eer_bracket()[1])
+            if value is not None:
+                return value
         return rocch_eer(*self.rocch())
 
     def min_cllr(self) -> float:
@@ -460,24 +456,6 @@ def _max_count(rate: float, total: int) -> int:
     while k > 0 and k / total > rate:
         k -= 1
     return k
-
-
-def rocch_eer(pfa: np.ndarray, pmiss: np.ndarray) -> float:
-    """EER of a ROC convex hull given by its vertices (BOSARIS ``rocch2eer``).
-
-    For each hull segment, the intersection of its line with FAR = FRR; horizontal and
-    vertical segments contribute 0; the EER is the largest value.
-    """
-    x1, x2 = pfa[:-1], pfa[1:]
-    y1, y2 = pmiss[:-1], pmiss[1:]
-    dx = x1 - x2
-    dy = y1 - y2
-    det = x1 * y2 - x2 * y1
-    denom = (y2 - y1) + (x1 - x2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        seg = np.where((dx == 0) | (dy == 0) | (denom == 0), 0.0, det / denom)
-    seg = np.where(np.isfinite(seg), seg, 0.0)
-    return float(max(seg.max(initial=0.0), 0.0))
 
 
 def softplus(x: np.ndarray) -> np.ndarray:
