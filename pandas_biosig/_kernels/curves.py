@@ -79,17 +79,30 @@ class RocPoints(NamedTuple):
         return (self.p - self.fr) / self.p
 
 
-def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None):
+def placement(sweep: Sweep) -> np.ndarray:
+    """The number of impostor scores below each genuine score (``np.searchsorted`` of the
+    sorted genuine scores among the impostor scores): where each genuine score goes when
+    the two classes are merged. Shared by :func:`roc_size`, :func:`roc_fill` and
+    :func:`auc`, so that the search runs once."""
+    return np.searchsorted(sweep.neg, sweep.pos, side="left")
+
+
+def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None,
+           at: np.ndarray | None = None):
     """Merge two sorted arrays in linear time: ``(merged, is_pos)``.
 
     Each genuine score goes before the impostor scores equal to it (the order within a
     run of ties never matters: only the first element of each run is read). ``out`` (at
-    least ``neg.size + pos.size`` long) receives the merged values when given.
+    least ``neg.size + pos.size`` long) receives the merged values when given; ``at`` is
+    :func:`placement` when already known.
     """
     size = neg.size + pos.size
     merged = np.empty(size) if out is None else out[:size]
-    at = np.searchsorted(neg, pos, side="left")
-    at += np.arange(pos.size)
+    if at is None:
+        at = np.searchsorted(neg, pos, side="left")
+        at += np.arange(pos.size)
+    else:
+        at = at + np.arange(pos.size)
     is_pos = np.zeros(size, dtype=bool)
     is_pos[at] = True
     merged[at] = pos
@@ -149,26 +162,46 @@ def roc_points(sweep: Sweep) -> RocPoints:
     return RocPoints(u, _thresholds(u, sweep), fa, fr, sweep.n, sweep.p)
 
 
-def roc_size(sweep: Sweep) -> int:
+def roc_size(sweep: Sweep, at: np.ndarray | None = None) -> int:
     """The number of points of :func:`roc_points` (distinct finite scores + reject-all),
-    without merging the classes."""
+    without merging the classes (``at``: :func:`placement`, when already known)."""
     neg, pos = sweep.neg, sweep.pos
-    distinct = 0
-    for arr in (neg, pos):
-        if arr.size:
-            distinct += 1 + int(np.count_nonzero(arr[1:] != arr[:-1]))
+    distinct = neg.size + pos.size - _repeats(neg) - _repeats(pos)
     if neg.size and pos.size:  # distinct genuine values that an impostor score equals
-        pv = pos if distinct == neg.size + pos.size or pos.size < 2 else np.unique(pos)
-        i = np.searchsorted(neg, pv, side="left")
-        distinct -= int(np.count_nonzero(neg[np.minimum(i, neg.size - 1)] == pv))
+        if at is None:
+            at = placement(sweep)
+        hit = neg[np.minimum(at, neg.size - 1)] == pos
+        if pos.size > 1:  # count each genuine value once: at the last of its run
+            hit[:-1] &= pos[1:] != pos[:-1]
+        distinct -= int(np.count_nonzero(hit))
     return distinct + 1
+
+
+def _repeats(arr: np.ndarray) -> int:
+    """How many elements of the sorted ``arr`` equal the one before them."""
+    return int(np.count_nonzero(arr[1:] == arr[:-1])) if arr.size > 1 else 0
+
+
+def auc(sweep: Sweep, at: np.ndarray) -> float:
+    """:meth:`Sweep.auc` of an unweighted sweep from :func:`placement`: the win counts are
+    the same integers, so the value is the same to the last bit."""
+    neg, pos = sweep.neg, sweep.pos
+    below = int(at.sum())
+    ties = 0
+    if neg.size and pos.size:
+        hit = np.flatnonzero(neg[np.minimum(at, neg.size - 1)] == pos)
+        if hit.size:
+            ties = int((np.searchsorted(neg, pos[hit], side="right") - at[hit]).sum())
+    wins = float(below) + 0.5 * float(ties)
+    wins += float(pos.size) * sweep.rn + 0.5 * sweep.rp * sweep.rn
+    return wins / (float(sweep.n) * float(sweep.p))
 
 
 _BLOCK = 1 << 18  # elements per block of the chunked arithmetic below
 
 
 def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarray,
-             tpr: np.ndarray) -> int:
+             tpr: np.ndarray, at: np.ndarray | None = None) -> int:
     """Write :func:`roc_points` of an unweighted sweep straight into four rows.
 
     ``threshold``, ``far``, ``frr`` and ``tpr`` are float rows of at least
@@ -177,7 +210,7 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
     bit (counts are exact in float64 below 2**53), but nothing of the size of the input is
     allocated besides a boolean mask when the scores are distinct: the merged scores live
     in the ``tpr`` row until the thresholds are made from them, and the counts are
-    computed in blocks.
+    computed in blocks. ``at`` is :func:`placement`, when already known.
     """
     if sweep._cn is not None or sweep._cp is not None:
         raise ValueError("roc_fill needs an unweighted sweep")
@@ -189,7 +222,7 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
     if size == 0:
         length = 1
     else:
-        merged, is_pos = _merge(neg, pos, out=scratch)
+        merged, is_pos = _merge(neg, pos, out=scratch, at=at)
         starts = _run_starts(merged)
         if starts is None:
             u = merged
