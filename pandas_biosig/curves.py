@@ -209,12 +209,13 @@ def _exact_curves(trials: Trials, layout: _Layout, sweeps: list, ats: list) -> d
     size besides the sweeps, and each element written once (only the padding is filled
     with NaN)."""
     names = ("threshold", "far", "frr", "tpr")
-    length = max(_k.roc_size(sw, at) for sw, at in zip(sweeps, ats, strict=True))
+    sizes = [_k.roc_size(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
+    length = max(sizes)
     out = {name: np.empty((*layout.shape, length)) for name in names}
     filled = np.zeros(layout.shape, dtype=bool)
-    for idx, sw, at in zip(layout.index, sweeps, ats, strict=True):
+    for idx, sw, at, size in zip(layout.index, sweeps, ats, sizes, strict=True):
         rows = [out[name][idx] for name in names]
-        m = _k.roc_fill(sw, *rows, at=at)
+        m = _k.roc_fill(sw, *rows, at=at, length=size)
         for row in rows:
             row[m:] = np.nan
         if _sign(trials) != 1.0:

@@ -197,11 +197,11 @@ def auc(sweep: Sweep, at: np.ndarray) -> float:
     return wins / (float(sweep.n) * float(sweep.p))
 
 
-_BLOCK = 1 << 18  # elements per block of the chunked arithmetic below
+_BLOCK = 1 << 16  # elements per block of the chunked arithmetic below (cache-sized)
 
 
 def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarray,
-             tpr: np.ndarray, at: np.ndarray | None = None) -> int:
+             tpr: np.ndarray, at: np.ndarray | None = None, length: int | None = None) -> int:
     """Write :func:`roc_points` of an unweighted sweep straight into four rows.
 
     ``threshold``, ``far``, ``frr`` and ``tpr`` are float rows of at least
@@ -210,7 +210,8 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
     bit (counts are exact in float64 below 2**53), but nothing of the size of the input is
     allocated besides a boolean mask when the scores are distinct: the merged scores live
     in the ``tpr`` row until the thresholds are made from them, and the counts are
-    computed in blocks. ``at`` is :func:`placement`, when already known.
+    computed in blocks. ``at`` is :func:`placement` and ``length`` :func:`roc_size`, when
+    already known.
     """
     if sweep._cn is not None or sweep._cp is not None:
         raise ValueError("roc_fill needs an unweighted sweep")
@@ -223,7 +224,7 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
         length = 1
     else:
         merged, is_pos = _merge(neg, pos, out=scratch, at=at)
-        starts = _run_starts(merged)
+        starts = None if length == size + 1 else _run_starts(merged)
         if starts is None:
             u = merged
             length = size + 1
@@ -233,16 +234,7 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
         _thresholds_into(u, sweep, threshold[:length])
         del merged
         if starts is None:
-            # pos_below[k] = is_pos[:k].sum(); computed block by block
-            carry = 0.0
-            for lo in range(0, size, _BLOCK):
-                hi = min(lo + _BLOCK, size)
-                below = np.cumsum(is_pos[lo:hi], dtype=np.float64)
-                below -= is_pos[lo:hi]
-                below += carry
-                carry = below[-1] + is_pos[hi - 1]
-                _rates(below, np.arange(lo, hi, dtype=np.float64) - below, a, n, p, rp,
-                       far[lo:hi], frr[lo:hi], tpr[lo:hi])
+            _distinct_rates(is_pos, a, n, p, rp, far, frr, tpr)
         else:
             cpos = np.empty(size + 1, dtype=np.int64)
             cpos[0] = 0
@@ -273,6 +265,34 @@ def _rates(pos_below, neg_below, a, n, p, rp, far, frr, tpr) -> None:
     frr /= p
 
 
+def _distinct_rates(is_pos, a, n, p, rp, far, frr, tpr) -> None:
+    """:func:`_rates` of every merged position when the scores are distinct, block by
+    block: ``pos_below[k]`` (genuine scores before position ``k``) is ``before`` plus a
+    running count in the block, and ``fa = a - k + pos_below``, ``fr = rp + pos_below``,
+    ``p - fr`` are sums of exact integers, so every rate has the bits of :func:`_rates`."""
+    size = is_pos.size
+    step = np.arange(0, -_BLOCK, -1, dtype=np.float64)
+    below = np.empty(min(_BLOCK, size))
+    before = 0  # genuine scores before position lo - 1 (before position 0 for lo = 0)
+    for lo in range(0, size, _BLOCK):
+        hi = min(lo + _BLOCK, size)
+        c = below[: hi - lo]
+        if lo == 0:  # c[i] = genuine scores in [0, i)
+            c[0] = 0.0
+            np.cumsum(is_pos[: hi - 1], dtype=np.float64, out=c[1:])
+        else:  # c[i] = genuine scores in [lo - 1, lo + i)
+            np.cumsum(is_pos[lo - 1 : hi - 1], dtype=np.float64, out=c)
+        blk = far[lo:hi]
+        np.add(step[: hi - lo], a + before - lo, out=blk)
+        blk += c
+        blk /= n
+        np.subtract(p - rp - before, c, out=tpr[lo:hi])
+        tpr[lo:hi] /= p
+        np.add(c, rp + before, out=frr[lo:hi])
+        frr[lo:hi] /= p
+        before += int(c[-1])
+
+
 def _thresholds(u: np.ndarray, sweep: Sweep) -> np.ndarray:
     """:meth:`Sweep.threshold_for` of *all* distinct scores ``u`` (sorted, ``+inf`` last),
     where the predecessor of each score is simply the previous one (no search): the lowest
@@ -288,26 +308,34 @@ def _thresholds_into(finite: np.ndarray, sweep: Sweep, out: np.ndarray) -> None:
     except as the same memory shifted by one (it is read before it is overwritten)."""
     top = sweep.max_score
     last = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
-    if finite.size:
+    m = finite.size
+    if m:
         first = finite[0]
-        m = finite.size
-        # midpoints, written from the end so that ``finite`` may share memory with ``out``
+        # without shared memory the midpoints go straight into ``out``
+        direct = not np.may_share_memory(finite, out)
+        scratch = None if direct else np.empty(min(_BLOCK, m))
+        # a sum of two scores can overflow only if one exceeds half the largest float
+        big = max(abs(float(finite[0])), abs(float(finite[-1]))) > np.finfo(np.float64).max / 2
+        # written from the end so that ``finite`` may share memory with ``out``
         for hi in range(m, 1, -_BLOCK):
             lo = max(1, hi - _BLOCK)
             lower, upper = finite[lo - 1 : hi - 1], finite[lo:hi]
+            mid = out[lo:hi] if direct else scratch[: hi - lo]
             with np.errstate(over="ignore", invalid="ignore"):
-                mid = lower + upper
+                np.add(lower, upper, out=mid)
                 mid *= 0.5
-            bad = ~np.isfinite(mid)
-            if bad.any():  # the sum overflowed
-                mid[bad] = lower[bad] / 2 + upper[bad] / 2
+            if big:
+                bad = ~np.isfinite(mid)
+                if bad.any():  # the sum overflowed
+                    mid[bad] = lower[bad] / 2 + upper[bad] / 2
             # a midpoint that rounds onto the lower score would accept it: use the upper one
             low = mid <= lower
             if low.any():
                 mid[low] = upper[low]
-            out[lo:hi] = mid
+            if not direct:
+                out[lo:hi] = mid
         out[0] = first
-    out[finite.size] = last
+    out[m] = last
 
 
 def at_most(points: RocPoints, far_grid: np.ndarray) -> np.ndarray:
