@@ -21,11 +21,14 @@ import numpy as np
 
 from .rocch import (
     MIN_GENUINE,
+    distinct_alternations,
     isotonic_regression,  # noqa: F401 (shared with the bootstrap kernels)
+    pav,
     pool,
     rocch_eer,
     window_eer,
 )
+from .sums import pairwise_sum, softplus_into
 
 __all__ = [
     "OperatingPoint",
@@ -339,6 +342,11 @@ class Sweep:
         if self._pav is not None:
             return self._pav
         u, fa, fr, pc, nb, nle = self.candidates()
+        if self._cn is None and self._cp is None and not (self.rn or self.rp) and pc.size \
+                and np.array_equal(nb, nle):  # distinct across classes: runs are nb's steps
+            starts = self.positions()[1]
+            self._pav = pav(*distinct_alternations(starts, nb, self.neg.size, self.pos.size))
+            return self._pav
         m = pc.size
         between = np.empty(m + 1, dtype=np.int64)
         if m:
@@ -396,8 +404,12 @@ class Sweep:
         """:func:`cllr` of the scores, failures to acquire counted as ``-inf``."""
         if self.rp:
             return float("inf")
-        if self._cn is None:  # one pass, nothing kept
-            total = softplus(-self.pos).sum() / self.p + softplus(self.neg).sum() / self.n
+        if self._cn is None:  # numpy's sums, computed in cache-sized leaves, nothing kept
+            pos_sum = pairwise_sum(lambda lo, hi, out: softplus_into(self.pos[lo:hi], out,
+                                                                     negate=True), self.pos.size)
+            neg_sum = pairwise_sum(lambda lo, hi, out: softplus_into(self.neg[lo:hi], out),
+                                   self.neg.size)
+            total = pos_sum / self.p + neg_sum / self.n
         else:
             sp_pos, sp_neg = self._softplus()
             wp = np.diff(self._cp)
@@ -482,13 +494,14 @@ def cllr(negatives: np.ndarray, positives: np.ndarray) -> float:
 def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
     """Decidability index ``|mu_g - mu_i| / sqrt((var_g + var_i) / 2)`` (population
     variances), on the finite scores."""
-    neg = _finite(negatives)
-    pos = _finite(positives)
+    neg, neg_sum = _finite_sum(negatives)
+    pos, pos_sum = _finite_sum(positives)
     if neg.size == 0 or pos.size == 0:
         return float("nan")
     moments = []
-    for x in (pos, neg):
-        m = x.mean()
+    for x, total in ((pos, pos_sum), (neg, neg_sum)):
+        # x.mean() is this sum over the size; the finiteness check already summed
+        m = x.mean() if total is None else total / x.size
         d = x - m
         moments.append((m, np.dot(d, d) / x.size))  # two-pass population variance
     (mu_g, var_g), (mu_i, var_i) = moments
@@ -498,7 +511,9 @@ def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
         return float(diff / spread) if spread > 0 else float("inf") if diff > 0 else float("nan")
 
 
-def _finite(x: np.ndarray) -> np.ndarray:
-    """The finite values of ``x`` in their order: ``x`` itself when its sum is finite
-    (then every value is), without a mask or a copy."""
-    return x if np.isfinite(np.add.reduce(x)) else x[np.isfinite(x)]
+def _finite_sum(x: np.ndarray) -> tuple[np.ndarray, np.float64 | None]:
+    """The finite values of ``x`` in their order, and their ``np.add.reduce``: ``x``
+    itself when its sum is finite (then every value is), without a mask or a copy; else
+    a masked copy, and None for the sum."""
+    total = np.add.reduce(x)
+    return (x, total) if np.isfinite(total) else (x[np.isfinite(x)], None)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["pool", "rocch_eer", "window_eer"]
+__all__ = ["alternations", "distinct_alternations", "pav", "pool", "rocch_eer", "window_eer"]
 
 #: Half-widths (in genuine scores) of the windows tried before pooling everything.
 WINDOWS = (2048, 65536)
@@ -50,17 +50,49 @@ def pool(npos: np.ndarray, nneg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Empty blocks are dropped and runs of all-genuine or all-impostor blocks merged first
     (PAV never separates them), so the sequence shrinks to the label alternations.
     """
+    return pav(*alternations(npos, nneg))
+
+
+def alternations(npos: np.ndarray, nneg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The blocks of :func:`pool` before pooling: no empty block, no two neighbours both
+    all-genuine or both all-impostor."""
     keep = (npos + nneg) > 0
     npos, nneg = npos[keep], nneg[keep]
     kind = np.where(nneg == 0, 1, np.where(npos == 0, 0, -1))
     same = (kind[1:] == kind[:-1]) & (kind[1:] >= 0)
     starts = np.flatnonzero(np.concatenate(([True], ~same)))
-    npos = np.add.reduceat(npos, starts)
-    nneg = np.add.reduceat(nneg, starts)
+    return np.add.reduceat(npos, starts), np.add.reduceat(nneg, starts)
+
+
+def pav(npos: np.ndarray, nneg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pool-adjacent-violators on blocks that :func:`alternations` already merged."""
     w = npos + nneg
     res = isotonic_regression(npos / w, weights=w.astype(np.float64), increasing=True)
     starts = np.asarray(res.blocks[:-1])
     return np.add.reduceat(npos, starts), np.add.reduceat(nneg, starts)
+
+
+def distinct_alternations(starts: np.ndarray, nb: np.ndarray, a: int,
+                          b: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`alternations` of the label sequence when no score is shared by the two
+    classes and none failed to acquire: genuine values with the same number ``nb`` of
+    impostor scores below them form one all-genuine block, and the impostor runs between
+    those blocks are the steps of ``nb``.
+
+    ``starts`` indexes the first genuine score of each distinct genuine value (of ``b``),
+    ``nb`` the impostor scores below each (of ``a``).
+    """
+    first = np.flatnonzero(np.concatenate(([True], nb[1:] != nb[:-1])))
+    below = nb[first]
+    npos = np.zeros(2 * first.size + 1, dtype=np.int64)
+    nneg = np.zeros(2 * first.size + 1, dtype=np.int64)
+    npos[1::2] = np.diff(np.append(starts[first], b))
+    nneg[0] = below[0]
+    nneg[2:-1:2] = np.diff(below)
+    nneg[-1] = a - below[-1]
+    lo = 0 if below[0] else 1
+    hi = nneg.size if nneg[-1] else nneg.size - 1
+    return npos[lo:hi], nneg[lo:hi]
 
 
 def rocch_eer(pfa: np.ndarray, pmiss: np.ndarray) -> float:

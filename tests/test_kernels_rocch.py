@@ -92,3 +92,59 @@ def test_a_line_that_a_far_point_undercuts_is_rejected():
     sw = Sweep(neg, pos)
     value = windowed(Sweep(neg, pos), (1,))
     assert value is None or value == full(sw)
+
+
+def _old_sequence(sw: Sweep):
+    """The label sequence that Sweep.pav_blocks builds for every sweep, before merging."""
+    u, fa, fr, pc, nb, nle = sw.candidates()
+    m = pc.size
+    between = np.empty(m + 1, dtype=np.int64)
+    between[0] = nb[0]
+    between[1:m] = nb[1:] - nle[:-1]
+    between[m] = sw.n_finite_neg - nle[-1]
+    npos = np.zeros(2 * m + 2, dtype=np.int64)
+    nneg = np.zeros(2 * m + 2, dtype=np.int64)
+    npos[0], nneg[0] = sw.rp, sw.rn
+    nneg[1:-1:2] = between[:m]
+    nneg[2:-1:2] = nle - nb
+    npos[2:-1:2] = pc
+    nneg[-1] = between[m]
+    return npos, nneg
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    arrays(np.float64, st.integers(2, 60), elements=st.integers(-400, 400), unique=True),
+    st.integers(0, 60),
+)
+def test_distinct_alternations_are_the_merged_sequence(values, cut):
+    """Scores no two trials share: the sequence read off the impostor counts is the one
+    merged from the full label sequence, so PAV pools the same blocks."""
+    values = values / 7
+    k = 1 + cut % (values.size - 1)
+    neg, pos = values[:k], values[k:]
+    sw = Sweep(neg, pos)
+    u, fa, fr, pc, nb, nle = sw.candidates()
+    got = rocch.distinct_alternations(sw.positions()[1], nb, sw.neg.size, sw.pos.size)
+    want = rocch.alternations(*_old_sequence(sw))
+    for g, w in zip(got, want, strict=True):
+        assert g.tolist() == w.tolist()
+    assert [x.tolist() for x in sw.pav_blocks()] == [x.tolist() for x in rocch.pav(*want)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pav_blocks_fast_path_matches_the_general_one(seed):
+    rng = np.random.default_rng(seed)
+    genuine = rng.random(20_000) < 0.2
+    s = rng.normal(np.where(genuine, 1.5, 0.0), 1.0)
+    sw = Sweep.from_scores(s, genuine)
+    fast = sw.pav_blocks()
+    slow = rocch.pool(*_old_sequence(Sweep.from_scores(s, genuine)))
+    assert [x.tolist() for x in fast] == [x.tolist() for x in slow]
+    assert sw.min_cllr() == Sweep.min_cllr(_with_pav(sw, slow))
+
+
+def _with_pav(sw, blocks):
+    other = Sweep(sw.neg, sw.pos, assume_sorted=True)
+    other._pav = blocks
+    return other
