@@ -5,6 +5,7 @@ Run:  python benchmarks/bench_scale.py                      # everything (about 
       python benchmarks/bench_scale.py --quick              # 10^5-10^6 and dask at 10^6
       python benchmarks/bench_scale.py --sizes 1e5 1e6 1e7 --dask-sizes 1e7 1e8
       python benchmarks/bench_scale.py --pyeer-python /path/to/venv/bin/python
+      python benchmarks/bench_scale.py --sizes --dask-sizes 1e8 --scheduler threads distributed
 
 Every measurement runs in a fresh Python process (this script with ``--worker``), which
 reports its wall time and its peak resident set size (``VmHWM`` of ``/proc/self/status``,
@@ -28,7 +29,14 @@ Columns:
   importable by ``--pyeer-python`` (pyeer is not a dependency of pandas_biosig; install it in
   a throwaway venv);
 - ``dask``: ``dd.read_parquet(path).biosig.eer()`` on the threaded scheduler, and for the
-  ratio ``pd.read_parquet(path)`` + ``pbs.eer`` on the same 10^7-trial files.
+  ratio ``pd.read_parquet(path)`` + ``pbs.eer`` on the same 10^7-trial files; with
+  ``--scheduler distributed`` (or ``--scheduler threads distributed``), also on a
+  ``distributed.LocalCluster`` of worker processes (``--workers``, default one per core,
+  one thread each) started in the measuring process before the clock. Its peak memory is
+  the sum of the peak RSS (``VmHWM``) of every process of the cluster: the measuring
+  process (client and scheduler), each worker and each nanny, read by ``Client.run`` after
+  the call. The peaks of different processes need not coincide, so the sum is an upper
+  bound of the cluster's simultaneous peak.
 """
 
 from __future__ import annotations
@@ -118,7 +126,10 @@ def _worker(spec: dict) -> dict:
 
         path = spec["path"]
         out["rss_before"] = _status()["VmRSS"]
-        t0 = time.perf_counter()
+        scheduler = spec.get("scheduler", "threads")
+        if scheduler == "distributed" and kind != "pandas_parquet":
+            return _dask_distributed(spec, out)
+        t0 = time.perf_counter()  # the threaded rows include importing dask
         if kind == "pandas_parquet":
             import pandas as pd
 
@@ -139,6 +150,44 @@ def _worker(spec: dict) -> dict:
     else:
         raise ValueError(kind)
     out["peak_rss"] = _status()["VmHWM"]
+    return out
+
+
+def _peak_rss() -> int:
+    """``VmHWM`` of the calling process (run on the cluster's processes too)."""
+    return _status()["VmHWM"]
+
+
+def _dask_distributed(spec: dict, out: dict) -> dict:
+    """The dask rows on a ``distributed.LocalCluster`` of worker processes (one thread
+    each), started before the clock; the peak memory is the sum of the peak RSS of every
+    process of the cluster: this one (client and scheduler), the workers and their nannies.
+    Each peak is the process's own high-water mark; they need not coincide, so the sum
+    bounds the simultaneous peak from above."""
+    import dask.dataframe as dd
+    import distributed
+
+    import pandas_biosig.outofcore  # noqa: F401  (registers ddf.biosig)
+
+    kind = spec["kind"]
+    workers = int(spec.get("workers") or len(os.sched_getaffinity(0)))
+    t0 = time.perf_counter()
+    with distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        client.wait_for_workers(workers)
+        out["cluster_start"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        ddf = dd.read_parquet(spec["path"])
+        out["partitions"] = ddf.npartitions
+        res = ddf.biosig.summary() if kind == "dask_summary" else ddf.biosig.eer()
+        out["time"] = time.perf_counter() - t0
+        worker_peaks = list(client.run(_peak_rss).values())
+        nanny_peaks = list(client.run(_peak_rss, nanny=True).values())
+    out["eer"] = res.eer_rocch.tolist() if kind == "dask_summary" else res.eer.tolist()
+    out.update(workers=workers, scheduler="distributed", client_peak_rss=_peak_rss(),
+               worker_peak_rss=worker_peaks, nanny_peak_rss=nanny_peaks)
+    out["peak_rss"] = out["client_peak_rss"] + sum(worker_peaks) + sum(nanny_peaks)
     return out
 
 
@@ -231,21 +280,28 @@ def report(results: dict) -> str:
         lines += [
             "### Out of core: Parquet, 2 systems, 10 % genuine (fresh process each)",
             "",
-            "| trials | rows | path | partitions | time | rows / s | peak RSS MiB | time / (in-memory at 10^7) | per-row time / in-memory's |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "| trials | rows | path | scheduler | partitions | time | rows / s | peak RSS MiB | time / (in-memory at 10^7) | per-row time / in-memory's |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for r in dsk:
+            sched = r.get("scheduler", "threads")
             if "time" not in r:
-                lines.append(f"| {_fmt_n(r['n'])} | | {r['kind']} | | failed: {r.get('error')} | | | | |")
+                lines.append(f"| {_fmt_n(r['n'])} | | {r['kind']} | {sched} | | failed: {r.get('error')} | | | | |")
                 continue
             rows = 2 * r["n"]
             rel = per_row = "-"
             if ref is not None:
                 rel = f"{r['time'] / ref['time']:.1f}x"
                 per_row = f"{(r['time'] / rows) / (ref['time'] / (2 * ref['n'])):.2f}x"
+            peak = _mib(r["peak_rss"])
+            if sched == "distributed":  # the sum over the cluster's processes, and its parts
+                parts = [_mib(r["client_peak_rss"]), *map(_mib, r["worker_peak_rss"]),
+                         *map(_mib, r["nanny_peak_rss"])]
+                peak += f" ({' + '.join(parts)}: client, workers, nannies)"
+                sched += f", {r['workers']} processes (cluster start {r['cluster_start']:.1f} s, not timed)"
             lines.append(
-                f"| {_fmt_n(r['n'])} | {rows:,} | {r['kind']} | {r.get('partitions', '-')} | "
-                f"{r['time']:.1f} s | {rows / r['time'] / 1e6:.1f} M | {_mib(r['peak_rss'])} | {rel} | {per_row} |"
+                f"| {_fmt_n(r['n'])} | {rows:,} | {r['kind']} | {sched} | {r.get('partitions', '-')} | "
+                f"{r['time']:.1f} s | {rows / r['time'] / 1e6:.1f} M | {peak} | {rel} | {per_row} |"
             )
         lines.append("")
     return "\n".join(lines)
@@ -260,6 +316,11 @@ def main(argv=None):
     ap.add_argument("--pyeer-python", default=os.environ.get("PYEER_PYTHON", sys.executable))
     ap.add_argument("--data", default="/tmp/pandas_biosig_bench")
     ap.add_argument("--summary", action="store_true", help="also time ddf.biosig.summary() at the smallest dask size")
+    ap.add_argument("--scheduler", nargs="+", choices=["threads", "distributed"], default=["threads"],
+                    help="dask schedulers to run the dask rows on: the threaded one and/or a "
+                         "distributed.LocalCluster of worker processes (one per core, one thread each)")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="worker processes of the distributed cluster (default: one per core)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default=str(HERE / "results" / "bench_scale.json"))
     args = ap.parse_args(argv)
@@ -282,11 +343,17 @@ def main(argv=None):
             print(f"{kind:8s} n={n:>11,d}  {r.get('time', float('nan')):8.3f} s  peak {_mib(r.get('peak_rss'))} MiB  {r.get('error', '')}", flush=True)
     for i, n in enumerate(int(x) for x in args.dask_sizes):
         path = make_parquet(Path(args.data) / f"trials_{n}", n)
-        kinds = ["dask"] + (["pandas_parquet"] if i == 0 else []) + (["dask_summary"] if i == 0 and args.summary else [])
-        for kind in kinds:
-            r = measure({"kind": kind, "n": n, "path": str(path)})
+        runs = [(kind, sched) for sched in args.scheduler
+                for kind in ["dask"] + (["dask_summary"] if i == 0 and args.summary else [])]
+        if i == 0:
+            runs.insert(1, ("pandas_parquet", "-"))
+        for kind, sched in runs:
+            r = measure({"kind": kind, "n": n, "path": str(path), "scheduler": sched,
+                         "workers": args.workers})
+            r.setdefault("scheduler", sched)
             results["dask"].append(r)
-            print(f"{kind:15s} trials={n:>13,d}  {r.get('time', float('nan')):8.1f} s  peak {_mib(r.get('peak_rss'))} MiB  {r.get('error', '')}", flush=True)
+            print(f"{kind:15s} {sched:11s} trials={n:>13,d}  {r.get('time', float('nan')):8.1f} s  "
+                  f"peak {_mib(r.get('peak_rss'))} MiB  {r.get('error', '')}", flush=True)
     results["machine"]["load_average_at_end"] = os.getloadavg()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=1))

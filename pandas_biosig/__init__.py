@@ -17,9 +17,10 @@ from .accessor import BiosigAccessor
 _LAZY = {
     "plot": None,
     "stats": None,
-    "curves": ["bayes_error", "det", "det_grid", "epc", "ppndf", "roc", "rocch"],
+    "curves": ["bayes_error", "det", "det_grid", "ppndf", "roc", "rocch"],
     "demographics": ["compare_fairness", "compare_groups", "cross_group_fmr", "fairness",
                      "fdr_curve", "group_rates"],
+    "expected_performance": ["epc", "epc_bootstrap"],
     "export": ["to_latex", "to_markdown"],
     "identification": [
         "cmc", "cmc_difference", "compare_identification", "detection_identification_rate",
@@ -31,7 +32,7 @@ _LAZY = {
     "metrics": ["dcf", "eer", "error_rates", "summary"],
     "pad": ["pad_det", "pad_metrics", "pad_rates"],
     "pad_compare": ["pad_compare"],
-    "resampling": ["bootstrap", "epc_bootstrap", "paired_bootstrap"],
+    "resampling": ["bootstrap", "paired_bootstrap"],
     "significance": ["DecisionTestError", "ci", "compare", "compare_folds", "eer_bound_table", "fold_metrics",
                      "fold_summary", "pairwise_matrix"],
     "vulnerability": ["epsc", "iapmr", "vulnerability"],
@@ -150,7 +151,8 @@ register_when_imported("dask.dataframe", _register_dask_accessor)
 
 #: Public submodules, offered by dir() next to __all__.
 _SUBMODULES = (
-    "accessor", "cli", "curves", "datasets", "export", "identification", "identification_tests",
+    "accessor", "cli", "curves", "datasets", "expected_performance", "export", "identification",
+    "identification_tests",
     "io", "metrics",
     "outofcore", "plot", "resampling", "results", "significance", "stats", "validity",
 )

@@ -24,8 +24,8 @@ from pathlib import Path
 import pandas as pd
 
 from .io import GENERIC_NAMES, SPLIT_TOKENS, read_scores
+from .io._formats import _reads_as_table
 from .io._names import _parse_name
-from .io.scores import _reads_as_table
 
 __all__ = ["cli_message", "load_trials"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import dask
-import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 
@@ -47,6 +47,12 @@ from ._schema import (
     combine_codes,
 )
 from .protocol import Protocol
+
+if TYPE_CHECKING:
+    # Not at import time (see _spec): a worker process that unpickles a task of this module
+    # would import dask.dataframe while this module is half-imported, and the package's hook
+    # on that import loads pandas_biosig.outofcore, which imports this module.
+    import dask.dataframe as dd
 
 ERROR_NOT_DASK = "expected a dask.dataframe.DataFrame of trials, got {type}"
 ERROR_NO_CONVERGENCE = (
@@ -118,6 +124,8 @@ class _Spec:
 
 def _spec(data, *, system, trial, label, score, split, by, orientation, nonfinite) -> _Spec:
     """Validate what can be validated without reading the data (the pandas checks)."""
+    import dask.dataframe as dd
+
     if not isinstance(data, dd.DataFrame):
         raise TypeError(ERROR_NOT_DASK.format(type=type(data).__name__))
     check_option(orientation, ORIENTATIONS, "orientation")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 
@@ -29,6 +29,7 @@ from ._dask_engine import (
     _pair_combine,
     _resolve,
 )
+from ._replicates import ERROR_LABELS_DIFFER
 from ._schema import (
     SchemaError,
     check_option,
@@ -42,7 +43,9 @@ from ._validation import (
 )
 from ._validation import check_costs as _check_costs
 from .protocol import Protocol
-from .resampling import ERROR_LABELS_DIFFER
+
+if TYPE_CHECKING:  # not at import: see pandas_biosig._dask_engine
+    import dask.dataframe as dd
 
 __all__ = ["PAIRWISE_COLUMNS", "compare", "pairwise_counts"]
 

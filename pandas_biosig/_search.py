@@ -31,10 +31,8 @@ from ._schema import (
     check_option,
     combine_codes,
 )
-from .stats import (
-    ERROR_POSITIVE_COUNT,
-    _check_count,
-)
+from ._validation import ERROR_POSITIVE_COUNT
+from ._validation import check_count as _check_count
 
 # --------------------------------------------------------------------------- options
 

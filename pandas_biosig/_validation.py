@@ -6,6 +6,7 @@ everywhere; the message constants are re-exported where they were first document
 
 from __future__ import annotations
 
+import math
 import numbers
 from functools import cache
 from typing import Any, get_args
@@ -21,6 +22,8 @@ __all__ = [
     "ERROR_ALTERNATIVE",
     "ERROR_CONFIDENCE_LEVEL",
     "ERROR_COSTS",
+    "ERROR_COUNT",
+    "ERROR_POSITIVE_COUNT",
     "ERROR_RATE",
     "adjust_methods",
     "check_adjust",
@@ -28,10 +31,13 @@ __all__ = [
     "check_alternative",
     "check_confidence_level",
     "check_costs",
+    "check_count",
     "check_rate",
 ]
 
-ERROR_RATE = "{name}={value!r} must be a number in [0, 1]"
+ERROR_RATE = "{name} must be a rate in [0, 1], got {value!r}"
+ERROR_COUNT = "{name} must be a non-negative integer, got {value!r}"
+ERROR_POSITIVE_COUNT = "{name} must be a positive integer, got {value!r}"
 ERROR_COSTS = (
     "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive finite "
     "numbers"
@@ -51,11 +57,38 @@ ERROR_ADJUST = (
 ALTERNATIVES: tuple[str, ...] = get_args(Alternative)
 
 
-def check_rate(value, name: str) -> float:
-    """``value`` as a float in [0, 1], else ``ValueError`` (:data:`ERROR_RATE`)."""
-    if not isinstance(value, int | float | np.integer | np.floating) or not 0 <= value <= 1:
+def check_rate(value: Any, name: str) -> float:
+    """``value`` as a float in [0, 1] (NaN and bools refused), else ``ValueError``
+    (:data:`ERROR_RATE`)."""
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, numbers.Real)
+        or not 0.0 <= float(value) <= 1.0
+    ):
         raise ValueError(ERROR_RATE.format(name=name, value=value))
     return float(value)
+
+
+def check_count(value: Any, name: str, *, positive: bool = False) -> int:
+    """``value`` as a non-negative (``positive``: >= 1) int; integral floats such as
+    ``400.0`` are accepted, bools are not.  Else ``ValueError`` (:data:`ERROR_COUNT`,
+    :data:`ERROR_POSITIVE_COUNT`)."""
+    message = ERROR_POSITIVE_COUNT if positive else ERROR_COUNT
+    if isinstance(value, bool | np.bool_):
+        raise ValueError(message.format(name=name, value=value))
+    if isinstance(value, numbers.Integral):
+        count = int(value)
+    elif (
+        isinstance(value, numbers.Real)
+        and math.isfinite(float(value))
+        and float(value).is_integer()
+    ):
+        count = int(value)
+    else:
+        raise ValueError(message.format(name=name, value=value))
+    if count < 0 or (positive and count == 0):
+        raise ValueError(message.format(name=name, value=value))
+    return count
 
 
 def check_costs(p_target, c_miss, c_fa) -> None:

@@ -27,11 +27,11 @@ from pathlib import Path
 import pandas as pd
 
 from . import __version__, datasets, stats
+from ._cli_independent import _compare_independent_sets
 from ._cli_inputs import cli_message, load_trials
 from ._progress import interactive, make_bar
 from ._report_folder import escape_frame, escape_markdown, write_report
 from ._schema import SchemaError
-from .comparison import _compare_independent_sets
 from .export import to_latex, to_markdown
 from .io import FORMATS
 from .metrics import error_rates, summary

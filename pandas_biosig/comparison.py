@@ -10,7 +10,6 @@ the tests need and shapes the table.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Literal
@@ -24,10 +23,20 @@ from ._kernels.pairwise import (
     decision_errors,
     pair_counts,
 )
+from ._replicates import (
+    _FIXED,
+    ERROR_LABELS_DIFFER,
+    _metric_function,
+    _progress,
+    _rng,
+    align_pair,
+    bootstrap_difference,
+)
 from ._schema import (
     Group,
     SchemaError,
     check_option,
+    validate_trials,
 )
 from ._typing import Alternative, Criterion, NonFinite, Orientation
 from ._validation import (
@@ -39,20 +48,9 @@ from ._validation import (
 )
 from ._validation import check_costs as _check_costs
 from ._validation import check_rate as _check_rate
-from .metrics import _validate
 from .protocol import AUTO, RESAMPLE, Protocol, Resolved
-from .resampling import (
-    _FIXED,
-    BOOTSTRAP_METRICS,
-    ERROR_LABELS_DIFFER,
-    _metric_function,
-    _progress,
-    _rng,
-    align_pair,
-    bootstrap_difference,
-)
+from .resampling import BOOTSTRAP_METRICS
 from .results import TestResult
-from .stats._common import _normal_result
 
 __all__ = [
     "COMPARE_COLUMNS",
@@ -597,7 +595,7 @@ def compare(
                                          n_resamples=n_resamples, target=target,
                                          mcnemar_method=mcnemar_method)
     _check_costs(p_target, c_miss, c_fa)
-    trials = _validate(
+    trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject if test == "bootstrap" else None, by=by, orientation=orientation,
         nonfinite=nonfinite,
@@ -655,46 +653,6 @@ def compare(
             rows.append(row)
             family_of.append(i_fam)
     return _pw.finish(rows, trials.by, COMPARE_COLUMNS, family_of, adjust, alpha)
-
-
-def _compare_independent_sets(
-    rates: pd.DataFrame, *, adjust: str | None, alpha: float, confidence_level: float,
-    alternative: str = "two-sided",
-) -> pd.DataFrame:
-    """Bengio & Mariéthoz's independent HTER test (eq. 15) for every pair of systems of
-    each split, from their rates only: for systems scored on different trial lists.
-
-    ``rates`` is an :func:`pandas_biosig.error_rates` table. Each system's HTER variance
-    uses its own trial counts, FAR(1 - FAR)/(4 NI) + FRR(1 - FRR)/(4 NC); with one common
-    test set this is eq. 15 exactly. Each split is one family, adjusted once.
-    """
-    rows, family_of = [], []
-    method = TESTS["hter_independent"] + ", each system on its own trials"
-    for i_fam, (split, fam) in enumerate(rates.groupby("split", sort=False, dropna=False)):
-        recs = fam.to_dict("records")
-        for a, b in itertools.combinations(range(len(recs)), 2):
-            ra, rb = recs[a], recs[b]
-            row = dict(system_a=ra["system"], system_b=rb["system"], split=split,
-                       metric="hter", test="hter_independent",
-                       confidence_level=confidence_level)
-            if any(math.isnan(r[c]) for r in (ra, rb) for c in ("far", "frr")):
-                row.update(_pw.NAN_ROW, alternative=alternative, method=method)
-            else:
-                var = sum(
-                    r["far"] * (1 - r["far"]) / (4 * r["n_impostor"])
-                    + r["frr"] * (1 - r["frr"]) / (4 * r["n_genuine"])
-                    for r in (ra, rb)
-                )
-                res = _normal_result(
-                    ra["hter"] - rb["hter"], math.sqrt(var), alternative=alternative,
-                    method=method,
-                    n=int(ra["n_impostor"] + ra["n_genuine"] + rb["n_impostor"] + rb["n_genuine"]),
-                )
-                row.update(_pw.row_of(res, confidence_level))
-            row.update(threshold_a=ra["threshold"], threshold_b=rb["threshold"])
-            rows.append(row)
-            family_of.append(i_fam)
-    return _pw.finish(rows, (), COMPARE_COLUMNS, family_of, adjust, alpha)
 
 
 def __dir__() -> list[str]:

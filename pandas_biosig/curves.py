@@ -13,64 +13,46 @@ live in the same Dataset without the curve dim. Every variable carries ``long_na
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Literal
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 from scipy.special import expit
 
+from ._datasets import (  # noqa: F401 (the grid messages, documented here)
+    _FRACTION,
+    ERROR_GRID_RANGE,
+    ERROR_GRID_SHAPE,
+    _dataset,
+    _grid,
+    _labels,
+    _Layout,
+    _threshold_attrs,
+    _var,
+)
+from ._frames import _sign, _sweep
 from ._kernels import curves as _k
 from ._kernels.curves import EPC_CRITERIA
-from ._schema import Group, SchemaError, Trials, check_option
+from ._schema import Trials, validate_trials
 from ._typing import NonFinite, Orientation
-from .metrics import ERROR_ON_MISSING, _sign, _sweep, _validate
+from .expected_performance import (  # noqa: F401 (the EPC is a curve too: public here as well)
+    DEFAULT_WEIGHTS,
+    ERROR_EPC_NO_SPLIT,
+    ERROR_SPLIT_SCALAR,
+    EPCCriterion,
+    epc,
+)
 
 __all__ = ["bayes_error", "det", "det_grid", "epc", "ppndf", "roc", "rocch", "EPC_CRITERIA"]
 
-EPCCriterion = Literal["weighted", "precision_recall", "far", "frr"]
-
-ERROR_GRID_SHAPE = "{name} must be a non-empty one-dimensional array of numbers, got {value!r}"
-ERROR_GRID_RANGE = "{name} must lie in [0, 1]; got {bad} (NaN counts as outside)"
 ERROR_PRIOR_LOG_ODDS = "prior_log_odds must not contain NaN; got NaN at position(s) {positions}"
 ERROR_DET_GRID = "det_grid needs n >= 2 and 0 < low < high <= 1; got n={n!r}, low={low!r}, high={high!r}"
-ERROR_EPC_NO_SPLIT = (
-    "epc chooses each threshold on one split and reports it on another, so it needs a split "
-    "column with the values on={on!r} and apply_to={apply_to!r}; column {column!r} is not in "
-    "the table (its columns: {found}). Add that column, or pass split='<column name>'"
-)
-ERROR_SPLIT_SCALAR = "{name} must be one split value, got {value!r}"
-
-#: The default EPC weight grid: 0, 0.01, ..., 1 (includes 0.5, the HTER criterion).
-DEFAULT_WEIGHTS = np.linspace(0.0, 1.0, 101)
 #: The default prior log-odds grid of :func:`bayes_error`: -7, -6.9, ..., 7.
 DEFAULT_PRIOR_LOG_ODDS = np.linspace(-7.0, 7.0, 141)
 
-_FRACTION = "1"
-
 
 # ----------------------------------------------------------------------------- helpers
-def _version() -> str:
-    from . import __version__  # lazily: this module is imported by the package itself
-
-    return str(__version__)
-
-
-def _grid(values, name: str) -> np.ndarray:
-    """A validated 1-D float grid of rates in [0, 1]."""
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values)) from None
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values))
-    bad = ~((arr >= 0) & (arr <= 1))
-    if bad.any():
-        raise ValueError(ERROR_GRID_RANGE.format(name=name, bad=arr[bad][:5].tolist()))
-    return arr
-
-
 def _prior_grid(values) -> np.ndarray:
     try:
         arr = np.asarray(values, dtype=np.float64)
@@ -85,67 +67,8 @@ def _prior_grid(values) -> np.ndarray:
     return arr
 
 
-def _labels(values: list) -> np.ndarray:
-    """Coordinate labels: numbers stay numbers, anything else becomes str (netCDF-safe)."""
-    arr = np.asarray(values)
-    if arr.dtype.kind in "biuf":
-        return arr
-    return np.array([str(v) for v in values], dtype=object)
-
-
-class _Layout:
-    """The dims and coordinates of the groups: ``by`` columns, system, split."""
-
-    def __init__(self, trials: Trials, groups: Sequence[Group], *, with_split: bool):
-        self.names = [*trials.by, "system"] + (["split"] if with_split else [])
-        positions = list(range(len(trials.by) + 1)) + ([len(trials.by) + 1] if with_split else [])
-        self.values = [list(dict.fromkeys(g.key[i] for g in groups)) for i in positions]
-        lookup = [{v: j for j, v in enumerate(vals)} for vals in self.values]
-        self.index = [
-            tuple(lk[g.key[i]] for lk, i in zip(lookup, positions, strict=True)) for g in groups
-        ]
-        self.shape = tuple(len(v) for v in self.values)
-
-    def coords(self) -> dict:
-        return {name: _labels(vals) for name, vals in zip(self.names, self.values, strict=True)}
-
-    def summary(self, values, *, dtype=np.float64, fill=np.nan) -> np.ndarray:
-        out = np.full(self.shape, fill, dtype=dtype)
-        for idx, v in zip(self.index, values, strict=True):
-            out[idx] = v
-        return out
-
-    def curve(self, arrays: Sequence[np.ndarray], length: int | None = None) -> np.ndarray:
-        length = max((a.size for a in arrays), default=0) if length is None else length
-        out = np.full((*self.shape, length), np.nan)
-        for idx, a in zip(self.index, arrays, strict=True):
-            out[idx][: a.size] = a
-        return out
-
-
-def _var(dims, data, long_name: str, units: str, **attrs) -> xr.Variable:
-    return xr.Variable(dims, data, attrs={"long_name": long_name, "units": units, **attrs})
-
-
-def _threshold_attrs(trials: Trials, score: str, *, on=None) -> dict:
-    rule = "score <= threshold" if trials.orientation == "distance" else "score >= threshold"
-    where = "" if on is None else f" chosen on split {on!r}"
-    return {"units": score, "long_name": f"threshold{where} (accept iff {rule})"}
-
-
-def _dataset(variables: dict, coords: dict, *, kind: str, trials: Trials, **attrs) -> xr.Dataset:
-    ds = xr.Dataset(variables, coords=coords)
-    ds.attrs.update(
-        kind=kind,
-        orientation=trials.orientation,
-        pandas_biosig_version=_version(),
-        **attrs,
-    )
-    return ds
-
-
 def _common(data, *, by, system, trial, label, score, split, orientation, nonfinite) -> Trials:
-    return _validate(
+    return validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )
@@ -560,226 +483,6 @@ def rocch(
     coords = layout.coords()
     coords["point"] = _var(("point",), np.arange(length), "hull vertex, accept-all first", _FRACTION)
     return _dataset(variables, coords, kind="rocch", trials=trials)
-
-
-def _split_value(value, name):
-    if isinstance(value, list | tuple | np.ndarray | pd.Index | pd.Series | set):
-        raise ValueError(ERROR_SPLIT_SCALAR.format(name=name, value=value))
-    return value
-
-
-def _epc_thresholds(
-    trials: Trials, *, criterion: str, weights: np.ndarray, on: Hashable
-) -> tuple[list[tuple], np.ndarray]:
-    """The thresholds an EPC chooses on split ``on``: one row per (``by`` group, system).
-
-    Returns ``(keys, thresholds)``: ``keys[i]`` is ``(*by values, system)`` and
-    ``thresholds[i, k]`` the *oriented* threshold (higher score = more genuine; multiply by
-    ``_sign(trials)`` for score units) chosen for ``weights[k]``. This is the step that a
-    bootstrap keeps fixed while it resamples the split the thresholds are applied to.
-    """
-    source = trials.select_split(on, name="on")
-    keys = [g.key[:-1] for g in source]
-    out = np.empty((len(source), weights.size))
-    for i, g in enumerate(source):
-        out[i] = _k.select_thresholds(_sweep(g), weights, criterion)
-    return keys, out
-
-
-def epc(
-    data: pd.DataFrame,
-    /,
-    *,
-    criterion: EPCCriterion = "weighted",
-    weights=None,
-    on: Hashable = "dev",
-    apply_to: Hashable = "eval",
-    by: str | Sequence[str] | None = None,
-    system: str = "system",
-    trial: str = "trial",
-    label: str = "label",
-    score: str = "score",
-    split: str | None = "split",
-    orientation: Orientation = "similarity",
-    nonfinite: NonFinite = "raise",
-) -> xr.Dataset:
-    r"""Expected Performance Curve: thresholds chosen on one split, rates on another.
-
-    For each weight :math:`\alpha` of the grid, the threshold
-    :math:`\theta^*(\alpha) = \arg\min_\theta C(\theta; \alpha)` is chosen on split ``on``
-    and the rates it gives are reported on split ``apply_to`` (Bengio, Mariéthoz & Keller
-    2005, Algorithm 1).
-
-    Parameters
-    ----------
-    data : DataFrame
-        Tidy trial table with a split column (see :func:`roc`).
-    criterion : {"weighted", "precision_recall", "far", "frr"}
-        :math:`C(\theta; \alpha)` on the ``on`` split:
-
-        - ``"weighted"`` (eq. 10): :math:`\alpha FAR + (1-\alpha) FRR` (0.5: min HTER);
-        - ``"precision_recall"`` (eq. 11): :math:`-(\alpha P + (1-\alpha) R)` with
-          precision :math:`P = TP/(TP+FA)` (0 where nothing is accepted) and recall
-          :math:`R = 1 - FRR`;
-        - ``"far"`` (eq. 12): :math:`|\alpha - FAR|`, the FAR *nearest* to the target
-          (not "at most");
-        - ``"frr"`` (eq. 13): :math:`|\alpha - FRR|`.
-
-        Candidate thresholds and ties follow bob.measure (SPEC §2): midpoints between
-        consecutive distinct scores; among equal criterion values the smaller FAR + FRR,
-        then the higher threshold.
-    weights : array of float in [0, 1], optional
-        The :math:`\alpha` grid; default ``np.linspace(0, 1, 101)`` (steps of 0.01,
-        includes 0.5).
-    on : split value
-        The split the thresholds are chosen on (the development set).
-    apply_to : split value
-        The split the rates are reported on (the test set). ``on == apply_to`` gives the
-        optimistic a-posteriori curve.
-    by, system, trial, label, score, split, orientation, nonfinite
-        As in :func:`roc`.
-
-    Returns
-    -------
-    Dataset
-        Dims: the ``by`` columns, ``system`` and ``cost`` (coordinate = the weights).
-        Variables over (..., ``system``, ``cost``):
-
-        - ``threshold``: :math:`\theta^*(\alpha)` chosen on ``on``, in score units;
-        - ``far``, ``frr``, ``hter`` = (FAR + FRR)/2: on ``apply_to`` at that threshold;
-        - ``value``: the criterion's own quantity on ``apply_to``:
-          :math:`\alpha FAR + (1-\alpha) FRR` (``"weighted"``), F1 =
-          :math:`2TP/(2TP + FA + FR)` (``"precision_recall"``), FAR (``"far"``), FRR
-          (``"frr"``).
-
-        Over (..., ``system``):
-
-        - ``area``: the mean of ``value`` over the ``cost`` grid (eqs. 15-16: the area
-          under the EPC, a plain mean, which is the integral for a uniform grid over
-          [0, 1]);
-        - ``area_hter``: the mean of ``hter`` over the grid (:math:`E[V]` of eqs. 15-16
-          with :math:`V` = HTER, the paper's summary for person authentication);
-        - ``eer``: the ROC convex hull EER of the ``apply_to`` split (the a-posteriori
-          number the EPC is an honest version of);
-        - ``n_genuine``, ``n_impostor``: trials of the ``apply_to`` split.
-
-        Scalar coords ``split`` (= ``apply_to``) and ``threshold_split`` (= ``on``).
-        Attrs: ``kind="epc"``, ``criterion``, ``on``, ``apply_to``, ``orientation``,
-        ``pandas_biosig_version``.
-
-    Raises
-    ------
-    SchemaError
-        The table has no split column, ``on``/``apply_to`` is not one of its values, or a
-        system has no trials in ``on``.
-    ValueError
-        An unknown ``criterion``, or ``weights`` outside [0, 1].
-
-    See Also
-    --------
-    roc, pandas_biosig.error_rates
-
-    Notes
-    -----
-    With the thresholds chosen on the test split itself and tie-free scores, the average
-    of the target-FAR and target-FRR curves' ``area_hter`` relates to the area
-    :math:`A = 1 - AUC` under the (FAR, FRR) curve (eq. 18):
-    :math:`\frac12\{E_{V1}[V] + E_{V2}[V]\} = \frac12(A + \frac12)`, up to the
-    :math:`O(1/N)` end effects of a finite sample.
-
-    References
-    ----------
-    Bengio, S., Mariéthoz, J., & Keller, M. (2005). The expected performance curve.
-    ICML Workshop on ROC Analysis in Machine Learning.
-
-    Examples
-    --------
-    >>> import pandas_biosig as pbs
-    >>> from pandas_biosig.curves import epc
-    >>> trials = pbs.datasets.example_trials()
-    >>> ds = epc(trials)
-    >>> dict(ds.sizes)
-    {'system': 4, 'cost': 101}
-    >>> ds.hter.sel(cost=0.5).round(4).values.tolist()
-    [0.051, 0.0453, 0.1052, 0.1625]
-    >>> ds.area_hter.round(4).values.tolist()
-    [0.0673, 0.0733, 0.1363, 0.2368]
-
-    At weight 0.5 the HTER is that of ``pbs.error_rates(trials, threshold="min_hter",
-    on="dev", apply_to="eval")``. Compare with bob.measure:
-    ``epc(dev_neg, dev_pos, eval_neg, eval_pos, 101)`` gives the same ``hter`` for the
-    ``"weighted"`` criterion (except where bob.measure returns the reject-all threshold at
-    a weight of exactly 0 or 1 although another candidate ties with a smaller FRR; SPEC §2).
-    """
-    check_option(criterion, EPC_CRITERIA, "criterion")
-    alpha = DEFAULT_WEIGHTS.copy() if weights is None else _grid(weights, "weights")
-    on = _split_value(on, "on")
-    apply_to = _split_value(apply_to, "apply_to")
-    trials = _common(
-        data, by=by, system=system, trial=trial, label=label, score=score, split=split,
-        orientation=orientation, nonfinite=nonfinite,
-    )
-    if trials.split_column is None:
-        raise SchemaError(
-            ERROR_EPC_NO_SPLIT.format(
-                on=on, apply_to=apply_to, column=split, found=trials.columns["found"]
-            )
-        )
-    targets = trials.select_split(apply_to, name="apply_to")
-    keys, dev_thr = _epc_thresholds(trials, criterion=criterion, weights=alpha, on=on)
-    row = {k: i for i, k in enumerate(keys)}
-    sign = _sign(trials)
-    layout = _Layout(trials, targets, with_split=False)
-    thr, far, frr, hter, value, area, area_hter, eer, n_gen, n_imp = ([] for _ in range(10))
-    for g in targets:
-        if g.key[:-1] not in row:
-            where = "".join(f", {b}={v!r}" for b, v in zip(trials.by, g.key, strict=False))
-            raise SchemaError(ERROR_ON_MISSING.format(system=g.system, on=on, where=where))
-        t = dev_thr[row[g.key[:-1]]]
-        sw = _sweep(g)
-        fa, fr = sw.rates_at_threshold(t)
-        r_far, r_frr, r_hter, r_value = _k.epc_values(fa, fr, sw.n, sw.p, alpha, criterion)
-        thr.append(sign * t)
-        far.append(r_far)
-        frr.append(r_frr)
-        hter.append(r_hter)
-        value.append(r_value)
-        area.append(r_value.mean())
-        area_hter.append(r_hter.mean())
-        eer.append(sw.eer_rocch())
-        n_gen.append(sw.p)
-        n_imp.append(sw.n)
-    dims = (*layout.names, "cost")
-    value_names = {
-        "weighted": "weighted error rate a*FAR + (1-a)*FRR",
-        "precision_recall": "F1 score",
-        "far": "false acceptance rate (FAR)",
-        "frr": "false rejection rate (FRR)",
-    }
-    summ = layout.names
-    variables = {
-        "threshold": _var(dims, layout.curve(thr), **_threshold_attrs(trials, score, on=on)),
-        "far": _var(dims, layout.curve(far), "false acceptance rate (FAR, FMR)", _FRACTION),
-        "frr": _var(dims, layout.curve(frr), "false rejection rate (FRR, FNMR)", _FRACTION),
-        "hter": _var(dims, layout.curve(hter), "half total error rate (FAR + FRR)/2", _FRACTION),
-        "value": _var(dims, layout.curve(value), value_names[criterion], _FRACTION),
-        "area": _var(summ, layout.summary(area), "mean of value over the cost grid", _FRACTION),
-        "area_hter": _var(summ, layout.summary(area_hter), "mean of hter over the cost grid", _FRACTION),
-        "eer": _var(
-            summ, layout.summary(eer), f"equal error rate of split {apply_to!r} (ROC convex hull)",
-            _FRACTION,
-        ),
-        "n_genuine": _var(summ, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials", _FRACTION),
-        "n_impostor": _var(summ, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", _FRACTION),
-    }
-    coords = layout.coords()
-    coords["cost"] = _var(("cost",), alpha, f"weight a of the {criterion!r} criterion", _FRACTION)
-    coords["split"] = _var((), _labels([apply_to])[0], "split the rates are measured on", "")
-    coords["threshold_split"] = _var((), _labels([on])[0], "split the thresholds are chosen on", "")
-    return _dataset(
-        variables, coords, kind="epc", trials=trials, criterion=criterion,
-        on=str(on), apply_to=str(apply_to),
-    )
 
 
 def bayes_error(

@@ -19,10 +19,12 @@ from ._kernels.pairwise import (
     sign_median_interval,
 )
 from ._kernels.rates import Sweep
+from ._replicates import _FIXED, _metric_function
 from ._schema import (
     Trials,
     _factorize,
     check_option,
+    validate_trials,
 )
 from ._typing import Alternative, Criterion, NonFinite, Orientation
 from ._validation import (
@@ -34,13 +36,8 @@ from ._validation import (
 from ._validation import check_costs as _check_costs
 from ._validation import check_rate as _check_rate
 from .comparison import ERROR_TARGET
-from .metrics import _validate
 from .protocol import Protocol, Resolved
-from .resampling import (
-    _FIXED,
-    BOOTSTRAP_METRICS,
-    _metric_function,
-)
+from .resampling import BOOTSTRAP_METRICS
 
 __all__ = [
     "COMPARE_FOLDS_COLUMNS",
@@ -95,7 +92,7 @@ def _fold_trials(data, *, fold, by, system, trial, label, score, split, orientat
     others = [*by_cols, system, trial, label, score] + ([split] if split is not None else [])
     if fold in others:
         raise ValueError(ERROR_FOLD_COLUMN.format(fold=fold, others=others))
-    trials = _validate(
+    trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=None, by=[*by_cols, fold], orientation=orientation, nonfinite=nonfinite,
     )

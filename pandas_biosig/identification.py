@@ -71,6 +71,8 @@ from ._search import (
 )
 from ._typing import Orientation
 from ._validation import check_confidence_level as _check_confidence_level
+from ._validation import check_count as _check_count
+from ._validation import check_rate as _check_rate
 from .identification_tests import (  # the comparisons, public here too
     CMC_DIFFERENCE_VARIABLES,
     COMPARE_COLUMNS,
@@ -78,12 +80,7 @@ from .identification_tests import (  # the comparisons, public here too
     cmc_difference,
     compare_identification,
 )
-from .stats import (
-    RATE_CI_METHODS,
-    RateCIMethod,
-    _check_count,
-    _check_rate,
-)
+from .stats import RATE_CI_METHODS, RateCIMethod
 
 __all__ = [
     "CMC_DIFFERENCE_VARIABLES",

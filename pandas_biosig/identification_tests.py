@@ -16,6 +16,7 @@ import xarray as xr
 from . import stats
 from ._kernels import identification as _k
 from ._pairwise import finish as _finish
+from ._replicates import _bootstrap_result
 from ._schema import (
     SchemaError,
     _by_columns,
@@ -38,7 +39,6 @@ from ._typing import Alternative, Orientation
 from ._validation import check_adjust as _check_adjust
 from ._validation import check_alpha as _check_alpha
 from ._validation import check_confidence_level as _check_confidence_level
-from .resampling import _bootstrap_result
 from .results import TestResult
 from .stats import McNemarMethod, RecognitionMethod
 from .stats._common import _check_count

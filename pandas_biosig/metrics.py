@@ -14,15 +14,15 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ._kernels.rates import Sweep, d_prime
+from ._frames import _frame, _rates_row, _sign, _sweep
+from ._kernels.rates import d_prime
 from ._schema import (
-    Group,
-    Trials,
     check_option,
     validate_trials,
 )
 from ._typing import Criterion, EERMethod, NonFinite, Orientation
 from ._validation import ERROR_COSTS, ERROR_RATE, check_costs, check_rate  # noqa: F401
+from ._validation import check_costs as _check_costs
 from .protocol import (  # noqa: F401 (messages re-exported for matching)
     CRITERIA,
     ERROR_ON_FIXED,
@@ -112,34 +112,6 @@ SUMMARY_COLUMNS = [
 
 
 # ----------------------------------------------------------------------------- helpers
-def _validate(data, **kwargs) -> Trials:
-    return validate_trials(data, **kwargs)
-
-
-def _sweep(group: Group) -> Sweep:
-    return Sweep.from_scores(group.scores, group.genuine)
-
-
-def _sign(trials: Trials) -> float:
-    return -1.0 if trials.orientation == "distance" else 1.0
-
-
-def _frame(trials: Trials, groups: Sequence[Group], rows: list[dict], columns: list[str]):
-    keys = trials.key_frame(groups) if groups else pd.DataFrame(columns=trials.key_names)
-    if rows and len(rows) != len(groups):  # several rows per group (dcf operating points)
-        raise RuntimeError("internal: rows and groups disagree")
-    body = pd.DataFrame(rows, columns=[c for c in columns if c not in ("system", "split")])
-    out = pd.concat([keys, body], axis=1)  # both have a RangeIndex
-    wanted = [*trials.by, *columns]
-    if list(out.columns) == wanted and len(set(wanted)) == len(wanted):
-        return out  # already in order: skip the reindexing copy
-    return out[wanted]
-
-
-_check_rate = check_rate
-_check_costs = check_costs
-
-
 def _cost_arrays(p_target, c_miss, c_fa) -> list[np.ndarray]:
     """The costs as broadcast float arrays; anything but real numbers is ERROR_COSTS."""
     try:
@@ -149,48 +121,6 @@ def _cost_arrays(p_target, c_miss, c_fa) -> list[np.ndarray]:
         return np.broadcast_arrays(*(a.astype(float) for a in arrays))
     except (TypeError, ValueError):
         raise ValueError(ERROR_COSTS) from None
-
-
-
-
-def _where(trials: Trials, group: Group) -> str:
-    parts = [f"{b}={v!r}" for b, v in zip(trials.by, group.key, strict=False)]
-    parts.append(f"system {group.system!r}")
-    if trials.split_column is not None:
-        parts.append(f"split {group.split!r}")
-    return ", ".join(parts)
-
-
-def _rates_row(sweep: Sweep, t: float, fta: tuple[int, int] = (0, 0)) -> dict:
-    """Counts and rates at threshold ``t``; ``fta`` = (impostor, genuine) failures to
-    acquire, pooled into one FTA as bob.measure and ISO/IEC 19795-1 do (SPEC §1):
-    FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA)."""
-    n_fta = fta[0] + fta[1]
-    rate = n_fta / (sweep.n + sweep.p + n_fta)
-    counts = dict(n_genuine=sweep.p + fta[1], n_impostor=sweep.n + fta[0], fta=rate)
-    if np.isnan(t):
-        return dict(counts, fa=np.nan, fr=np.nan, far=np.nan, frr=np.nan, hter=np.nan,
-                    error_rate=np.nan, fmr=np.nan, fnmr=np.nan)
-    fa, fr = sweep.rates_at_threshold(t)
-    fa, fr = int(fa), int(fr)
-    fmr, fnmr = fa / sweep.n, fr / sweep.p
-    if n_fta:
-        far, frr = fmr * (1 - rate), rate + fnmr * (1 - rate)
-        n, p = counts["n_impostor"], counts["n_genuine"]
-        error_rate = (far * n + frr * p) / (n + p)
-    else:
-        far, frr, error_rate = fmr, fnmr, (fa + fr) / (sweep.n + sweep.p)
-    return dict(
-        counts,
-        fa=fa,
-        fr=fr,
-        far=far,
-        frr=frr,
-        hter=(far + frr) / 2,
-        error_rate=error_rate,
-        fmr=fmr,
-        fnmr=fnmr,
-    )
 
 
 # ----------------------------------------------------------------------------- public API
@@ -279,7 +209,7 @@ def eer(
     [0.0402, 0.0494]
     """
     check_option(method, EER_METHODS, "method")
-    trials = _validate(
+    trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )
@@ -414,7 +344,7 @@ def error_rates(
     0       cnn  eval             dev  0.0...
     """
     _check_costs(p_target, c_miss, c_fa)
-    trials = _validate(
+    trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )
@@ -511,7 +441,7 @@ def dcf(
     pt, cm, cf = _cost_arrays(p_target, c_miss, c_fa)
     for a, b, c in zip(pt, cm, cf, strict=True):
         _check_costs(a, b, c)
-    trials = _validate(
+    trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )
@@ -625,7 +555,7 @@ def summary(
     Compare with scikit-learn: ``roc_auc_score(label, score)`` gives the same ``auc``.
     """
     _check_costs(p_target, c_miss, c_fa)
-    trials = _validate(
+    trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )

@@ -74,6 +74,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._dask_curves import DET_VARIABLES, det
 from ._dask_engine import (  # noqa: F401  (the messages are documented here)
     ERROR_AUTO_SUBJECT,
     ERROR_BOOTSTRAP,
@@ -89,7 +90,7 @@ from ._dask_engine import (  # noqa: F401  (the messages are documented here)
     _resolve,
 )
 from ._dask_pairwise import PAIRWISE_COLUMNS, compare, pairwise_counts
-from ._kernels import outofcore as _ooc
+from ._frames import _frame, _rates_row
 from ._kernels.rates import _LN2
 from ._schema import (
     check_option,
@@ -103,8 +104,6 @@ from .metrics import (
     ERROR_BAYES_DISTANCE,
     ERROR_RATE_COLUMNS,
     SUMMARY_COLUMNS,
-    _frame,
-    _rates_row,
 )
 
 __all__ = [
@@ -121,8 +120,6 @@ __all__ = [
 ]
 
 
-#: Variables of :func:`det`'s Dataset.
-DET_VARIABLES = ["threshold", "far", "frr", "tpr", "eer", "auc", "n_genuine", "n_impostor", "far_gap", "frr_gap"]
 
 # ----------------------------------------------------------------------------- public API
 def eer(
@@ -502,153 +499,6 @@ def _d_prime(nn, mn, qn, np_, mp, qp) -> float:
     diff = abs(mp - mn)
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(diff / spread) if spread > 0 else float("inf") if diff > 0 else float("nan")
-
-
-def det(
-    data: dd.DataFrame,
-    /,
-    *,
-    far_grid=None,
-    by: str | Sequence[str] | None = None,
-    system: str = "system",
-    trial: str = "trial",
-    label: str = "label",
-    score: str = "score",
-    split: str | None = "split",
-    orientation: Orientation = "similarity",
-    nonfinite: NonFinite = "raise",
-) -> xr.Dataset:
-    r"""DET curve of every system of a dask trial table: exact on a FAR grid, else a grid DET.
-
-    Parameters
-    ----------
-    data : dask.dataframe.DataFrame
-        Tidy trial table.
-    far_grid : array of float in [0, 1], optional
-        With a grid, the result is :func:`pandas_biosig.curves.det`'s, bit for bit: at each
-        grid value the smallest FRR with FAR at most the value, with the threshold that
-        reaches it (each point is an exact FNMR-at-FMR query).
-
-        Without a grid the pandas path returns one point per distinct score, which no
-        bounded memory can hold for 10⁸ trials; this path returns instead the exact
-        operating points at the edges of score bins, refined until no bin holding more
-        than one distinct score moves FAR or FRR by more than 1/1000, and thinned to steps
-        of about 1/1000. Each point is exact (counts and threshold); the full-resolution
-        curve lies inside the boxes between consecutive points, whose largest sides are
-        the variables ``far_gap`` and ``frr_gap``.
-    by, system, trial, label, score, split, orientation, nonfinite
-        As in :func:`pandas_biosig.curves.det`.
-
-    Returns
-    -------
-    xarray.Dataset
-        The variables of :func:`pandas_biosig.curves.det` (``threshold``, ``far``,
-        ``frr``, ``tpr`` over (..., ``point``); ``eer``, ``auc``, ``n_genuine``,
-        ``n_impostor``), with ``kind="det"``. Without ``far_grid``, also ``far_gap`` and
-        ``frr_gap`` (the error bound) and ``points="grid: ..."``; the thresholds are the
-        bins' lower edges (accept iff ``score >= threshold``), not bob.measure midpoints.
-
-    See Also
-    --------
-    pandas_biosig.curves.det : the in-memory function.
-
-    Notes
-    -----
-    ``auc`` needs every score in order: one extra pass per ``batch_size`` scores (as in
-    :func:`summary`).
-
-    Examples
-    --------
-    >>> import dask.dataframe as dd
-    >>> import pandas_biosig.outofcore
-    >>> from pandas_biosig.curves import det as pandas_det, det_grid
-    >>> trials = pbs.datasets.example_trials()
-    >>> ddf = dd.from_pandas(trials, npartitions=3)
-    >>> grid = det_grid(20, low=1e-3)
-    >>> ddf.biosig.det(far_grid=grid).identical(pandas_det(trials, far_grid=grid))
-    True
-    >>> ds = ddf.biosig.det()  # the grid DET and its error bound
-    >>> bool((ds.far_gap <= 1e-3).all())
-    True
-    """
-    from . import curves as _curves
-
-    grid = None if far_grid is None else _curves._grid(far_grid, "far_grid")
-    eng = _engine(
-        data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
-    )
-    trials, sign, groups = eng.trials, eng.spec.sign, eng.trials.groups
-    if grid is None:
-        step = 1e-3
-        while True:
-            needs = {k: ps.lo[_ooc.coarse_bins(ps, step) & ps.opaque()] for k, ps in eng.scores.items()}
-            needs = {k: v for k, v in needs.items() if v.size}
-            if not needs:
-                break
-            eng.resolve(needs, gather=False)
-
-    def build(eng):
-        out = []
-        for g in groups:
-            sw = eng.sweep(g.key)
-            ops = [] if grid is None else [sw.fnmr_at_fmr(x) for x in grid]
-            out.append((sw.eer_rocch(), ops))
-        return out
-
-    solved = eng.solve(build)
-    full = eng.full_sweeps()
-    layout = _curves._Layout(trials, groups, with_split=trials.split_column is not None)
-    dims = (*layout.names, "point")
-    thr, far, frr, tpr, gaps = [], [], [], [], []
-    for g, (_, ops) in zip(groups, solved, strict=True):
-        ps = eng.scores[g.key]
-        if grid is None:
-            t, fa, fr, far_gap, frr_gap = _ooc.grid_points(ps, step)
-            gaps.append((far_gap, frr_gap))
-        else:
-            t = np.array([op.threshold for op in ops])
-            fa = np.array([op.fa for op in ops], dtype=np.int64)
-            fr = np.array([op.fr for op in ops], dtype=np.int64)
-        pts = _curves._k.RocPoints(t, t, fa, fr, ps.n, ps.p)
-        thr.append(sign * pts.threshold)
-        far.append(pts.far)
-        frr.append(pts.frr)
-        tpr.append(pts.tpr)
-    var = _curves._var
-    summ = layout.summary
-    variables = {
-        "threshold": var(dims, layout.curve(thr), **_curves._threshold_attrs(trials, score)),
-        "frr": var(dims, layout.curve(frr), "false rejection rate (FRR, FNMR)", "1"),
-        "tpr": var(dims, layout.curve(tpr), "true positive rate (1 - FRR)", "1"),
-        "eer": var(layout.names, summ([e for e, _ in solved]), "equal error rate (ROC convex hull)", "1"),
-        "auc": var(layout.names, summ([full[g.key].auc(eng.scores[g.key].p - eng.scores[g.key].rp) for g in groups]),
-                   "area under the ROC (ties count half)", "1"),
-        "n_genuine": var(layout.names, summ([eng.scores[g.key].p for g in groups], dtype=np.int64, fill=0),
-                         "genuine trials", "1"),
-        "n_impostor": var(layout.names, summ([eng.scores[g.key].n for g in groups], dtype=np.int64, fill=0),
-                          "impostor trials", "1"),
-    }
-    coords = layout.coords()
-    far_attrs = ("false acceptance rate (FAR, FMR)", "1")
-    length = variables["frr"].sizes["point"]
-    if grid is None:
-        variables = {"threshold": variables.pop("threshold"),
-                     "far": var(dims, layout.curve(far), *far_attrs), **variables}
-        variables["far_gap"] = var(layout.names, summ([a for a, _ in gaps]),
-                                   "largest FAR step between consecutive points", "1")
-        variables["frr_gap"] = var(layout.names, summ([b for _, b in gaps]),
-                                   "largest FRR step between consecutive points", "1")
-        points = (
-            "grid: exact points at score-bin edges (out of core); the full curve lies in the "
-            "boxes between consecutive points, of sides at most far_gap and frr_gap"
-        )
-    else:
-        coords["far"] = var(("point",), grid, *far_attrs,
-                            description="frr is the smallest FRR with FAR <= far")
-        points = "far_grid: the smallest FRR with FAR at most each grid value"
-    coords["point"] = var(("point",), np.arange(length), "operating point, accept-all first", "1")
-    return _curves._dataset(variables, coords, kind="det", trials=trials, points=points)
 
 
 # ----------------------------------------------------------------------------- accessor

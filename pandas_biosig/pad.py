@@ -400,7 +400,7 @@ def pad_det(
     >>> list(ds.species.values)
     ['print', 'replay', 'mask', 'max']
     """
-    from .curves import _dataset, _Layout, _var
+    from ._datasets import _dataset, _Layout, _var
 
     table = validate_pad(
         data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,

@@ -53,6 +53,7 @@ from ._schema import (  # ERROR_OPTION: the message of check_option, named in th
     Group,
     Trials,
     check_option,
+    validate_trials,
 )
 from ._typing import Criterion, NonFinite, Orientation
 
@@ -101,7 +102,6 @@ from .literature import (  # noqa: F401
     ERROR_REPORTED_NOT_A_FRAME,
     eer_bound_table,
 )
-from .metrics import _validate
 from .protocol import AUTO, RESAMPLE, Protocol, group_where, subject_clusters
 
 __all__ = [
@@ -433,7 +433,7 @@ def ci(
         check_option(resample, RESAMPLE, "resample")
     level = check_confidence_level(confidence_level)
     _check_costs(p_target, c_miss, c_fa)
-    trials = _validate(
+    trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
     )

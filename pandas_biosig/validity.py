@@ -29,7 +29,20 @@ from . import stats
 from ._kernels.rates import Sweep
 from ._kernels.resample import lazy_replicate, percentile_interval, uniform_counts
 from ._progress import progress_bar
-from .resampling import _fixed_threshold_deltas, bootstrap_pvalue
+from ._replicates import _fixed_threshold_deltas, bootstrap_pvalue
+from .validity_demographics import (  # the demographic and PAD harnesses, public here too
+    demographic_coverage,
+    demographic_rejection_rates,
+    fairness_rejection_rates,
+    simulate_demographic_trials,
+)
+from .validity_pad import (
+    PadSetting,
+    pad_coverage,
+    pad_rejection_rates,
+    pad_report,
+    simulate_pad,
+)
 
 __all__ = [
     "PadSetting",
@@ -281,8 +294,7 @@ def coverage(
     rng = np.random.default_rng(seed)
     mu, t = setting.mu_a, setting.mu_a / 2
     true_far, true_frr = float(norm.sf(t)), float(norm.cdf(t - mu))
-    true_hter = (true_far + true_frr) / 2
-    truth_eer = true_eer(mu)
+    truth = dict(far=true_far, frr=true_frr, hter=(true_far + true_frr) / 2, eer=true_eer(mu))
     names = [
         "hter_bengio", "dcf_bengio", "far_wilson", "far_clopper_pearson", "frr_wilson",
         "frr_clopper_pearson", "hter_bootstrap_label", "hter_bootstrap_subject",
@@ -291,44 +303,13 @@ def coverage(
     hits = dict.fromkeys(names, 0)
     for _ in _replications(n_replications, progress, "coverage"):
         a, b, g, subj = _draw(rng, setting)
-        imp = ~g
-        ni, nc = int(imp.sum()), int(g.sum())
-        fa, fr = int((a[imp] >= t).sum()), int((a[g] < t).sum())
-        far, frr = fa / ni, fr / nc
-        checks = {
-            "hter_bengio": (stats.hter_ci(far, frr, n_impostor=ni, n_genuine=nc), true_hter),
-            "dcf_bengio": (
-                stats.dcf_ci(far, frr, n_impostor=ni, n_genuine=nc, p_target=0.5),
-                0.5 * true_frr + 0.5 * true_far,
-            ),
-            "far_wilson": (stats.rate_ci(fa, ni, method="wilson"), true_far),
-            "far_clopper_pearson": (stats.rate_ci(fa, ni, method="beta"), true_far),
-            "frr_wilson": (stats.rate_ci(fr, nc, method="wilson"), true_frr),
-            "frr_clopper_pearson": (stats.rate_ci(fr, nc, method="beta"), true_frr),
+        covered = {
+            **_formula_covers(a, g, t, truth, confidence_level),
+            **_bootstrap_covers(rng, a, g, subj, t, truth, setting.n_subjects, n_boot,
+                                confidence_level),
         }
-        for name, (res, truth) in checks.items():
-            low, high = res.confidence_interval(confidence_level=confidence_level)
-            hits[name] += low <= truth <= high
-        ga = _Group(a, g, subj)
-        zero = _Group(np.full_like(a, -np.inf), g, subj)  # HTER(B) = 0.5 at any threshold
-        for resample in ("label", "subject"):
-            d = _fixed_threshold_deltas(ga, zero, "hter", (t, 0.0), n_boot, resample, rng) + 0.5
-            low, high = percentile_interval(d[np.isfinite(d)], confidence_level)
-            hits[f"hter_bootstrap_{resample}"] += low <= true_hter <= high
-        sw = Sweep(a[imp], a[g])
-        vals = np.array([lazy_replicate(sw, rng).eer_threshold()[0] for _ in range(n_boot)])
-        low, high = percentile_interval(vals, confidence_level)
-        hits["eer_bootstrap_label"] += low <= truth_eer <= high
-        sw.prepare_resampling()
-        neg_order = np.argsort(a[imp], kind="stable")
-        pos_order = np.argsort(a[g], kind="stable")
-        vals = np.empty(n_boot)
-        for i in range(n_boot):
-            w = uniform_counts(rng, setting.n_subjects)[subj]
-            wn, wp = w[imp][neg_order], w[g][pos_order]
-            vals[i] = sw.reweighted(wn, wp).eer_threshold()[0] if wn.sum() and wp.sum() else np.nan
-        low, high = percentile_interval(vals, confidence_level)
-        hits["eer_bootstrap_subject"] += low <= truth_eer <= high
+        for name, hit in covered.items():
+            hits[name] += hit
     cov = np.array([hits[n] / n_replications for n in names])
     return pd.DataFrame(
         {
@@ -339,6 +320,59 @@ def coverage(
             "confidence_level": confidence_level,
         }
     )
+
+
+def _formula_covers(a, g, t, truth, confidence_level) -> dict:
+    """Whether each closed-form interval of system A's rates at threshold ``t`` covers the
+    truth: HTER and DCF (Bengio & Mariéthoz), FAR and FRR (Wilson, Clopper-Pearson)."""
+    imp = ~g
+    ni, nc = int(imp.sum()), int(g.sum())
+    fa, fr = int((a[imp] >= t).sum()), int((a[g] < t).sum())
+    far, frr = fa / ni, fr / nc
+    checks = {
+        "hter_bengio": (stats.hter_ci(far, frr, n_impostor=ni, n_genuine=nc), truth["hter"]),
+        "dcf_bengio": (
+            stats.dcf_ci(far, frr, n_impostor=ni, n_genuine=nc, p_target=0.5),
+            0.5 * truth["frr"] + 0.5 * truth["far"],
+        ),
+        "far_wilson": (stats.rate_ci(fa, ni, method="wilson"), truth["far"]),
+        "far_clopper_pearson": (stats.rate_ci(fa, ni, method="beta"), truth["far"]),
+        "frr_wilson": (stats.rate_ci(fr, nc, method="wilson"), truth["frr"]),
+        "frr_clopper_pearson": (stats.rate_ci(fr, nc, method="beta"), truth["frr"]),
+    }
+    out = {}
+    for name, (res, value) in checks.items():
+        low, high = res.confidence_interval(confidence_level=confidence_level)
+        out[name] = low <= value <= high
+    return out
+
+
+def _bootstrap_covers(rng, a, g, subj, t, truth, n_subjects, n_boot, confidence_level) -> dict:
+    """Whether each percentile bootstrap interval covers the truth: the HTER at the fixed
+    threshold ``t`` and the threshold EER, each under label and subject resampling."""
+    out = {}
+    imp = ~g
+    ga = _Group(a, g, subj)
+    zero = _Group(np.full_like(a, -np.inf), g, subj)  # HTER(B) = 0.5 at any threshold
+    for resample in ("label", "subject"):
+        d = _fixed_threshold_deltas(ga, zero, "hter", (t, 0.0), n_boot, resample, rng) + 0.5
+        low, high = percentile_interval(d[np.isfinite(d)], confidence_level)
+        out[f"hter_bootstrap_{resample}"] = low <= truth["hter"] <= high
+    sw = Sweep(a[imp], a[g])
+    vals = np.array([lazy_replicate(sw, rng).eer_threshold()[0] for _ in range(n_boot)])
+    low, high = percentile_interval(vals, confidence_level)
+    out["eer_bootstrap_label"] = low <= truth["eer"] <= high
+    sw.prepare_resampling()
+    neg_order = np.argsort(a[imp], kind="stable")
+    pos_order = np.argsort(a[g], kind="stable")
+    vals = np.empty(n_boot)
+    for i in range(n_boot):
+        w = uniform_counts(rng, n_subjects)[subj]
+        wn, wp = w[imp][neg_order], w[g][pos_order]
+        vals[i] = sw.reweighted(wn, wp).eer_threshold()[0] if wn.sum() and wp.sum() else np.nan
+    low, high = percentile_interval(vals, confidence_level)
+    out["eer_bootstrap_subject"] = low <= truth["eer"] <= high
+    return out
 
 
 def threshold_selection(
@@ -531,354 +565,6 @@ def _plot(type1: pd.DataFrame, path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
-
-
-# --------------------------------------------------------------------------- demographic groups
-def simulate_demographic_trials(
-    *,
-    n_subjects: int = 40,
-    genuine_per_subject: int = 5,
-    impostor_per_subject: int = 20,
-    subject_sd: float = 0.5,
-    mu: float = 3.29,
-    seed: int | np.random.Generator | None = None,
-) -> pd.DataFrame:
-    """Two demographic groups (``g1``, ``g2``) that truly share one FMR and one FNMR.
-
-    One system; ``n_subjects`` subjects per group; genuine scores N(mu, 1), impostor
-    scores N(0, 1), of which a part ``subject_sd`` is a per-subject effect shared by all
-    the trials of a person. At the threshold ``mu/2`` both groups have FMR = FNMR =
-    Phi(-mu/2) (0.05 with the default ``mu``): the null hypothesis of the group tests.
-
-    Examples
-    --------
-    >>> from pandas_biosig.validity import simulate_demographic_trials
-    >>> t = simulate_demographic_trials(n_subjects=10, seed=0)
-    >>> t.groupby("group").size().tolist()
-    [250, 250]
-    """
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    k = 2 * n_subjects
-    per = genuine_per_subject + impostor_per_subject
-    subj = np.repeat(np.arange(k), per)
-    gen = np.tile(np.r_[np.ones(genuine_per_subject, bool), np.zeros(impostor_per_subject, bool)], k)
-    effect = rng.standard_normal(k)[subj]
-    own = math.sqrt(max(1 - subject_sd**2, 0.0))
-    score = np.where(gen, mu, 0.0) + subject_sd * effect + own * rng.standard_normal(subj.size)
-    return pd.DataFrame({
-        "system": "A", "trial": np.arange(subj.size), "label": gen, "score": score,
-        "subject": subj, "group": np.where(subj < n_subjects, "g1", "g2"),
-    })
-
-
-def demographic_rejection_rates(
-    *,
-    subject_sd: float = 0.5,
-    n_subjects: int = 40,
-    n_replications: int = 1000,
-    n_resamples: int = 500,
-    methods: tuple[str, ...] = ("auto", "wilson"),
-    seed: int = 0,
-    alpha: float = 0.05,
-) -> pd.DataFrame:
-    """Type-I error of :func:`pandas_biosig.compare_groups` (g1 vs g2, FMR and FNMR) when
-    the two groups share one rate, at the fixed threshold ``mu/2`` (true rates 0.05).
-
-    Returns one row per (method, metric): ``method`` (as passed; ``"auto"`` is the
-    default, the subject bootstrap here), ``metric``, ``rejection_rate``, ``mc_se``,
-    ``subject_sd``, ``n_subjects``, ``n_replications``.
-    """
-    from .demographics import compare_groups
-
-    rng = np.random.default_rng(seed)
-    hits = {(m, metric): 0 for m in methods for metric in ("fmr", "fnmr")}
-    for r in range(n_replications):
-        t = simulate_demographic_trials(n_subjects=n_subjects, subject_sd=subject_sd, seed=rng)
-        for m in methods:
-            res = compare_groups(t, reference_group=None, threshold=3.29 / 2, method=m,
-                                 adjust=None, alpha=alpha, n_resamples=n_resamples, seed=r)
-            for metric in ("fmr", "fnmr"):
-                hits[(m, metric)] += bool(res.loc[res.metric == metric, "reject"].iloc[0])
-    rows = []
-    for (m, metric), h in hits.items():
-        rate = h / n_replications
-        rows.append(dict(method=m, metric=metric, rejection_rate=rate,
-                         mc_se=math.sqrt(max(rate * (1 - rate), 1e-12) / n_replications),
-                         subject_sd=subject_sd, n_subjects=n_subjects,
-                         n_replications=n_replications))
-    return pd.DataFrame(rows)
-
-
-
-def fairness_rejection_rates(
-    *,
-    metric: str = "fdr",
-    n_subjects: int = 40,
-    subject_sd: float = 0.5,
-    n_replications: int = 1000,
-    n_resamples: int = 300,
-    seed: int = 1,
-    alpha: float = 0.05,
-) -> pd.DataFrame:
-    """Type-I error of :func:`pandas_biosig.compare_fairness` when two systems are equally
-    fair: both draw their scores from one model (three groups with different genuine
-    means 3, 3.3, 3.6 and same-group impostor means 0.3, 0, -0.3; a per-subject effect of
-    s.d. ``subject_sd`` shared by the systems; independent trial noise), at the fixed
-    threshold 1.6, so their true figures of merit are equal and their estimates
-    correlated. ``n_subjects`` subjects per group with 5 genuine and 20 impostor trials.
-
-    Returns one row: ``metric``, ``rejection_rate`` (over replications with a defined
-    p-value), ``mc_se``, ``n_defined``, ``subject_sd``, ``n_subjects``, ``n_replications``.
-    """
-    from .demographics import compare_fairness
-
-    rng = np.random.default_rng(seed)
-    k = 3 * n_subjects
-    subj = np.repeat(np.arange(k), 25)
-    grp = subj % 3
-    gen = np.tile(np.r_[np.ones(5, bool), np.zeros(20, bool)], k)
-    mean = np.where(gen, np.array([3.0, 3.3, 3.6])[grp], np.array([0.3, 0.0, -0.3])[grp])
-    own = math.sqrt(max(1 - subject_sd**2, 0.0))
-    hits = n = 0
-    for r in range(n_replications):
-        u = subject_sd * rng.standard_normal(k)[subj]
-        frames = [pd.DataFrame({"system": s, "trial": np.arange(subj.size), "label": gen,
-                                "score": mean + u + own * rng.standard_normal(subj.size),
-                                "subject": subj, "group": grp}) for s in ("A", "B")]
-        res = compare_fairness(pd.concat(frames, ignore_index=True), metric=metric,
-                               reference_group=None, threshold=1.6, alpha=alpha,
-                               n_resamples=n_resamples, seed=r)
-        if np.isfinite(res.pvalue.iloc[0]):
-            n += 1
-            hits += bool(res.reject.iloc[0])
-    rate = hits / n if n else float("nan")
-    return pd.DataFrame([dict(metric=metric, rejection_rate=rate,
-                              mc_se=math.sqrt(max(rate * (1 - rate), 1e-12) / max(n, 1)),
-                              n_defined=n, subject_sd=subject_sd, n_subjects=n_subjects,
-                              n_replications=n_replications)])
-
-
-
-def demographic_coverage(
-    *,
-    subject_sd: float = 0.5,
-    n_subjects: int = 40,
-    n_replications: int = 1000,
-    n_resamples: int = 500,
-    methods: tuple[str, ...] = ("auto", "wilson"),
-    seed: int = 0,
-    confidence_level: float = 0.95,
-) -> pd.DataFrame:
-    """Coverage of the per-group intervals of :func:`pandas_biosig.group_rates` (both
-    groups, FMR and FNMR) on :func:`simulate_demographic_trials`, whose true rates at the
-    threshold ``mu/2`` are Phi(-mu/2) (0.05).
-
-    Returns one row per (method, metric): ``coverage``, ``mc_se``, ``mean_width``,
-    ``subject_sd``, ``n_subjects``, ``n_replications``.
-    """
-    from .demographics import group_rates
-
-    truth = float(norm.cdf(-3.29 / 2))
-    rng = np.random.default_rng(seed)
-    hits = {(m, r): [] for m in methods for r in ("fmr", "fnmr")}
-    for r in range(n_replications):
-        t = simulate_demographic_trials(n_subjects=n_subjects, subject_sd=subject_sd, seed=rng)
-        for m in methods:
-            res = group_rates(t, reference_group=None, threshold=3.29 / 2, method=m,
-                              confidence_level=confidence_level, n_resamples=n_resamples, seed=r)
-            for metric in ("fmr", "fnmr"):
-                lo, hi = res[f"{metric}_low"].to_numpy(), res[f"{metric}_high"].to_numpy()
-                hits[(m, metric)] += [((lo <= truth) & (truth <= hi)), hi - lo]
-    rows = []
-    for (m, metric), parts in hits.items():
-        cover = np.concatenate(parts[0::2])
-        width = np.concatenate(parts[1::2])
-        c = float(cover.mean())
-        rows.append(dict(method=m, metric=metric, coverage=c,
-                         mc_se=math.sqrt(max(c * (1 - c), 1e-12) / cover.size),
-                         mean_width=float(width.mean()), subject_sd=subject_sd,
-                         n_subjects=n_subjects, n_replications=n_replications))
-    return pd.DataFrame(rows)
-
-
-# ------------------------------------------------------------------------------- PAD
-@dataclass(frozen=True)
-class PadSetting:
-    """One simulated PAD protocol with known truth.
-
-    Bona fide scores N(``mu_bonafide``, 1); the attacks of species ``s`` N(``attack_means[s]``,
-    1); two systems with correlation ``rho`` on the same presentation; a per-subject effect
-    of s.d. ``subject_sd`` (shared by a subject's presentations); ``n_subjects`` subjects per
-    split, each with ``bonafide_per_subject`` bona fide presentations and
-    ``attacks_per_subject`` attacks of each species. Dev and eval are independent draws.
-    System B's scores are shifted by ``delta_b`` (0: the null hypothesis).
-    """
-
-    n_subjects: int = 50
-    bonafide_per_subject: int = 8
-    attacks_per_subject: int = 4
-    mu_bonafide: float = 3.0
-    attack_means: tuple = (0.0, 0.5, 1.0)
-    rho: float = 0.5
-    subject_sd: float = 0.0
-    delta_b: float = 0.0
-
-    def true_apcer(self, threshold: float) -> np.ndarray:
-        return norm.sf(threshold - np.asarray(self.attack_means))
-
-    def true_bpcer(self, threshold: float) -> float:
-        return float(norm.cdf(threshold - self.mu_bonafide))
-
-
-def simulate_pad(setting: PadSetting, *, seed=None) -> pd.DataFrame:
-    """One simulated PAD experiment (systems ``A`` and ``B``, splits dev and eval).
-
-    Examples
-    --------
-    >>> from pandas_biosig.validity import PadSetting, simulate_pad
-    >>> t = simulate_pad(PadSetting(n_subjects=10), seed=0)
-    >>> t.groupby(["system", "split"]).size().tolist()
-    [200, 200, 200, 200]
-    """
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    s = setting
-    k = len(s.attack_means)
-    per = s.bonafide_per_subject + k * s.attacks_per_subject
-    frames = []
-    for split in ("dev", "eval"):
-        subj = np.repeat(np.arange(s.n_subjects), per)
-        species = np.tile(
-            np.concatenate([np.full(s.bonafide_per_subject, -1),
-                            np.repeat(np.arange(k), s.attacks_per_subject)]),
-            s.n_subjects,
-        )
-        mean = np.where(species < 0, s.mu_bonafide, np.asarray(s.attack_means)[np.maximum(species, 0)])
-        n = subj.size
-        tau = s.subject_sd
-        own = math.sqrt(max(1 - tau**2, 0.0))
-        z1 = rng.standard_normal(n)
-        z2 = s.rho * z1 + math.sqrt(1 - s.rho**2) * rng.standard_normal(n)
-        u1 = rng.standard_normal(s.n_subjects)
-        u2 = s.rho * u1 + math.sqrt(1 - s.rho**2) * rng.standard_normal(s.n_subjects)
-        pai = np.array([None] + [f"s{i}" for i in range(k)], dtype=object)[species + 1]
-        for name, z, u, shift in (("A", z1, u1, 0.0), ("B", z2, u2, s.delta_b)):
-            frames.append(pd.DataFrame({
-                "system": name, "trial": np.arange(n), "label": species < 0,
-                "score": mean + own * z + tau * u[subj] + shift, "pai": pai,
-                "split": split, "subject": np.char.add(f"{split}", subj.astype(str)),
-            }))
-    return pd.concat(frames, ignore_index=True)
-
-
-#: PAD tests measured by :func:`pad_rejection_rates`: (name, pad_compare arguments).
-PAD_TESTS = (
-    ("bootstrap_apcer_max", dict(metric="apcer_max", test="bootstrap")),
-    ("bootstrap_bpcer", dict(metric="bpcer", test="bootstrap")),
-    ("mcnemar_bpcer", dict(metric="bpcer", test="mcnemar")),
-)
-
-
-def pad_rejection_rates(
-    setting: PadSetting,
-    *,
-    n_replications: int = 300,
-    alpha: float = 0.05,
-    n_resamples: int = 199,
-    subject: bool = True,
-    seed: int = 0,
-) -> pd.DataFrame:
-    """Fraction of simulated PAD experiments in which :func:`pandas_biosig.pad_compare`
-    rejects at ``alpha`` (thresholds at the EER on dev, compared on eval): the type-I
-    error when ``setting.delta_b == 0``, else the power. ``subject=False`` drops the
-    subject column (presentations resampled within classes).
-
-    Examples
-    --------
-    >>> from pandas_biosig.validity import PadSetting, pad_rejection_rates
-    >>> r = pad_rejection_rates(PadSetting(n_subjects=10), n_replications=2, n_resamples=19)
-    >>> r.test.tolist()
-    ['bootstrap_apcer_max', 'bootstrap_bpcer', 'mcnemar_bpcer']
-    """
-    from .pad_compare import pad_compare
-
-    rng = np.random.default_rng(seed)
-    hits = dict.fromkeys([t for t, _ in PAD_TESTS], 0)
-    for _ in range(n_replications):
-        data = simulate_pad(setting, seed=rng)
-        if not subject:
-            data = data.drop(columns="subject")
-        for name, kwargs in PAD_TESTS:
-            res = pad_compare(data, n_resamples=n_resamples, seed=rng, adjust=None, **kwargs)
-            hits[name] += bool(res.pvalue.iloc[0] < alpha)
-    rate = np.array([hits[t] / n_replications for t, _ in PAD_TESTS])
-    return pd.DataFrame({
-        "test": [t for t, _ in PAD_TESTS], "rejection_rate": rate,
-        "mc_se": np.sqrt(rate * (1 - rate) / n_replications),
-        "n_replications": n_replications, "alpha": alpha,
-    })
-
-
-def pad_coverage(
-    setting: PadSetting,
-    *,
-    threshold: float = 1.5,
-    n_replications: int = 300,
-    confidence_level: float = 0.95,
-    n_resamples: int = 499,
-    intervals: tuple = ("wilson", "beta", "cluster", "bootstrap"),
-    seed: int = 0,
-) -> pd.DataFrame:
-    """Coverage of :func:`pandas_biosig.pad_rates`' intervals of the per-species APCER and
-    the BPCER of system A on eval, at a fixed ``threshold`` (true rates known), for each
-    ``ci_method`` in ``intervals``.
-
-    Examples
-    --------
-    >>> from pandas_biosig.validity import PadSetting, pad_coverage
-    >>> c = pad_coverage(PadSetting(n_subjects=10), n_replications=2, n_resamples=19)
-    >>> sorted(c.interval.unique())
-    ['beta', 'bootstrap', 'cluster', 'wilson']
-    """
-    from .pad import pad_rates
-
-    rng = np.random.default_rng(seed)
-    truth = np.append(setting.true_apcer(threshold), setting.true_bpcer(threshold))
-    hits = {m: np.zeros(truth.size) for m in intervals}
-    for _ in range(n_replications):
-        data = simulate_pad(setting, seed=rng)
-        data = data[(data.system == "A") & (data.split == "eval")]
-        for method in hits:
-            r = pad_rates(data, threshold=threshold, ci_method=method, n_resamples=n_resamples,
-                          seed=rng, confidence_level=confidence_level)
-            hits[method] += ((r.ci_low <= truth) & (truth <= r.ci_high)).to_numpy()
-    rows = []
-    names = [f"apcer s{i}" for i in range(len(setting.attack_means))] + ["bpcer"]
-    for method, h in hits.items():
-        for name, value, t in zip(names, h / n_replications, truth, strict=True):
-            rows.append(dict(interval=method, rate=name, true_rate=t, coverage=value,
-                             mc_se=math.sqrt(value * (1 - value) / n_replications),
-                             n_replications=n_replications, confidence_level=confidence_level))
-    return pd.DataFrame(rows)
-
-
-def pad_report(*, quick: bool = False, seed: int = 0) -> dict[str, pd.DataFrame]:
-    """The PAD rows of the validity report: type-I error of :func:`pandas_biosig.pad_compare`
-    (with and without a subject effect, with and without the subject column) and the
-    coverage of :func:`pandas_biosig.pad_rates`' intervals."""
-    reps = 100 if quick else 500
-    n_res = 99 if quick else 199
-    rows = []
-    for sd in (0.0, 0.5):
-        for use_subject in (True, False):
-            r = pad_rejection_rates(PadSetting(subject_sd=sd), n_replications=reps,
-                                    n_resamples=n_res, subject=use_subject, seed=seed)
-            rows.append(r.assign(subject_sd=sd, resample="subject" if use_subject else "presentation"))
-    cov = pd.concat(
-        [pad_coverage(PadSetting(subject_sd=sd), n_replications=reps, seed=seed).assign(subject_sd=sd)
-         for sd in (0.0, 0.5)],
-        ignore_index=True,
-    )
-    return {"pad_type1": pd.concat(rows, ignore_index=True), "pad_coverage": cov}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,7 +8,13 @@ import pytest
 import pandas_biosig as pbs
 from pandas_biosig.accessor import BiosigAccessor
 
-METHODS = [m for m in vars(BiosigAccessor) if not m.startswith("_") and m != "plot"]
+# the methods of the accessor and of the mixins it inherits (one per table kind)
+METHODS = [
+    m
+    for cls in BiosigAccessor.__mro__[:-1]
+    for m in vars(cls)
+    if not m.startswith("_") and m != "plot"
+]
 PLOT_METHODS = [m for m in vars(pbs.plot._PlotNamespace) if not m.startswith("_")]
 
 

@@ -195,13 +195,13 @@ def test_paired_bootstrap_labels_must_agree(example):
 @pytest.mark.parametrize("resample", ["label", "trial", "subject"])
 def test_fixed_threshold_cells_match_the_generic_path(example, resample):
     """The 8-cell multinomial shortcut has the distribution of resampling trials."""
-    from pandas_biosig._schema import validate_trials
-    from pandas_biosig.resampling import (
+    from pandas_biosig._replicates import (
         _fixed_threshold_deltas,
         _metric_function,
         align_pair,
         bootstrap_difference,
     )
+    from pandas_biosig._schema import validate_trials
 
     tr = validate_trials(example)
     ga = next(g for g in tr.groups if g.system == "cnn" and g.split == "eval")

@@ -42,7 +42,9 @@ def test_api_page_lists_every_public_function():
 
 
 def test_api_page_lists_every_accessor_method():
-    methods = {n for n in vars(BiosigAccessor) if not n.startswith("_")}
+    methods = {
+        n for cls in BiosigAccessor.__mro__[:-1] for n in vars(cls) if not n.startswith("_")
+    }
     assert {f"DataFrame.biosig.{n}" for n in methods} == _listed("pandas")
 
 

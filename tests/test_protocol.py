@@ -10,6 +10,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 import pandas_biosig as pbs
 from pandas_biosig._kernels.mover import mover_sum
+from pandas_biosig._schema import validate_trials
 from pandas_biosig.protocol import (
     ERROR_ONE_CLUSTER,
     ERROR_SUBJECT_MISSING,
@@ -44,15 +45,15 @@ def dev_eval(setting: Setting, seed: int) -> pd.DataFrame:
 # ----------------------------------------------------------------------------- resolution
 def test_split_roles_are_read_case_insensitively():
     t = pbs.datasets.example_trials()
-    trials = pbs.metrics._validate(t.assign(split=t.split.map({"dev": "Development",
+    trials = validate_trials(t.assign(split=t.split.map({"dev": "Development",
                                                                "eval": "TEST"})))
     assert split_roles(trials) == ("Development", ["TEST"])
-    assert split_roles(pbs.metrics._validate(t.assign(split="a"))) == (None, [])
+    assert split_roles(validate_trials(t.assign(split="a"))) == (None, [])
 
 
 def test_resolution_says_where_each_threshold_came_from():
     t = pbs.datasets.example_trials()
-    trials = pbs.metrics._validate(t)
+    trials = validate_trials(t)
     auto = Protocol(on="auto", apply_to="auto").resolve(trials)
     assert {r.group.split for r in auto} == {"eval"}
     assert {r.threshold_from for r in auto} == {"dev"}

@@ -7,6 +7,7 @@ import inspect
 import re
 from functools import cache
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -126,3 +127,78 @@ def test_same_bad_value_same_message(qual, param):
 def test_top_level_names_are_the_checked_functions():
     assert pbs.compare is FUNCTIONS["pandas_biosig.comparison.compare"]
     assert pbs.stats.mcnemar is FUNCTIONS["pandas_biosig.stats.mcnemar"]
+
+
+# --------------------------------------------------------------- rates and counts
+RATE_CALLS = {
+    "error_rates(target=)": (
+        lambda: pbs.error_rates(data("trials"), threshold="far", target=1.5), "target", 1.5),
+    "bootstrap(target=)": (
+        lambda: pbs.bootstrap(data("trials"), metric="fnmr_at_fmr", target=True), "target", True),
+    "stats.hter_ci(far)": (
+        lambda: pbs.stats.hter_ci(1.5, 0.1, n_impostor=10, n_genuine=10), "far", 1.5),
+    "stats.eer_bound(eer_a)": (lambda: pbs.stats.eer_bound(-0.1, 0.1, n=10), "eer_a", -0.1),
+    "identification.detection_identification_rate(target=)": (
+        lambda: pbs.detection_identification_rate(data("search"), threshold="far", target=2.0),
+        "target", 2.0),
+}
+COUNT_CALLS = {
+    "stats.rate_ci(errors)": (lambda: pbs.stats.rate_ci(-1, 10), "errors", -1, False),
+    "stats.rate_ci(n)": (lambda: pbs.stats.rate_ci(0, 0), "n", 0, True),
+    "stats.mcnemar(b)": (lambda: pbs.stats.mcnemar(2.5, 3), "b", 2.5, False),
+    "identification.recognition_rate(rank=)": (
+        lambda: pbs.recognition_rate(data("search"), rank=0), "rank", 0, True),
+}
+
+
+def test_one_rate_and_count_message():
+    from pandas_biosig import _validation, stats
+
+    assert stats.ERROR_RATE is _validation.ERROR_RATE
+    assert stats.ERROR_COUNT is _validation.ERROR_COUNT
+    assert stats.ERROR_POSITIVE_COUNT is _validation.ERROR_POSITIVE_COUNT
+
+
+@pytest.mark.parametrize("case", sorted(RATE_CALLS))
+def test_same_bad_rate_same_message(case):
+    from pandas_biosig._validation import ERROR_RATE
+
+    call, name, value = RATE_CALLS[case]
+    with pytest.raises(ValueError, match=f"^{re.escape(ERROR_RATE.format(name=name, value=value))}$"):
+        call()
+
+
+@pytest.mark.parametrize("case", sorted(COUNT_CALLS))
+def test_same_bad_count_same_message(case):
+    from pandas_biosig._validation import ERROR_COUNT, ERROR_POSITIVE_COUNT
+
+    call, name, value, positive = COUNT_CALLS[case]
+    message = (ERROR_POSITIVE_COUNT if positive else ERROR_COUNT).format(name=name, value=value)
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        call()
+
+
+@pytest.mark.parametrize("bad", [True, np.bool_(False), float("nan"), -0.1, 1.1, "0.5", None])
+def test_check_rate_refuses(bad):
+    from pandas_biosig._validation import check_rate
+
+    with pytest.raises(ValueError):
+        check_rate(bad, "x")
+
+
+@pytest.mark.parametrize(("value", "expected"), [(0, 0.0), (1, 1.0), (np.float32(0.25), 0.25)])
+def test_check_rate_accepts(value, expected):
+    from pandas_biosig._validation import check_rate
+
+    assert check_rate(value, "x") == expected
+
+
+def test_check_count():
+    from pandas_biosig._validation import check_count
+
+    assert check_count(400.0, "n") == 400 and check_count(np.int64(0), "n") == 0
+    for bad in (True, -1, 1.5, float("inf"), "3"):
+        with pytest.raises(ValueError):
+            check_count(bad, "n")
+    with pytest.raises(ValueError):
+        check_count(0, "n", positive=True)

@@ -28,17 +28,17 @@ from ._errors import (
     ERROR_TRIALS_SPLIT,
     ERROR_UNUSED,
 )
-from ._names import CLASS_TOKENS, SPLIT_TOKENS, _parse_name
-from ._open import DEFAULT_MAX_BYTES
-from .verification import (
+from ._formats import (
     _CANONICAL,
     _bob_frame,
     _lists_frame,
     _nist_frame,
+    _reads_as_table,
     _table_frame,
-    _table_suffix,
     _validated,
 )
+from ._names import CLASS_TOKENS, SPLIT_TOKENS, _parse_name
+from ._open import DEFAULT_MAX_BYTES
 
 PathLike = str | os.PathLike
 
@@ -283,10 +283,6 @@ def read_scores(
     first = [c for c in _CANONICAL if c in frame.columns]
     frame = frame[first + [c for c in frame.columns if c not in first]]
     return _validated(frame)
-
-
-def _reads_as_table(path: Path, format: str) -> bool:
-    return format == "table" or (format == "auto" and _table_suffix(path) is not None)
 
 
 def _read_entry(entry: _Entry, format, trial_files, columns, max_bytes) -> pd.DataFrame:

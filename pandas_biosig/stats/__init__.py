@@ -68,16 +68,6 @@ from ._common import (  # noqa: F401  (the messages, options and checks, as befo
     McNemarMethod,
     RateCIMethod,
     RecognitionMethod,
-    _check_alternative,
-    _check_count,
-    _check_flag,
-    _check_method,
-    _check_open_unit,
-    _check_option,
-    _check_positive_real,
-    _check_rate,
-    _normal_result,
-    _z,
 )
 from .eer_bounds import eer_bound, min_significant_eer_difference
 from .hter import dcf_ci, hter_ci, hter_test

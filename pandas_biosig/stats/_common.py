@@ -16,7 +16,14 @@ import numpy as np
 
 from pandas_biosig._kernels import inference as _inference
 from pandas_biosig._typing import Alternative
-from pandas_biosig._validation import check_alternative
+from pandas_biosig._validation import (  # noqa: F401 (one message per concept, re-exported)
+    ERROR_COUNT,
+    ERROR_POSITIVE_COUNT,
+    ERROR_RATE,
+    check_alternative,
+)
+from pandas_biosig._validation import check_count as _check_count  # noqa: F401
+from pandas_biosig._validation import check_rate as _check_rate  # noqa: F401
 from pandas_biosig.results import TestResult
 
 # --------------------------------------------------------------------------- options
@@ -39,9 +46,6 @@ RATE_CI_METHODS: tuple[str, ...] = get_args(RateCIMethod)
 # --------------------------------------------------------------------------- messages
 
 ERROR_METHOD = "method={value!r} is not one of {allowed}"
-ERROR_RATE = "{name} must be a rate in [0, 1], got {value!r}"
-ERROR_COUNT = "{name} must be a non-negative integer, got {value!r}"
-ERROR_POSITIVE_COUNT = "{name} must be a positive integer, got {value!r}"
 ERROR_COUNT_EXCEEDS = "{name}={value!r} exceeds {total_name}={total!r}"
 ERROR_FLAG = "{name} must be True or False, got {value!r}"
 ERROR_P_TARGET = "p_target must be strictly between 0 and 1, got {value!r}"
@@ -121,37 +125,6 @@ def _check_method(value: Any, allowed: tuple[str, ...]) -> str:
 
 def _check_alternative(value: Any) -> str:
     return check_alternative(value)
-
-
-def _check_rate(value: Any, name: str) -> float:
-    """A real number in [0, 1] (NaN and bools are rejected)."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not 0.0 <= float(value) <= 1.0
-    ):
-        raise ValueError(ERROR_RATE.format(name=name, value=value))
-    return float(value)
-
-
-def _check_count(value: Any, name: str, *, positive: bool = False) -> int:
-    """A non-negative (or positive) integer; integral floats such as ``400.0`` are accepted."""
-    message = ERROR_POSITIVE_COUNT if positive else ERROR_COUNT
-    if isinstance(value, bool):
-        raise ValueError(message.format(name=name, value=value))
-    if isinstance(value, numbers.Integral):
-        count = int(value)
-    elif (
-        isinstance(value, numbers.Real)
-        and math.isfinite(float(value))
-        and float(value).is_integer()
-    ):
-        count = int(value)
-    else:
-        raise ValueError(message.format(name=name, value=value))
-    if count < 0 or (positive and count == 0):
-        raise ValueError(message.format(name=name, value=value))
-    return count
 
 
 def _check_positive_real(value: Any, name: str) -> float:

@@ -1,0 +1,391 @@
+"""The replicate machinery every bootstrap shares: seeds, progress, the metric of a sweep,
+replicate sweeps of one group, and the paired test of two aligned groups.
+
+A documented internal module (docs/architecture.md, layer 1).  Every replicate reuses the
+one sort of each system (:mod:`pandas_biosig._kernels.resample`): integer multiplicities
+over the sorted scores, prefix counts drawn lazily for the metrics that read a few
+thresholds only, or, at fixed thresholds, multinomial cell counts.  Used by
+:mod:`pandas_biosig.resampling` (``bootstrap``, ``paired_bootstrap``),
+:mod:`pandas_biosig.expected_performance` (``epc_bootstrap``),
+:mod:`pandas_biosig.comparison`, :mod:`pandas_biosig.folds`,
+:mod:`pandas_biosig.identification_tests` and :mod:`pandas_biosig.validity`, which import
+its ``_`` names from here; the public ones are re-exported by :mod:`pandas_biosig.resampling`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._kernels.rates import Sweep
+from ._kernels.resample import (
+    cluster_counts,
+    lazy_replicate,
+    percentile_interval,
+    stratified_counts,
+    uniform_counts,
+)
+from ._progress import progress_bar
+from ._schema import Group, SchemaError, check_option
+from ._validation import check_confidence_level, check_n_resamples
+from .protocol import AUTO, RESAMPLE, subject_clusters
+from .results import ConfidenceInterval, TestResult
+
+#: Metrics read at few thresholds (drawn lazily under label resampling).
+_LOCAL = {"eer_threshold", "eer_interpolated", "fnmr_at_fmr", "fmr_at_fnmr", "far", "frr", "hter"}
+#: Metrics read at a threshold held fixed.
+_FIXED = {"far", "frr", "hter"}
+
+#: Interval methods of :func:`pandas_biosig.bootstrap`.
+CI_METHODS = {"percentile": "quantiles of the replicates", "basic": "2*estimate - quantiles"}
+
+ERROR_LABELS_DIFFER = (
+    "trial {trial!r} is genuine for one system and impostor for another; paired "
+    "resampling needs the same labels on the same trials"
+)
+ERROR_ALIGN = (
+    "systems {a!r} and {b!r} do not share the same trials{where}: {n_a} trials only in "
+    "{a!r} and {n_b} only in {b!r} (e.g. {examples}); pass common_trials=True to keep the "
+    "trials they share"
+)
+ERROR_SEED = "seed={value!r} must be None, a non-negative integer or a numpy Generator"
+
+
+def _rng(seed) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool | np.bool_) or not (
+        seed is None or isinstance(seed, int | np.integer | np.random.SeedSequence)
+    ):
+        raise ValueError(ERROR_SEED.format(value=seed))
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):  # a negative integer
+        raise ValueError(ERROR_SEED.format(value=seed)) from None
+
+
+def _progress(enabled: bool | None, total: int, label: str) -> Callable[[int], None]:
+    """A tqdm progress bar (see :mod:`pandas_biosig._progress`): ``tick(done)``."""
+    return progress_bar(enabled, total, label, unit="resample")
+
+
+def _metric_function(metric: str, *, target, p_target, c_miss, c_fa) -> Callable:
+    """``f(sweep, threshold) -> float`` for a metric name."""
+    norm = min(c_miss * p_target, c_fa * (1 - p_target))
+    table: dict[str, Callable] = {
+        "eer": lambda sw, t: sw.eer_rocch(),
+        "eer_threshold": lambda sw, t: sw.eer_threshold()[0],
+        "eer_interpolated": lambda sw, t: sw.eer_interpolated(),
+        "auc": lambda sw, t: sw.auc(),
+        "min_hter": lambda sw, t: _hter(sw.min_weighted(0.5)),
+        "min_dcf": lambda sw, t: sw.min_dcf(p_target, c_miss, c_fa)[0] / norm,
+        "fnmr_at_fmr": lambda sw, t: sw.fnmr_at_fmr(target).frr,
+        "fmr_at_fnmr": lambda sw, t: _far_or_nan(sw.fmr_at_fnmr(target)),
+        "cllr": lambda sw, t: sw.cllr(),
+        "min_cllr": lambda sw, t: sw.min_cllr(),
+        "far": lambda sw, t: float(sw.fa_at(t)) / sw.n,
+        "frr": lambda sw, t: float(sw.fr_at(t)) / sw.p,
+        "hter": lambda sw, t: (float(sw.fa_at(t)) / sw.n + float(sw.fr_at(t)) / sw.p) / 2,
+    }
+    return table[metric]
+
+
+def _hter(op) -> float:
+    return (op.far + op.frr) / 2
+
+
+def _far_or_nan(op) -> float:
+    return float("nan") if op is None else op.far
+
+
+def _class_permutations(group: Group) -> tuple[np.ndarray, np.ndarray]:
+    """Trial positions of the group in each class's sorted order (computed once)."""
+    neg_idx = np.flatnonzero(~group.genuine)
+    pos_idx = np.flatnonzero(group.genuine)
+    neg_order = neg_idx[np.argsort(group.scores[neg_idx], kind="stable")]
+    pos_order = pos_idx[np.argsort(group.scores[pos_idx], kind="stable")]
+    return neg_order, pos_order
+
+
+class _Replicates:
+    """Draws replicate sweeps of one group under a resampling scheme."""
+
+    def __init__(self, group: Group, sweep: Sweep, resample: str, lazy: bool):
+        self.group, self.sweep, self.resample = group, sweep, resample
+        self.lazy = lazy and resample == "label"
+        if not self.lazy:
+            sweep.prepare_resampling()
+        if resample == "subject":
+            self.perm = _class_permutations(group)
+            self.clusters, self.n_clusters = subject_clusters(group.subject, _named(group))
+
+    def draw(self, rng: np.random.Generator) -> Sweep:
+        sw = self.sweep
+        if self.lazy:
+            return lazy_replicate(sw, rng)
+        if self.resample == "label":
+            wn = uniform_counts(rng, sw.n)
+            wp = uniform_counts(rng, sw.p)
+            return sw.reweighted(wn, wp)
+        if self.resample == "trial":
+            total = sw.n + sw.p
+            n_neg = int(rng.binomial(total, sw.n / total))
+            wn = uniform_counts(rng, sw.n, n_neg)
+            wp = uniform_counts(rng, sw.p, total - n_neg)
+            return sw.reweighted(wn, wp)
+        w = cluster_counts(rng, self.clusters, self.n_clusters)
+        neg_order, pos_order = self.perm
+        return sw.reweighted(w[neg_order], w[pos_order])
+
+
+def _named(group: Group) -> str:
+    key = getattr(group, "key", None)
+    if not key:
+        return "the trials"
+    where = f"system {group.system!r}"
+    return where if group.split is None else f"{where}, split {group.split!r}"
+
+
+def _check_common(n_resamples, confidence_level, resample, ci_method):
+    check_n_resamples(n_resamples)
+    check_confidence_level(confidence_level)
+    if resample != AUTO:
+        check_option(resample, RESAMPLE, "resample")
+    check_option(ci_method, CI_METHODS, "ci_method")
+
+
+# ------------------------------------------------------------------- paired replicates
+@dataclass(frozen=True)
+class BootstrapTestResult(TestResult):
+    """A paired bootstrap test: :class:`TestResult` whose interval is the bootstrap one.
+
+    ``confidence_interval(confidence_level=...)`` gives the percentile interval of the
+    replicated differences (not a normal approximation).
+    """
+
+    _replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+
+    def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
+        confidence_level = check_confidence_level(confidence_level)
+        low, high = percentile_interval(self._replicates, confidence_level)
+        return ConfidenceInterval(float(low), float(high))
+
+
+class PairedResampler:
+    """Shared trial multiplicities for several systems scored on the same trials.
+
+    Parameters
+    ----------
+    groups : list of Group
+        Groups of one (``by``, split) family, already aligned: the same trials in the same
+        order, with the same labels.
+    resample : {"label", "trial", "subject"}
+    """
+
+    def __init__(self, groups: Sequence[Group], resample: str):
+        self.groups = list(groups)
+        self.resample = resample
+        self.sweeps = [Sweep.from_scores(g.scores, g.genuine).prepare_resampling() for g in groups]
+        self.perms = [_class_permutations(g) for g in groups]
+        genuine = groups[0].genuine
+        if resample == "label":
+            self.strata, self.n_strata = genuine.astype(np.int64), 2
+        elif resample == "trial":
+            self.strata, self.n_strata = np.zeros(genuine.size, dtype=np.int64), 1
+        else:
+            self.clusters, self.n_clusters = subject_clusters(groups[0].subject, _named(groups[0]))
+
+    def weights(self, rng: np.random.Generator) -> np.ndarray:
+        """Multiplicities of the trials for one replicate."""
+        if self.resample == "subject":
+            return cluster_counts(rng, self.clusters, self.n_clusters)
+        return stratified_counts(rng, self.strata, self.n_strata)
+
+    def sweeps_for(self, w: np.ndarray) -> list[Sweep]:
+        return [
+            sw.reweighted(w[neg], w[pos])
+            for sw, (neg, pos) in zip(self.sweeps, self.perms, strict=True)
+        ]
+
+
+def align_pair(a: Group, b: Group, *, common_trials: bool, where: str = "") -> tuple[Group, Group]:
+    """The two groups restricted to (and ordered by) their shared trials."""
+    ia = pd.Index(a.trial)
+    ib = pd.Index(b.trial)
+    if ia.equals(ib):
+        _check_labels(a, b, np.arange(len(ia)), np.arange(len(ib)))
+        return a, b
+    common = ia.intersection(ib, sort=False)
+    only_a = ia.difference(ib, sort=False)
+    only_b = ib.difference(ia, sort=False)
+    if (len(only_a) or len(only_b)) and not common_trials:
+        examples = list(only_a[:3]) + list(only_b[:3])
+        raise SchemaError(
+            ERROR_ALIGN.format(
+                a=a.system, b=b.system, where=where, n_a=len(only_a), n_b=len(only_b),
+                examples=[v.item() if isinstance(v, np.generic) else v for v in examples],
+            )
+        )
+    pa = ia.get_indexer(common)
+    pb = ib.get_indexer(common)
+    _check_labels(a, b, pa, pb)
+    return _take(a, pa), _take(b, pb)
+
+
+def _check_labels(a: Group, b: Group, pa, pb) -> None:
+    diff = a.genuine[pa] != b.genuine[pb]
+    if diff.any():
+        bad = a.trial[pa][np.argmax(diff)]
+        raise SchemaError(ERROR_LABELS_DIFFER.format(trial=getattr(bad, "item", lambda: bad)()))
+
+
+def _take(g: Group, idx: np.ndarray) -> Group:
+    return Group(
+        g.key,
+        g.scores[idx],
+        g.genuine[idx],
+        g.trial[idx],
+        None if g.rows is None else g.rows[idx],
+        None if g.subject is None else g.subject[idx],
+    )
+
+
+def bootstrap_difference(
+    a: Group,
+    b: Group,
+    f: Callable,
+    thresholds: tuple[float, float],
+    *,
+    n_resamples: int,
+    resample: str,
+    rng: np.random.Generator,
+    alternative: str = "two-sided",
+    tick: Callable[[int], None] | None = None,
+    metric: str | None = None,
+) -> BootstrapTestResult:
+    """Paired bootstrap test of ``f(A) - f(B)`` on aligned groups.
+
+    For ``metric`` in ``far``, ``frr``, ``hter`` (fixed thresholds) every trial falls in
+    one of eight cells (class x A accepts x B accepts), and a replicate is a multinomial
+    draw of the cell counts: O(1) per replicate (O(subjects) for subject resampling).
+    """
+    if metric in _FIXED:
+        est = f(Sweep.from_scores(a.scores, a.genuine), thresholds[0]) - f(
+            Sweep.from_scores(b.scores, b.genuine), thresholds[1]
+        )
+        deltas = _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng)
+        if tick is not None:
+            tick(n_resamples)
+        return _bootstrap_result(est, deltas, alternative, n=a.genuine.size)
+    res = PairedResampler([a, b], resample)
+    est = f(res.sweeps[0], thresholds[0]) - f(res.sweeps[1], thresholds[1])
+    deltas = np.empty(n_resamples)
+    for i in range(n_resamples):
+        sa, sb = res.sweeps_for(res.weights(rng))
+        deltas[i] = f(sa, thresholds[0]) - f(sb, thresholds[1])
+        if tick is not None:
+            tick(i + 1)
+    return _bootstrap_result(est, deltas, alternative, n=a.genuine.size)
+
+
+def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng):
+    """Replicated metric(A) - metric(B) at fixed thresholds, from the 8-cell table."""
+    acc_a = a.scores >= thresholds[0]
+    acc_b = b.scores >= thresholds[1]
+    cell = a.genuine.astype(np.int64) * 4 + acc_a * 2 + acc_b
+    if resample == "subject":
+        codes, n_subjects = subject_clusters(a.subject, _named(a))
+        table = np.zeros((n_subjects, 8))
+        np.add.at(table, (codes, cell), 1)
+        mult = rng.multinomial(n_subjects, np.full(n_subjects, 1 / n_subjects), size=n_resamples)
+        counts = mult @ table
+    else:
+        counts = _cell_draws(np.bincount(cell, minlength=8), n_resamples, resample, rng)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ni = counts[:, :4].sum(axis=1)
+        nc = counts[:, 4:].sum(axis=1)
+        far_a = (counts[:, 2] + counts[:, 3]) / ni
+        far_b = (counts[:, 1] + counts[:, 3]) / ni
+        frr_a = (counts[:, 4] + counts[:, 5]) / nc
+        frr_b = (counts[:, 4] + counts[:, 6]) / nc
+    if metric == "far":
+        return far_a - far_b
+    if metric == "frr":
+        return frr_a - frr_b
+    return (far_a + frr_a) / 2 - (far_b + frr_b) / 2
+
+
+def _cell_draws(n_cell: np.ndarray, n_resamples: int, resample: str, rng) -> np.ndarray:
+    """Replicated counts of the 8 cells (class x A accepts x B accepts), drawn so that
+    swapping A and B swaps the discordant cells of every replicate: per class, the two
+    concordant cells and the discordant total first, then the split of the discordant
+    trials, binomially (numpy draws Bin(n, 1 - q) as n - Bin(n, q) from the same stream).
+    """
+    n_cell = n_cell.astype(np.int64)
+    totals = n_cell.reshape(2, 4).sum(axis=1)
+    if resample == "label":
+        per_class = np.broadcast_to(totals, (n_resamples, 2))
+    else:  # trials regardless of class: the class sizes vary too
+        n = int(totals.sum())
+        n_neg = rng.binomial(n, totals[0] / n, size=n_resamples)
+        per_class = np.stack([n_neg, n - n_neg], axis=1)
+    counts = np.zeros((n_resamples, 8))
+    disc = n_cell[[1, 5]] + n_cell[[2, 6]]
+    sign = np.sign(n_cell[[2, 6]] - n_cell[[1, 5]])  # which of A, B errs alone more
+    for k, lo in enumerate((0, 4)):
+        size = totals[k]
+        if size == 0:
+            continue
+        probs = np.array([n_cell[lo], n_cell[lo + 3], disc[k]], dtype=np.float64) / size
+        three = _multinomial(rng, per_class[:, k], probs)
+        counts[:, lo], counts[:, lo + 3] = three[:, 0], three[:, 1]
+        d = three[:, 2]
+        if disc[k] == 0:
+            continue
+        if n_cell[lo + 1] == 0 or n_cell[lo + 2] == 0:  # one-sided: no draw (numpy
+            a_alone = d if n_cell[lo + 1] == 0 else d * 0  # may consume the stream at p=1)
+        else:
+            a_alone = rng.binomial(d, n_cell[lo + 2] / disc[k])
+            if sign[k] == 0 and sign[1 - k] < 0:  # a tie: orient it by the other class
+                a_alone = d - a_alone
+        counts[:, lo + 2], counts[:, lo + 1] = a_alone, d - a_alone
+    return counts
+
+
+def _multinomial(rng, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """One multinomial draw per entry of ``n`` (numpy broadcasts the counts)."""
+    return rng.multinomial(np.asarray(n, dtype=np.int64), probs)
+
+
+def bootstrap_pvalue(deltas: np.ndarray, alternative: str = "two-sided") -> float:
+    """P-value of "no difference" from replicated differences (NaN replicates ignored):
+    the share of replicates on the far side of 0, with the +1 correction."""
+    finite = deltas[np.isfinite(deltas)]
+    below = (np.count_nonzero(finite <= 0) + 1) / (finite.size + 1)
+    above = (np.count_nonzero(finite >= 0) + 1) / (finite.size + 1)
+    if alternative == "two-sided":
+        return min(1.0, 2 * min(below, above))
+    return below if alternative == "greater" else above  # "greater": H1 is A - B > 0
+
+
+def _bootstrap_result(est, deltas, alternative, n) -> BootstrapTestResult:
+    finite = deltas[np.isfinite(deltas)]
+    m = finite.size
+    p = bootstrap_pvalue(finite, alternative)
+    se = float(np.std(finite, ddof=1)) if m > 1 else float("nan")
+    z = est / se if se and se > 0 else float("nan")
+    return BootstrapTestResult(
+        statistic=float(z),
+        pvalue=float(p),
+        log10_pvalue=math.log10(p),
+        estimate=float(est),
+        alternative=alternative,
+        method="paired bootstrap of the metric difference",
+        n=int(n),
+        _se=se,
+        _replicates=finite,
+    )

@@ -1,0 +1,337 @@
+"""The parsers behind the verification readers: one function per file format, each
+returning an unvalidated tidy frame, and the final check every reader applies.
+
+A documented internal module (docs/architecture.md, layer 1): :mod:`pandas_biosig.io.verification`
+(one public reader per format), :mod:`pandas_biosig.io.scores` (the auto-detecting
+:func:`~pandas_biosig.io.read_scores`) and the command line import its ``_`` names from here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._schema import (
+    ERROR_DUPLICATE_COLUMNS,
+    LABEL_VOCABULARY,
+    SchemaError,
+    check_columns,
+    validate_trials,
+)
+from ._errors import (
+    ERROR_COLUMN_CLASH,
+    ERROR_CORRUPT,
+    ERROR_DUPLICATE_KEY,
+    ERROR_EMPTY_FILE,
+    ERROR_EXTRA_SCORE,
+    ERROR_FIELDS_OPTION,
+    ERROR_MAPPING,
+    ERROR_NO_SCORE,
+    ERROR_NOT_A_NUMBER,
+    ERROR_TABLE_MEMBERS,
+    ERROR_TOO_LARGE,
+    FileTooLargeError,
+    ScoreFileError,
+)
+from ._names import _file_system_name
+from ._open import (
+    DEFAULT_MAX_BYTES,
+    _check_max_bytes,
+    _decode,
+    _read_blobs,
+    _read_sources,
+    _reason,
+    _regular_file,
+    _Source,
+)
+from ._parse import (
+    _data_lines,
+    _labels,
+    _line_number,
+    _numbers,
+    _parse_numbers,
+    _split_fields,
+    _tidy,
+)
+
+#: bob's text formats: number of fields -> field names.
+BOB_LAYOUTS: dict[int, tuple[str, ...]] = {
+    2: ("label", "score"),
+    4: ("claimed_id", "real_id", "test_label", "score"),
+    5: ("claimed_id", "model_label", "real_id", "test_label", "score"),
+}
+
+#: Fields of the two files of the NIST SRE / Kaldi format.
+NIST_TRIALS_FIELDS = ("enroll", "test", "label")
+NIST_SCORES_FIELDS = ("enroll", "test", "score")
+
+#: Labels of bob's 2-column format, on top of :data:`~pandas_biosig.LABEL_VOCABULARY`
+#: (case-insensitive): 1 is genuine, -1 or 0 impostor.
+BOB_LABELS: dict[str, bool] = {
+    **LABEL_VOCABULARY,
+    "+1": True,
+    "1.0": True,
+    "+1.0": True,
+    "-1": False,
+    "-1.0": False,
+    "0.0": False,
+}
+
+
+_TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".pq")
+_CANONICAL = ("system", "trial", "label", "score", "split")
+
+
+def _bob_frame(path, *, fields, member, system, split, max_bytes=DEFAULT_MAX_BYTES) -> pd.DataFrame:
+    if fields != "auto" and fields not in BOB_LAYOUTS:
+        raise ValueError(
+            ERROR_FIELDS_OPTION.format(value=fields, allowed=["auto", *BOB_LAYOUTS])
+        )
+    layouts = dict(BOB_LAYOUTS) if fields == "auto" else {fields: BOB_LAYOUTS[fields]}
+    system = _file_system_name(path) if system is None else system
+    parts, offset = [], 0
+    for source in _read_sources(path, member, max_bytes):
+        columns = _split_fields(source, layouts)
+        n = len(columns)
+        layouts = {n: BOB_LAYOUTS[n]}  # every member of an archive has the same layout
+        score = _numbers(source, columns[-1], n, "score")
+        if n == 2:
+            genuine = _labels(
+                source, columns[0], 1, BOB_LABELS, "1 for genuine, -1 or 0 for impostor"
+            )
+            trial = np.arange(offset, offset + score.size)
+            offset += score.size
+            parts.append(_tidy(system, trial, genuine, score, split))
+            continue
+        named = dict(zip(BOB_LAYOUTS[n], columns, strict=True))
+        genuine = named["claimed_id"] == named["real_id"]
+        model = named["model_label" if n == 5 else "claimed_id"]
+        trial = model + " " + named["test_label"]
+        extra = {k: v for k, v in named.items() if k != "score"}
+        extra["subject"] = named["real_id"]
+        parts.append(_tidy(system, trial, genuine, score, split, extra))
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """The data rows of one file read as one or more sources (tar members), to locate a row."""
+
+    name: str  # the file
+    sources: tuple[_Source, ...]
+    offsets: np.ndarray  # the first row of each source
+
+    def locate(self, row: int) -> tuple[str, int]:
+        """``(source name, line number)`` of a row."""
+        k = int(np.searchsorted(self.offsets, row, side="right")) - 1
+        return self.sources[k].name, _line_number(self.sources[k], row - int(self.offsets[k]))
+
+
+def _read_keyed(
+    path, fields: tuple[str, str, str], max_bytes: int
+) -> tuple[_Rows, list[np.ndarray]]:
+    """The three fields of every line of a NIST trials or scores file (all members)."""
+    sources, parts = [], []
+    for source in _read_sources(path, None, max_bytes):
+        columns = _split_fields(source, {3: fields})
+        if fields[2] == "score":
+            columns[2] = _numbers(source, columns[2], 3, "score")
+        else:
+            columns[2] = _labels(source, columns[2], 3, LABEL_VOCABULARY, "target or nontarget")
+        sources.append(source)
+        parts.append(columns)
+    sizes = [len(p[0]) for p in parts]
+    rows = _Rows(str(path), tuple(sources), np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int))
+    return rows, [np.concatenate([p[i] for p in parts]) for i in range(3)]
+
+
+def _keys(rows: _Rows, enroll: np.ndarray, test: np.ndarray) -> pd.Index:
+    """The (enroll, test) keys of a file as one string index, refusing duplicates."""
+    keys = pd.Index(enroll + " " + test)  # fields hold no white space: the join is unique
+    duplicated = keys.duplicated()
+    if duplicated.any():
+        row = int(np.flatnonzero(duplicated)[0])
+        first = int(np.flatnonzero(keys == keys[row])[0])
+        name, line = rows.locate(row)
+        first_name, first_line = rows.locate(first)
+        raise ScoreFileError(
+            ERROR_DUPLICATE_KEY.format(
+                source=name, line=line, enroll=enroll[row], test=test[row],
+                first=first_line if first_name == name else f"{first_line} of {first_name}",
+            )
+        )
+    return keys
+
+
+def _nist_frame(
+    trials_path, scores_path, *, system, split, max_bytes=DEFAULT_MAX_BYTES
+) -> pd.DataFrame:
+    system = _file_system_name(scores_path) if system is None else system
+    trial_rows, (enroll, test, genuine) = _read_keyed(trials_path, NIST_TRIALS_FIELDS, max_bytes)
+    score_rows, (s_enroll, s_test, scores) = _read_keyed(scores_path, NIST_SCORES_FIELDS, max_bytes)
+    trial_keys = _keys(trial_rows, enroll, test)
+    score_keys = _keys(score_rows, s_enroll, s_test)
+    position = score_keys.get_indexer(trial_keys)
+    missing = np.flatnonzero(position < 0)
+    if missing.size:
+        row = int(missing[0])
+        name, line = trial_rows.locate(row)
+        raise ScoreFileError(
+            ERROR_NO_SCORE.format(
+                scores=score_rows.name, enroll=enroll[row], test=test[row], trials=name,
+                line=line,
+            )
+        )
+    if score_keys.size > trial_keys.size:
+        used = np.zeros(score_keys.size, dtype=bool)
+        used[position] = True
+        row = int(np.flatnonzero(~used)[0])
+        name, line = score_rows.locate(row)
+        raise ScoreFileError(
+            ERROR_EXTRA_SCORE.format(
+                scores=name, line=line, enroll=s_enroll[row], test=s_test[row],
+                trials=trial_rows.name,
+            )
+        )
+    return _tidy(
+        system, np.asarray(trial_keys, dtype=object), genuine, scores[position], split,
+        {"enroll": enroll, "test": test},
+    )
+
+
+def _list_scores(path, max_bytes: int) -> np.ndarray:
+    parts = []
+    for source in _read_sources(path, None, max_bytes):
+        tokens, counts = [], []
+        for _, fields in _data_lines(source.text):
+            tokens.append(fields[-1])
+            counts.append(len(fields))
+        if not tokens:
+            raise ScoreFileError(ERROR_EMPTY_FILE.format(source=source.name))
+        column = np.array(tokens, dtype=object)
+        parts.append(
+            _parse_numbers(
+                column,
+                lambda i, source=source, column=column, counts=counts: ScoreFileError(
+                    ERROR_NOT_A_NUMBER.format(
+                        source=source.name, line=_line_number(source, i),
+                        field=counts[i], name="score", value=column[i],
+                    )
+                ),
+            )
+        )
+    return np.concatenate(parts)
+
+
+def _lists_frame(
+    genuine_path, impostor_path, *, system, split, max_bytes=DEFAULT_MAX_BYTES
+) -> pd.DataFrame:
+    system = _file_system_name(genuine_path) if system is None else system
+    genuine_scores = _list_scores(genuine_path, max_bytes)
+    impostor_scores = _list_scores(impostor_path, max_bytes)
+    score = np.concatenate([genuine_scores, impostor_scores])
+    genuine = np.arange(score.size) < genuine_scores.size
+    return _tidy(system, np.arange(score.size), genuine, score, split)
+
+
+def _table_suffix(path: Path) -> str | None:
+    """``.csv``, ``.tsv``, ``.parquet`` or ``.pq`` when the name ends so (before a codec
+    suffix such as ``.gz``), else None."""
+    suffixes = [s.lower() for s in path.suffixes]
+    while suffixes and suffixes[-1] in (".gz", ".bz2", ".xz"):
+        suffixes.pop()
+    return suffixes[-1] if suffixes and suffixes[-1] in _TABLE_SUFFIXES else None
+
+
+def _is_parquet(path: Path) -> bool:
+    if _table_suffix(path) in (".parquet", ".pq"):
+        return True
+    with open(path, "rb") as handle:
+        return handle.read(4) == b"PAR1"
+
+
+def _read_parquet(path: Path, max_bytes: int) -> pd.DataFrame:
+    """A Parquet file, refused before reading when its columns decompress past the bound."""
+    try:
+        import pyarrow.parquet as pq
+
+        metadata = pq.ParquetFile(path).metadata
+        size = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+        if max(size, path.stat().st_size) > max_bytes:
+            raise FileTooLargeError(ERROR_TOO_LARGE.format(source=path, max_bytes=max_bytes))
+        return pd.read_parquet(path)
+    except ScoreFileError:
+        raise
+    except ImportError:
+        raise
+    except Exception as error:  # pyarrow's errors are not one class: name the file
+        raise ScoreFileError(
+            ERROR_CORRUPT.format(source=path, what="Parquet file", reason=_reason(error))
+        ) from None
+
+
+def _read_csv(path: Path, max_bytes: int) -> pd.DataFrame:
+    blobs = _read_blobs(path, None, max_bytes)
+    if len(blobs) != 1:
+        raise ScoreFileError(ERROR_TABLE_MEMBERS.format(path=path, n=len(blobs)))
+    name, data = blobs[0]
+    text = _decode(data, name).text  # a clear error for text that is not UTF-8
+    sep = "\t" if _table_suffix(path) == ".tsv" else ","
+    header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    repeated = sorted({c for c in header if header.count(c) > 1})
+    if repeated:  # pandas would rename the second copy silently ("a.1")
+        raise SchemaError(ERROR_DUPLICATE_COLUMNS.format(duplicated=repeated, found=header))
+    try:
+        return pd.read_csv(
+            io.BytesIO(data), sep=sep,
+            encoding="utf-8-sig", compression=None,
+        )
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:
+        raise ScoreFileError(
+            ERROR_CORRUPT.format(source=name, what="table", reason=_reason(error))
+        ) from None
+
+
+def _table_frame(
+    path, *, columns, system, split, default_system=None, split_from_name=False,
+    max_bytes=DEFAULT_MAX_BYTES,
+) -> pd.DataFrame:
+    max_bytes = _check_max_bytes(max_bytes)
+    path = _regular_file(path)
+    frame = _read_parquet(path, max_bytes) if _is_parquet(path) else _read_csv(path, max_bytes)
+    mapping = dict(columns or {})
+    missing = [c for c in mapping if c not in frame.columns]
+    if missing:
+        raise SchemaError(ERROR_MAPPING.format(path=path, missing=missing, found=list(frame.columns)))
+    frame = frame.rename(columns=mapping)
+    check_columns(frame)
+    if split_from_name and "split" in frame.columns:
+        split = None  # the table's own split column wins over a token in its file name
+    for column, value in (("system", system), ("split", split)):
+        if value is not None and column in frame.columns:
+            raise SchemaError(
+                ERROR_COLUMN_CLASH.format(path=path, column=column, value=value)
+            )
+    if "system" not in frame.columns:
+        name = default_system if default_system is not None else _file_system_name(path)
+        frame.insert(0, "system", name if system is None else system)
+    if split is not None:
+        frame["split"] = split
+    if "trial" not in frame.columns:
+        frame["trial"] = frame.groupby("system", sort=False).cumcount().to_numpy()
+    first = [c for c in _CANONICAL if c in frame.columns]
+    return frame[first + [c for c in frame.columns if c not in first]].reset_index(drop=True)
+
+
+def _validated(frame: pd.DataFrame) -> pd.DataFrame:
+    validate_trials(frame, nonfinite="reject")
+    return frame
+
+
+def _reads_as_table(path: Path, format: str) -> bool:
+    return format == "table" or (format == "auto" and _table_suffix(path) is not None)
