@@ -89,7 +89,8 @@ def placement(sweep: Sweep) -> np.ndarray:
 
 def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None,
            at: np.ndarray | None = None):
-    """Merge two sorted arrays in linear time: ``(merged, is_pos)``.
+    """Merge two sorted arrays in linear time: ``(merged, is_pos, where)``, ``where`` the
+    position of each genuine score in ``merged``.
 
     Each genuine score goes before the impostor scores equal to it (the order within a
     run of ties never matters: only the first element of each run is read). ``out`` (at
@@ -109,7 +110,7 @@ def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None,
     np.logical_not(is_pos, out=is_pos)
     merged[is_pos] = neg
     np.logical_not(is_pos, out=is_pos)
-    return merged, is_pos
+    return merged, is_pos, at
 
 
 def _run_starts(merged: np.ndarray) -> np.ndarray | None:
@@ -136,7 +137,7 @@ def roc_points(sweep: Sweep) -> RocPoints:
     """
     neg, pos = sweep.neg, sweep.pos
     if neg.size + pos.size:
-        merged, is_pos = _merge(neg, pos)
+        merged, is_pos, _ = _merge(neg, pos)
         starts = _run_starts(merged)
         # genuine scores strictly below each distinct value: a cumulative count of the
         # merged labels, read at the first element of each run of ties
@@ -223,7 +224,7 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
     if size == 0:
         length = 1
     else:
-        merged, is_pos = _merge(neg, pos, out=scratch, at=at)
+        merged, is_pos, where = _merge(neg, pos, out=scratch, at=at)
         starts = None if length == size + 1 else _run_starts(merged)
         if starts is None:
             u = merged
@@ -234,7 +235,7 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
         _thresholds_into(u, sweep, threshold[:length])
         del merged
         if starts is None:
-            _distinct_rates(is_pos, a, n, p, rp, far, frr, tpr)
+            _distinct_rates(where, size, a, n, p, rp, far, frr, tpr)
         else:
             cpos = np.empty(size + 1, dtype=np.int64)
             cpos[0] = 0
@@ -265,32 +266,31 @@ def _rates(pos_below, neg_below, a, n, p, rp, far, frr, tpr) -> None:
     frr /= p
 
 
-def _distinct_rates(is_pos, a, n, p, rp, far, frr, tpr) -> None:
+def _distinct_rates(where, size, a, n, p, rp, far, frr, tpr) -> None:
     """:func:`_rates` of every merged position when the scores are distinct, block by
-    block: ``pos_below[k]`` (genuine scores before position ``k``) is ``before`` plus a
-    running count in the block, and ``fa = a - k + pos_below``, ``fr = rp + pos_below``,
-    ``p - fr`` are sums of exact integers, so every rate has the bits of :func:`_rates`."""
-    size = is_pos.size
+    block. ``pos_below[k]`` (genuine scores before position ``k``) steps up by one after
+    each genuine position ``where[j]``, so a block of it is a ``np.repeat`` of consecutive
+    integers (several times faster than a running sum); ``fa = a - k + pos_below``,
+    ``fr = rp + pos_below`` and ``p - fr`` are sums of exact integers, so every rate has
+    the bits of :func:`_rates`."""
+    ends = where + 1  # value j of pos_below runs up to, not including, ends[j]
     step = np.arange(0, -_BLOCK, -1, dtype=np.float64)
-    below = np.empty(min(_BLOCK, size))
-    before = 0  # genuine scores before position lo - 1 (before position 0 for lo = 0)
     for lo in range(0, size, _BLOCK):
         hi = min(lo + _BLOCK, size)
-        c = below[: hi - lo]
-        if lo == 0:  # c[i] = genuine scores in [0, i)
-            c[0] = 0.0
-            np.cumsum(is_pos[: hi - 1], dtype=np.float64, out=c[1:])
-        else:  # c[i] = genuine scores in [lo - 1, lo + i)
-            np.cumsum(is_pos[lo - 1 : hi - 1], dtype=np.float64, out=c)
+        j0 = int(np.searchsorted(ends, lo, side="right"))
+        j1 = int(np.searchsorted(ends, hi - 1, side="right"))
+        bounds = np.empty(j1 - j0 + 2, dtype=np.intp)
+        bounds[0], bounds[-1] = lo, hi
+        bounds[1:-1] = ends[j0:j1]
+        c = np.repeat(np.arange(j0, j1 + 1, dtype=np.float64), np.diff(bounds))
         blk = far[lo:hi]
-        np.add(step[: hi - lo], a + before - lo, out=blk)
+        np.add(step[: hi - lo], a - lo, out=blk)
         blk += c
         blk /= n
-        np.subtract(p - rp - before, c, out=tpr[lo:hi])
+        np.subtract(p - rp, c, out=tpr[lo:hi])
         tpr[lo:hi] /= p
-        np.add(c, rp + before, out=frr[lo:hi])
+        np.add(c, rp, out=frr[lo:hi])
         frr[lo:hi] /= p
-        before += int(c[-1])
 
 
 def _thresholds(u: np.ndarray, sweep: Sweep) -> np.ndarray:
