@@ -148,3 +148,15 @@ def _with_pav(sw, blocks):
     other = Sweep(sw.neg, sw.pos, assume_sorted=True)
     other._pav = blocks
     return other
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_nearly_straight_roc_is_exact_or_pooled(seed):
+    # uniform classes shifted a little: the ROC hugs a line, and many blocks reach it
+    rng = np.random.default_rng(seed)
+    neg, pos = rng.random(40_000), rng.random(20_000) + 0.05
+    sw = Sweep(neg, pos)
+    for windows in [(8,), (64, 1024), rocch.WINDOWS]:
+        value = windowed(Sweep(neg, pos), windows)
+        assert value is None or value == full(sw)
+    assert Sweep(neg, pos).eer_rocch() == full(sw)

@@ -187,16 +187,12 @@ def _supports(neg, pos, rn, rp, fa1, fr1, fa2, fr2, j0, j1) -> bool:
     if beta * p < c or (beta * p == c and j1 < b):  # (0, p), in the window when j1 = b
         return False
     starts = np.arange(0, b, _BLOCK)
-    ends = np.append(starts[1:], b)
     # impostors below the first genuine score of the next block bound each block's count
     nb_next = np.append(np.searchsorted(neg, pos[starts[1:]], side="left"), a)
     lower = alpha * (a - nb_next) + beta * (rp + starts)
-    for i in np.flatnonzero(lower <= c):
-        lo, hi = int(starts[i]), int(ends[i])
-        j = np.arange(lo, hi)
-        nb = np.searchsorted(neg, pos[lo:hi], side="left")
-        resid = alpha * (a - nb) + beta * (rp + j) - c
-        inside = (j >= j0) & (j <= j1)
-        if (resid < 0).any() or ((resid == 0) & ~inside).any():
-            return False
-    return True
+    near = np.flatnonzero(lower <= c)  # the blocks that may reach the line: every point
+    j = (starts[near, None] + np.arange(_BLOCK)).ravel()
+    j = j[j < b]
+    resid = alpha * (a - np.searchsorted(neg, pos[j], side="left")) + beta * (rp + j) - c
+    outside = (j < j0) | (j > j1)
+    return not ((resid < 0).any() or ((resid == 0) & outside).any())
