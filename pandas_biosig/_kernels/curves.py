@@ -88,14 +88,15 @@ def placement(sweep: Sweep) -> np.ndarray:
 
 
 def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None,
-           at: np.ndarray | None = None):
+           at: np.ndarray | None = None, mask: bool = True):
     """Merge two sorted arrays in linear time: ``(merged, is_pos, where)``, ``where`` the
     position of each genuine score in ``merged``.
 
     Each genuine score goes before the impostor scores equal to it (the order within a
     run of ties never matters: only the first element of each run is read). ``out`` (at
     least ``neg.size + pos.size`` long) receives the merged values when given; ``at`` is
-    :func:`placement` when already known.
+    :func:`placement` when already known. Without ``mask`` the caller does not read
+    ``is_pos`` (it is returned inverted, one pass saved).
     """
     size = neg.size + pos.size
     merged = np.empty(size) if out is None else out[:size]
@@ -109,7 +110,8 @@ def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None,
     merged[at] = pos
     np.logical_not(is_pos, out=is_pos)
     merged[is_pos] = neg
-    np.logical_not(is_pos, out=is_pos)
+    if mask:
+        np.logical_not(is_pos, out=is_pos)
     return merged, is_pos, at
 
 
@@ -224,8 +226,9 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
     if size == 0:
         length = 1
     else:
-        merged, is_pos, where = _merge(neg, pos, out=scratch, at=at)
-        starts = None if length == size + 1 else _run_starts(merged)
+        distinct = length == size + 1  # known distinct: no run search, no genuine mask
+        merged, is_pos, where = _merge(neg, pos, out=scratch, at=at, mask=not distinct)
+        starts = None if distinct else _run_starts(merged)
         if starts is None:
             u = merged
             length = size + 1
