@@ -20,7 +20,7 @@ import pandas as pd
 import pandas_biosig as pbs
 from pandas_biosig._kernels.pairwise import decision_errors
 from pandas_biosig._schema import validate_trials
-from pandas_biosig.metrics import _resolve_thresholds
+from pandas_biosig.protocol import Protocol
 
 
 def make_table(k: int, n: int, seed: int = 0) -> pd.DataFrame:
@@ -49,11 +49,8 @@ def decision_vectors(df: pd.DataFrame) -> list[np.ndarray]:
     """The reference: validated groups, EER thresholds, one error vector per system."""
     trials = validate_trials(df, split=None, subject=None)
     return [
-        decision_errors(g.scores, t, g.genuine)
-        for g, _, _, _, _, t, _ in _resolve_thresholds(
-            trials, threshold="eer", weight=0.5, target=None, p_target=0.01, c_miss=1.0,
-            c_fa=1.0, on=None, apply_to=None,
-        )
+        decision_errors(r.group.scores, r.threshold, r.group.genuine)
+        for r in Protocol(threshold="eer").resolve(trials)
     ]
 
 
@@ -71,7 +68,11 @@ def main(argv=None):
     runs = {
         "reference: validate + EER thresholds + decision vectors": lambda: decision_vectors(df),
         "compare(test='hter_dependent')": lambda: pbs.compare(df, test="hter_dependent"),
-        "compare(test='mcnemar')": lambda: pbs.compare(df, test="mcnemar"),
+        # a decision-level test at per-system thresholds tests the decision rules, which
+        # compare() asks to be said explicitly (DecisionTestError otherwise)
+        "compare(test='mcnemar')": lambda: pbs.compare(
+            df, test="mcnemar", test_decision_rules=True
+        ),
     }
     for f in runs.values():  # warm-up: first-touch page faults of the large temporaries
         f()

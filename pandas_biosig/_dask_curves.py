@@ -8,8 +8,8 @@ A documented internal module (docs/architecture.md): the curve half of the dask 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import dask.dataframe as dd
 import numpy as np
 import xarray as xr
 
@@ -18,6 +18,9 @@ from ._datasets import _dataset, _grid, _Layout, _threshold_attrs, _var
 from ._kernels import outofcore as _ooc
 from ._kernels.curves import RocPoints
 from ._typing import NonFinite, Orientation
+
+if TYPE_CHECKING:  # not at import: see pandas_biosig._dask_engine
+    import dask.dataframe as dd
 
 __all__ = ["DET_VARIABLES", "det"]
 
