@@ -28,7 +28,7 @@ import numpy as np
 __all__ = ["alternations", "distinct_alternations", "pav", "pool", "rocch_eer", "window_eer"]
 
 #: Half-widths (in genuine scores) of the windows tried before pooling everything.
-WINDOWS = (2048, 65536)
+WINDOWS = (512, 4096, 65536)
 #: Genuine scores per block of the global check.
 _BLOCK = 1024
 #: Below this many genuine scores the whole hull is cheaper than a window.
