@@ -266,3 +266,18 @@ def test_distinct_rates_in_blocks_with_a_known_length(monkeypatch):
     for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
         assert row.tobytes() == want.tobytes()
     assert k.auc(sw, at) == sw.auc()
+
+
+def test_blockwise_fill_of_huge_and_adjacent_scores(monkeypatch):
+    """Midpoints that overflow or round onto the lower score, across block edges."""
+    monkeypatch.setattr(k, "_BLOCK", 3)
+    x = 1.0
+    neg = np.array([-1.7e308, -1e308, x, np.nextafter(np.nextafter(x, 2), 2), 1.6e308])
+    pos = np.array([-1.6e308, np.nextafter(x, 2), 2.0, 1.7e308])
+    sw = Sweep(neg, pos)
+    pts = k.roc_points(sw)
+    rows = np.empty((4, pts.u.size))
+    at = k.placement(sw)
+    assert k.roc_fill(sw, *rows, at=at, length=k.roc_size(sw, at)) == pts.u.size
+    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
+        assert row.tobytes() == want.tobytes()

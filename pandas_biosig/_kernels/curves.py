@@ -214,7 +214,9 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
     allocated besides a boolean mask when the scores are distinct: the merged scores live
     in the ``tpr`` row until the thresholds are made from them, and the counts are
     computed in blocks. ``at`` is :func:`placement` and ``length`` :func:`roc_size`, when
-    already known.
+    already known; a ``length`` that says the scores are distinct lets every row be
+    written block by block from the two classes (:func:`_distinct_fill`), with nothing
+    merged whole.
     """
     if sweep._cn is not None or sweep._cp is not None:
         raise ValueError("roc_fill needs an unweighted sweep")
@@ -225,10 +227,12 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
     scratch = tpr if tpr.size >= size + 1 else None
     if size == 0:
         length = 1
+    elif length == size + 1:  # known distinct: merged block by block, never whole
+        where = (placement(sweep) if at is None else at) + np.arange(pos.size)
+        _distinct_fill(sweep, where, threshold, far, frr, tpr)
     else:
-        distinct = length == size + 1  # known distinct: no run search, no genuine mask
-        merged, is_pos, where = _merge(neg, pos, out=scratch, at=at, mask=not distinct)
-        starts = None if distinct else _run_starts(merged)
+        merged, is_pos, where = _merge(neg, pos, out=scratch, at=at)
+        starts = _run_starts(merged)
         if starts is None:
             u = merged
             length = size + 1
@@ -271,29 +275,80 @@ def _rates(pos_below, neg_below, a, n, p, rp, far, frr, tpr) -> None:
 
 def _distinct_rates(where, size, a, n, p, rp, far, frr, tpr) -> None:
     """:func:`_rates` of every merged position when the scores are distinct, block by
-    block. ``pos_below[k]`` (genuine scores before position ``k``) steps up by one after
-    each genuine position ``where[j]``, so a block of it is a ``np.repeat`` of consecutive
-    integers (several times faster than a running sum); ``fa = a - k + pos_below``,
-    ``fr = rp + pos_below`` and ``p - fr`` are sums of exact integers, so every rate has
-    the bits of :func:`_rates`."""
-    ends = where + 1  # value j of pos_below runs up to, not including, ends[j]
+    block (:func:`_block_rates`)."""
+    ends = where + 1
     step = np.arange(0, -_BLOCK, -1, dtype=np.float64)
     for lo in range(0, size, _BLOCK):
         hi = min(lo + _BLOCK, size)
-        j0 = int(np.searchsorted(ends, lo, side="right"))
-        j1 = int(np.searchsorted(ends, hi - 1, side="right"))
-        bounds = np.empty(j1 - j0 + 2, dtype=np.intp)
-        bounds[0], bounds[-1] = lo, hi
-        bounds[1:-1] = ends[j0:j1]
-        c = np.repeat(np.arange(j0, j1 + 1, dtype=np.float64), np.diff(bounds))
-        blk = far[lo:hi]
-        np.add(step[: hi - lo], a - lo, out=blk)
-        blk += c
-        blk /= n
-        np.subtract(p - rp, c, out=tpr[lo:hi])
-        tpr[lo:hi] /= p
-        np.add(c, rp, out=frr[lo:hi])
-        frr[lo:hi] /= p
+        _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr)
+
+
+def _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr) -> None:
+    """:func:`_rates` of merged positions ``lo`` .. ``hi`` of distinct scores.
+
+    ``pos_below[k]`` (genuine scores before position ``k``) steps up by one at each
+    ``ends[j]`` (one past the position of genuine score ``j``), so a block of it is a
+    ``np.repeat`` of consecutive integers (several times faster than a running sum);
+    ``fa = a - k + pos_below``, ``fr = rp + pos_below`` and ``p - fr`` are sums of exact
+    integers, so every rate has the bits of :func:`_rates`. ``step`` is ``0, -1, -2...``.
+    """
+    j0 = int(np.searchsorted(ends, lo, side="right"))
+    j1 = int(np.searchsorted(ends, hi - 1, side="right"))
+    bounds = np.empty(j1 - j0 + 2, dtype=np.intp)
+    bounds[0], bounds[-1] = lo, hi
+    bounds[1:-1] = ends[j0:j1]
+    c = np.repeat(np.arange(j0, j1 + 1, dtype=np.float64), np.diff(bounds))
+    blk = far[lo:hi]
+    np.add(step[: hi - lo], a - lo, out=blk)
+    blk += c
+    blk /= n
+    np.subtract(p - rp, c, out=tpr[lo:hi])
+    tpr[lo:hi] /= p
+    np.add(c, rp, out=frr[lo:hi])
+    frr[lo:hi] /= p
+
+
+def _distinct_fill(sweep: Sweep, where, threshold, far, frr, tpr) -> None:
+    """:func:`roc_fill`'s rows for distinct scores, block by block: each block of the
+    merged scores is assembled in a small buffer from its slices of the two classes
+    (``where``: the merged position of each genuine score), its thresholds are the
+    midpoints :func:`_thresholds_into` makes, and its rates :func:`_block_rates`."""
+    neg, pos = sweep.neg, sweep.pos
+    a, size = neg.size, neg.size + pos.size
+    ends = where + 1
+    step = np.arange(0, -_BLOCK, -1, dtype=np.float64)
+    vals = np.empty(min(_BLOCK, size) + 1)  # vals[0]: the score before the block
+    mask = np.empty(min(_BLOCK, size), dtype=bool)
+    top = sweep.max_score
+    big = max(abs(float(sweep.min_score)), abs(float(top))) > np.finfo(np.float64).max / 2
+    for lo in range(0, size, _BLOCK):
+        hi = min(lo + _BLOCK, size)
+        g0 = int(np.searchsorted(where, lo, side="left"))
+        g1 = int(np.searchsorted(where, hi, side="left"))
+        local = where[g0:g1] - lo
+        block, is_neg = vals[1 : hi - lo + 1], mask[: hi - lo]
+        is_neg.fill(True)
+        is_neg[local] = False
+        block[local] = pos[g0:g1]
+        block[is_neg] = neg[lo - g0 : hi - g1]
+        first = 1 if lo == 0 else 0  # position 0 keeps the lowest score itself
+        lower, upper = vals[first : hi - lo], vals[first + 1 : hi - lo + 1]
+        mid = threshold[lo + first : hi]
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.add(lower, upper, out=mid)
+            mid *= 0.5
+        if big:
+            bad = ~np.isfinite(mid)
+            if bad.any():  # the sum overflowed
+                mid[bad] = lower[bad] / 2 + upper[bad] / 2
+        low = mid <= lower  # a midpoint on the lower score would accept it: the upper one
+        if low.any():
+            mid[low] = upper[low]
+        if lo == 0:
+            threshold[0] = vals[1]
+        _block_rates(ends, lo, hi, step, a, sweep.n, sweep.p, sweep.rp, far, frr, tpr)
+        vals[0] = vals[hi - lo]
+    threshold[size] = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
 
 
 def _thresholds(u: np.ndarray, sweep: Sweep) -> np.ndarray:
