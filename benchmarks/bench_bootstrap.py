@@ -91,10 +91,10 @@ def bench_epc(n_systems=5, n=100_000, n_weights=50, replicates=1000, baseline_re
     table = pd.concat(frames, ignore_index=True)
     weights = np.linspace(0, 1, n_weights)
     t0 = time.perf_counter()
-    pbs.epc_bootstrap(table, weights=weights, n_resamples=replicates, seed=0)
+    pbs.epc_bootstrap(table, weight=weights, n_resamples=replicates, seed=0)
     ours = time.perf_counter() - t0
     # baseline: per replicate, draw trials, re-sort each system's eval scores and recount
-    dev_thr = pbs.epc(table, weights=weights).threshold.values
+    dev_thr = pbs.epc(table, weight=weights).threshold.values
     ev = table[table.split == "eval"]
     scores = [ev[ev.system == f"s{s}"].score.to_numpy() for s in range(n_systems)]
     t0 = time.perf_counter()

@@ -3,6 +3,7 @@
 Run:  python benchmarks/run_all.py --out benchmarks/results/table.md
       python benchmarks/run_all.py --quick                 # 10^5 / 10^6, 100 replicates
       python benchmarks/run_all.py --other-python /tmp/venv/bin/python   # bob.measure, pyeer
+      python benchmarks/run_all.py --only compare          # one row (names: see --skip)
 
 Every row runs in a fresh Python process (this script with ``--worker``). A worker makes
 its data first, then runs the call once after resetting the process's resident-set
@@ -67,6 +68,8 @@ SMALL_CASES = {
     "small_summary": "`summary()`",
 }
 MODULES = {"sklearn": "sklearn", "bob": "bob.measure", "pyeer": "pyeer"}
+#: The compare row: systems scoring the same trials (all pairs paired), and their subjects.
+COMPARE_SYSTEMS, COMPARE_SUBJECTS = 20, 1000
 
 
 # ------------------------------------------------------------------------- worker side
@@ -252,15 +255,43 @@ def _epc_table(n_systems, n):
     return pd.concat(frames, ignore_index=True)
 
 
+def _compare_table(n_systems, n, n_subjects):
+    """``n_systems`` correlated systems scoring the same ``n`` trials of ``n_subjects``
+    subjects (10 % genuine): every pair is paired on all its trials."""
+    import pandas as pd
+
+    rng = np.random.default_rng(2)
+    genuine = rng.random(n) < 0.1
+    subject = rng.integers(0, n_subjects, n)
+    shared = rng.standard_normal(n)
+    scores = np.concatenate([
+        np.where(genuine, 2.0 + 0.05 * s, 0.0) + 0.6 * shared + 0.8 * rng.standard_normal(n)
+        for s in range(n_systems)
+    ])
+    names = [f"s{s:02d}" for s in range(n_systems)]
+    return pd.DataFrame({
+        "system": pd.Categorical.from_codes(np.repeat(np.arange(n_systems), n), names),
+        "trial": np.tile(np.arange(n), n_systems),
+        "label": np.tile(genuine, n_systems),
+        "subject": np.tile(subject, n_systems),
+        "score": scores,
+    })
+
+
 def _worker_bootstrap(case: str, n: int, replicates: int) -> dict:
     import pandas_biosig as pbs
     import pandas_biosig.resampling
 
-    if case == "epc":
+    if case == "compare":  # the default test on a table with subjects: subject bootstrap of the HTER
+        table = _compare_table(COMPARE_SYSTEMS, n, COMPARE_SUBJECTS)
+        t0 = time.perf_counter()
+        out = pbs.compare(table, test="bootstrap", n_resamples=replicates, seed=0)
+        assert set(out["resample"]) == {"subject"}
+    elif case == "epc":
         table = _epc_table(5, n)
         weights = np.linspace(0, 1, 50)
         t0 = time.perf_counter()
-        pbs.epc_bootstrap(table, weights=weights, n_resamples=replicates, seed=0)
+        pbs.epc_bootstrap(table, weight=weights, n_resamples=replicates, seed=0)
     else:
         metric = case.removeprefix("boot_")
         table = _table(n)
@@ -354,6 +385,17 @@ def _machine() -> list[str]:
     ]
 
 
+class _SkipAllBut(list):
+    """``case in skip`` for ``--only``: true of every case not named."""
+
+    def __init__(self, skip, only):
+        super().__init__(skip)
+        self.only = set(only)
+
+    def __contains__(self, case):
+        return case not in self.only or super().__contains__(case)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=float, nargs="+", default=[1e6, 1e7])
@@ -363,13 +405,18 @@ def main(argv=None):
     ap.add_argument("--bootstrap-n", type=int, default=1_000_000)
     ap.add_argument("--replicates", type=int, default=1000)
     ap.add_argument("--epc-n", type=int, default=100_000)
+    ap.add_argument("--compare-n", type=int, default=100_000,
+                    help=f"common trials of the {COMPARE_SYSTEMS} systems of the compare row")
     ap.add_argument("--import-repeat", type=int, default=7)
     ap.add_argument("--other-python", default=os.environ.get("BENCH_OTHER_PYTHON"),
                     help="a Python that can import bob.measure and/or pyeer")
     ap.add_argument("--pyeer-max-n", type=float, default=1e6,
                     help="largest N for pyeer (about 170x np.sort)")
     ap.add_argument("--skip", nargs="*", default=[], help="case names to leave out")
-    ap.add_argument("--quick", action="store_true", help="10^5 and 10^6, 100 replicates")
+    ap.add_argument("--only", nargs="*", default=None,
+                    help="case names to run, the others left out (e.g. --only compare)")
+    ap.add_argument("--quick", action="store_true",
+                    help="10^5 and 10^6, 100 replicates, 10^4 trials per system in the compare row")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--out", help="write the Markdown table here")
     ap.add_argument("--json", help="write the raw measurements here")
@@ -387,8 +434,11 @@ def main(argv=None):
         print(json.dumps(res))
         return
 
+    if args.only is not None:  # --only: every other case is skipped
+        args.skip = _SkipAllBut(args.skip, args.only)
     if args.quick:
         args.sizes, args.replicates, args.repeat = [1e5, 1e6], 100, 3
+        args.compare_n = min(args.compare_n, 10_000)
     sizes = [int(s) for s in args.sizes]
     other = args.other_python or sys.executable
     available = {
@@ -426,11 +476,11 @@ def main(argv=None):
         say(f"{case}: {res}")
     from pandas_biosig.resampling import BOOTSTRAP_METRICS
 
-    boot_cases = [f"boot_{m}" for m in BOOTSTRAP_METRICS if m.startswith("eer")] + ["epc"]
+    boot_cases = [f"boot_{m}" for m in BOOTSTRAP_METRICS if m.startswith("eer")] + ["epc", "compare"]
     for case in boot_cases:
         if case in args.skip:
             continue
-        n = args.epc_n if case == "epc" else args.bootstrap_n
+        n = {"epc": args.epc_n, "compare": args.compare_n}.get(case, args.bootstrap_n)
         res = _run_worker(sys.executable, ["boot", case, str(n), str(args.replicates)], args.timeout)
         results["bootstrap"][case] = res
         say(f"{case}: {res}")
@@ -526,16 +576,19 @@ def _markdown(results, sizes, args) -> str:
             "",
             f"**Bootstrap**: {args.replicates} replicates, one run each; `bootstrap(metric=...)` on "
             f"{args.bootstrap_n:,} trials of one system; the EPC band on 5 systems × "
-            f"{args.epc_n:,} eval trials (thresholds chosen on as many dev trials) × 50 weights.",
+            f"{args.epc_n:,} eval trials (thresholds chosen on as many dev trials) × 50 weights; "
+            f"`compare` on {COMPARE_SYSTEMS} systems × {args.compare_n:,} common trials of "
+            f"{COMPARE_SUBJECTS:,} subjects ({COMPARE_SYSTEMS * (COMPARE_SYSTEMS - 1) // 2} "
+            "pairs, the default: subjects resampled, HTER at each system's EER threshold).",
             "",
             "| call | time |",
             "|---|---|",
         ]
         for case, r in boot.items():
-            label = (
-                "`epc_bootstrap(weights=50 values)`" if case == "epc"
-                else f'`bootstrap(metric="{case.removeprefix("boot_")}")`'
-            )
+            label = {
+                "epc": "`epc_bootstrap(weight=50 values)`",
+                "compare": '`compare(test="bootstrap")`',
+            }.get(case, f'`bootstrap(metric="{case.removeprefix("boot_")}")`')
             lines.append(f"| {label} | {r.get('error') or _seconds(r['time'])} |")
     imp = results["import"]
     if imp:

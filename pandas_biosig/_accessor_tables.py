@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ._lazy import LazyModule
-from ._typing import Alternative, NonFinite, Orientation
+from ._typing import Adjust, Alternative, NonFinite, Orientation
 
 # the modules behind the methods load when a method is first called
 demographics = LazyModule("pandas_biosig.demographics")
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     )
     from .identification_tests import IdentificationTest
     from .pad import CIMethod, PadCriterion
-    from .stats import McNemarMethod, RateCIMethod, RecognitionMethod
+    from .stats import McNemarMethod, RateCIMethod
     from .vulnerability import LicitCriterion
 
 
@@ -146,10 +146,9 @@ class _SearchMethods:
         *,
         test: IdentificationTest = "mcnemar",
         mcnemar_method: McNemarMethod = "exact",
-        gunter_method: RecognitionMethod = "paired",
         rank: int = 1,
         alternative: Alternative = "two-sided",
-        adjust: str | None = "holm",
+        adjust: Adjust | None = "holm",
         alpha: float = 0.05,
         confidence_level: float = 0.95,
         n_resamples: int = 1000,
@@ -204,7 +203,7 @@ class _GroupMethods:
         target: float = 0.001,
         on: Hashable | None = "auto",
         apply_to: Hashable | Sequence[Hashable] | None = None,
-        method: IntervalMethod = "auto",
+        ci_method: IntervalMethod = "auto",
         confidence_level: float = 0.95,
         n_resamples: int = 1000,
         seed: int | np.random.Generator | None = None,
@@ -298,8 +297,8 @@ class _GroupMethods:
         target: float = 0.001,
         on: Hashable | None = "auto",
         apply_to: Hashable | Sequence[Hashable] | None = None,
-        method: TestMethod = "auto",
-        adjust: str | None = "holm",
+        test: TestMethod = "auto",
+        adjust: Adjust | None = "holm",
         alpha: float = 0.05,
         confidence_level: float = 0.95,
         n_resamples: int = 1000,
@@ -328,7 +327,7 @@ class _GroupMethods:
         target: float = 0.001,
         on: Hashable | None = "auto",
         apply_to: Hashable | Sequence[Hashable] | None = None,
-        adjust: str | None = "holm",
+        adjust: Adjust | None = "holm",
         alpha: float = 0.05,
         confidence_level: float = 0.95,
         n_resamples: int = 1000,
@@ -419,7 +418,7 @@ class _PadMethods:
         target: float | None = None,
         on: Hashable | None = "auto",
         alpha: float = 0.05,
-        adjust: str | None = "holm",
+        adjust: Adjust | None = "holm",
         confidence_level: float = 0.95,
         n_resamples: int = 1000,
         seed: int | np.random.Generator | None = None,

@@ -34,7 +34,15 @@ from ._schema import (
     SchemaError,
     check_option,
 )
-from ._typing import Alternative, Criterion, NonFinite, Orientation
+from ._typing import (
+    Adjust,
+    Alternative,
+    BootstrapMetric,
+    Criterion,
+    NonFinite,
+    Orientation,
+    ResampleOption,
+)
 from ._validation import (
     check_adjust,
     check_alpha,
@@ -43,6 +51,7 @@ from ._validation import (
 )
 from ._validation import check_costs as _check_costs
 from .protocol import Protocol
+from .stats._common import McNemarMethod
 
 if TYPE_CHECKING:  # not at import: see pandas_biosig._dask_engine
     import dask.dataframe as dd
@@ -262,15 +271,15 @@ def compare(
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = "auto",
     alpha: float = 0.05,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     confidence_level: float = 0.95,
     alternative: Alternative = "two-sided",
     common_trials: bool = False,
-    mcnemar_method: str = "exact",
+    mcnemar_method: McNemarMethod = "exact",
     test_decision_rules: bool = False,
-    metric: str | None = None,
+    metric: BootstrapMetric | None = None,
     n_resamples: int = 1000,
-    resample: str = "auto",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     by: str | Sequence[str] | None = None,

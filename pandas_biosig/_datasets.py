@@ -32,12 +32,14 @@ def _version() -> str:
         return "0+unknown"
 
 
-def _grid(values, name: str) -> np.ndarray:
-    """A validated 1-D float grid of rates in [0, 1]."""
+def _grid(values, name: str, *, scalar: bool = False) -> np.ndarray:
+    """A validated 1-D float grid of rates in [0, 1] (``scalar``: a number is a grid of one)."""
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values)) from None
+    if scalar and arr.ndim == 0:
+        arr = arr.reshape(1)
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values))
     bad = ~((arr >= 0) & (arr <= 1))

@@ -31,6 +31,7 @@ from ._kernels.resample import (
 )
 from ._progress import progress_bar
 from ._schema import Group, SchemaError, check_option
+from ._typing import Alternative, BootstrapMetric
 from ._validation import check_confidence_level, check_n_resamples
 from .protocol import AUTO, RESAMPLE, subject_clusters
 from .results import ConfidenceInterval, TestResult
@@ -164,15 +165,29 @@ class BootstrapTestResult(TestResult):
     """A paired bootstrap test: :class:`TestResult` whose interval is the bootstrap one.
 
     ``confidence_interval(confidence_level=...)`` gives the percentile interval of the
-    replicated differences (not a normal approximation).
+    replicated differences (not a normal approximation); one-sided for a one-sided
+    ``alternative``, as the other tests' intervals: ``(q_{1-δ}, inf)`` for ``"greater"``,
+    ``(-inf, q_δ)`` for ``"less"`` (``q_x`` the x-quantile of the replicates), so the
+    interval excludes 0 where the p-value is below 1 − δ (up to the +1 correction).
     """
 
     _replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    #: the weight of FAR the threshold criterion minimized (as the ``weight`` column of
+    #: :func:`pandas_biosig.error_rates`), NaN when no weighted criterion chose it
+    weight: float = math.nan
 
     def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
         confidence_level = check_confidence_level(confidence_level)
-        low, high = percentile_interval(self._replicates, confidence_level)
-        return ConfidenceInterval(float(low), float(high))
+        if self.alternative == "two-sided":
+            low, high = percentile_interval(self._replicates, confidence_level)
+            return ConfidenceInterval(float(low), float(high))
+        if self._replicates.size == 0 or np.isnan(self._replicates).all():
+            return ConfidenceInterval(math.nan, math.nan)
+        if self.alternative == "greater":
+            low = np.nanquantile(self._replicates, 1 - confidence_level)
+            return ConfidenceInterval(float(low), math.inf)
+        high = np.nanquantile(self._replicates, confidence_level)
+        return ConfidenceInterval(-math.inf, float(high))
 
 
 class PairedResampler:
@@ -254,6 +269,57 @@ def _take(g: Group, idx: np.ndarray) -> Group:
     )
 
 
+class FamilyDraws:
+    """What the pairs of one family share in :func:`bootstrap_difference`: each system's
+    sweep (one sort per system, not one per pair), its subject codes, and, at fixed
+    thresholds under subject resampling, the replicates' subject multiplicities.
+
+    The multiplicities of a replicate depend on the subjects only, not on the pair: every
+    pair whose trials carry the same subject codes reads the same draw, which is exactly
+    the draw :func:`bootstrap_difference` would make for that pair alone from the same
+    generator state. Each pair's replicates therefore have their distribution unchanged;
+    the pairs' replicates are drawn together instead of one pair after another.
+    """
+
+    def __init__(self) -> None:
+        self._by_id: dict[tuple, tuple[tuple, object]] = {}
+        self._mult: tuple[np.ndarray, int, np.ndarray] | None = None
+
+    def _memo(self, kind: str, arrays: tuple, make: Callable):
+        key = (kind, *map(id, arrays))
+        hit = self._by_id.get(key)
+        if hit is None:
+            hit = (arrays, make())  # the arrays are kept, so their ids are not reused
+            self._by_id[key] = hit
+        return hit[1]
+
+    def sweep(self, g: Group) -> Sweep:
+        return self._memo("sweep", (g.scores, g.genuine),
+                          lambda: Sweep.from_scores(g.scores, g.genuine))
+
+    def subjects(self, g: Group) -> tuple[np.ndarray, int]:
+        return self._memo("subjects", (g.subject,),
+                          lambda: subject_clusters(g.subject, _named(g)))
+
+    def multiplicities(self, rng, codes: np.ndarray, n_subjects: int, n_resamples: int):
+        """The subjects' multiplicities of every replicate, ``(n_resamples, n_subjects)``
+        floats: drawn from ``rng`` unless a pair with the same subject codes drew them."""
+        if self._mult is not None:
+            seen, n_seen, mult = self._mult
+            if n_seen == n_subjects and mult.shape[0] == n_resamples and (
+                seen is codes or np.array_equal(seen, codes)
+            ):
+                return mult
+        mult = _subject_multiplicities(rng, n_subjects, n_resamples)
+        self._mult = (codes, n_subjects, mult)
+        return mult
+
+
+def _subject_multiplicities(rng, n_subjects: int, n_resamples: int) -> np.ndarray:
+    mult = rng.multinomial(n_subjects, np.full(n_subjects, 1 / n_subjects), size=n_resamples)
+    return mult.astype(np.float64)
+
+
 def bootstrap_difference(
     a: Group,
     b: Group,
@@ -263,21 +329,24 @@ def bootstrap_difference(
     n_resamples: int,
     resample: str,
     rng: np.random.Generator,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     tick: Callable[[int], None] | None = None,
-    metric: str | None = None,
+    metric: BootstrapMetric | None = None,
+    shared: FamilyDraws | None = None,
 ) -> BootstrapTestResult:
     """Paired bootstrap test of ``f(A) - f(B)`` on aligned groups.
 
     For ``metric`` in ``far``, ``frr``, ``hter`` (fixed thresholds) every trial falls in
     one of eight cells (class x A accepts x B accepts), and a replicate is a multinomial
     draw of the cell counts: O(1) per replicate (O(subjects) for subject resampling).
+    ``shared`` (:class:`FamilyDraws`) carries the sorts and subject draws that several
+    pairs of one family can share; the numbers of a pair are the same with or without it.
     """
     if metric in _FIXED:
-        est = f(Sweep.from_scores(a.scores, a.genuine), thresholds[0]) - f(
-            Sweep.from_scores(b.scores, b.genuine), thresholds[1]
-        )
-        deltas = _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng)
+        shared = FamilyDraws() if shared is None else shared
+        est = f(shared.sweep(a), thresholds[0]) - f(shared.sweep(b), thresholds[1])
+        deltas = _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng,
+                                         shared)
         if tick is not None:
             tick(n_resamples)
         return _bootstrap_result(est, deltas, alternative, n=a.genuine.size)
@@ -292,17 +361,18 @@ def bootstrap_difference(
     return _bootstrap_result(est, deltas, alternative, n=a.genuine.size)
 
 
-def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng):
+def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng,
+                            shared: FamilyDraws | None = None):
     """Replicated metric(A) - metric(B) at fixed thresholds, from the 8-cell table."""
+    shared = FamilyDraws() if shared is None else shared
     acc_a = a.scores >= thresholds[0]
     acc_b = b.scores >= thresholds[1]
     cell = a.genuine.astype(np.int64) * 4 + acc_a * 2 + acc_b
     if resample == "subject":
-        codes, n_subjects = subject_clusters(a.subject, _named(a))
-        table = np.zeros((n_subjects, 8))
-        np.add.at(table, (codes, cell), 1)
-        mult = rng.multinomial(n_subjects, np.full(n_subjects, 1 / n_subjects), size=n_resamples)
-        counts = mult @ table
+        codes, n_subjects = shared.subjects(a)
+        table = np.bincount(codes * 8 + cell, minlength=8 * n_subjects).reshape(n_subjects, 8)
+        mult = shared.multiplicities(rng, codes, n_subjects, n_resamples)
+        counts = mult @ table.astype(np.float64)
     else:
         counts = _cell_draws(np.bincount(cell, minlength=8), n_resamples, resample, rng)
     with np.errstate(invalid="ignore", divide="ignore"):

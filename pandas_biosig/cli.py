@@ -149,8 +149,43 @@ def _report(
     steps = _Steps(1 + bool(n_resamples) + apriori + (n_systems > 1) + 2 * figures, progress)
     out = _Report(title)
 
-    s = summary(trials, **cols)
+    _summary_section(out, trials, splits, cols)
     steps("per-system summary")
+    if n_resamples:
+        _bootstrap_section(out, trials, has_split, cols, n_resamples=n_resamples,
+                           confidence_level=confidence_level, resample=resample, seed=seed,
+                           progress=progress)
+        steps("bootstrap intervals")
+    if apriori:
+        _apriori_section(out, trials, on, apply_to, confidence_level, cols)
+        steps("a-priori error rates")
+    elif has_split and len(splits) > 1:
+        out.add(
+            "A-priori error rates",
+            escape_markdown(
+                f"Not computed: the split column {split!r} has the values {splits}, not both "
+                f"{on!r} and {apply_to!r} (pass --on and --apply-to)."
+            ),
+        )
+    if n_systems > 1:
+        _compare_section(
+            out, trials, cols, apriori=apriori, has_split=has_split, on=on, apply_to=apply_to,
+            test=test, adjust=adjust, alpha=alpha, confidence_level=confidence_level,
+            seed=seed, n_resamples=n_resamples, resample=resample, progress=progress,
+            common_trials=common_trials,
+        )
+        steps("pairwise tests")
+    figs: dict = {}
+    if figures:
+        figs = _figures(trials, apriori=apriori, on=on, apply_to=apply_to, n_systems=n_systems,
+                        n_resamples=n_resamples, confidence_level=confidence_level, seed=seed,
+                        progress=progress, steps=steps, **cols)
+    return out, figs
+
+
+def _summary_section(out: _Report, trials: pd.DataFrame, splits: list, cols: dict) -> None:
+    """The trial counts and the per-system summary (each split on its own)."""
+    s = summary(trials, **cols)
     shown = [c for c in SUMMARY_SHOWN if c in s and not (c == "split" and s[c].isna().all())]
     out.add(
         "Trials",
@@ -162,126 +197,129 @@ def _report(
         "summary", "Per-system summary (a posteriori, each split on its own)", s[shown],
         precision=_PRECISION,
     )
-    if n_resamples:
-        b = bootstrap(
-            trials, n_resamples=n_resamples, confidence_level=confidence_level,
-            resample=resample, seed=seed, progress=progress, **cols,
-        )
-        steps("bootstrap intervals")
-        out.table(
-            "eer_bootstrap",
-            f"EER with {100 * confidence_level:g}% bootstrap intervals",
-            b.drop(columns=[c for c in ("split",) if not has_split]),
-        )
-    if apriori:
-        er = error_rates(trials, threshold="eer", on=on, apply_to=apply_to, **cols)
-        hter_ci = ci(
-            trials, metric="hter", threshold="eer", on=on, apply_to=apply_to,
-            confidence_level=confidence_level, **cols,
-        )
-        fta = ["fta", "fmr", "fnmr"] if (er["fta"] > 0).any() else []
-        low, high = hter_ci["ci_low"].to_numpy(), hter_ci["ci_high"].to_numpy()
-        if fta:  # eq. 13 around the reported HTER: FTA-inclusive FAR, FRR over all trials
-            bounds = [
-                stats.hter_ci(r.far, r.frr, n_impostor=int(r.n_impostor),
-                              n_genuine=int(r.n_genuine)).confidence_interval(
-                    confidence_level=confidence_level)
-                for r in er.itertuples()
-            ]
-            low, high = [b.low for b in bounds], [b.high for b in bounds]
-        table = er[
-            ["system", "threshold_split", "criterion", "threshold", "n_genuine", "n_impostor",
-             "fa", "fr", *fta, "far", "frr"]
-        ].assign(
-            metric="hter", estimate=er["hter"], ci_low=low,
-            ci_high=high, confidence_level=confidence_level,
-            ci_method="bengio" if fta else hter_ci["ci_method"].to_numpy(),
-        )
-        steps("a-priori error rates")
-        out.table(
-            "apriori",
-            f"A-priori error rates on {escape_markdown(apply_to)} "
-            f"(EER threshold chosen on {escape_markdown(on)})",
-            table, precision={"threshold": 4},
-            intro=(
-                f"Each system's threshold is bob.measure's EER threshold on "
-                f"{escape_markdown(on)}, applied unchanged to {escape_markdown(apply_to)}; "
-                "the HTER interval combines the Clopper–Pearson intervals of FAR and FRR "
-                "(MOVER)."
-                + (
-                    " Failures to acquire (non-finite scores) as bob.measure counts them: "
-                    "thresholds and FA/FR on the acquired scores (FMR, FNMR), "
-                    "FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA), FTA over all trials; "
-                    "the HTER interval is then Bengio & Mariéthoz's eq. 13."
-                    if fta else ""
-                )
-            ),
-        )
-    elif has_split and len(splits) > 1:
-        out.add(
-            "A-priori error rates",
-            escape_markdown(
-                f"Not computed: the split column {split!r} has the values {splits}, not both "
-                f"{on!r} and {apply_to!r} (pass --on and --apply-to)."
-            ),
-        )
-    if n_systems > 1:
-        where = dict(on=on, apply_to=apply_to) if apriori else {}
-        how = (
-            f"thresholds chosen on {escape_markdown(on)}, tested on {escape_markdown(apply_to)}"
-            if apriori
-            else "each split's own EER thresholds (a posteriori: optimistic)"
-        )
-        cmp, why = None, ""
-        used = default_test(test, trials, "subject")
-        try:
-            cmp = compare(
-                trials, test=test, adjust=adjust, alpha=alpha, confidence_level=confidence_level,
-                seed=seed, n_resamples=max(n_resamples, 1), resample=resample,
-                progress=progress, common_trials=common_trials, **where, **cols,
+
+
+def _bootstrap_section(out: _Report, trials: pd.DataFrame, has_split: bool, cols: dict, *,
+                       n_resamples, confidence_level, resample, seed, progress) -> None:
+    """The bootstrap interval of every system's EER."""
+    b = bootstrap(
+        trials, n_resamples=n_resamples, confidence_level=confidence_level,
+        resample=resample, seed=seed, progress=progress, **cols,
+    )
+    out.table(
+        "eer_bootstrap",
+        f"EER with {100 * confidence_level:g}% bootstrap intervals",
+        b.drop(columns=[c for c in ("split",) if not has_split]),
+    )
+
+
+def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: dict):
+    """The a-priori error rates at the EER threshold of ``on`` with the HTER interval, and
+    whether failures to acquire are shown."""
+    er = error_rates(trials, threshold="eer", on=on, apply_to=apply_to, **cols)
+    hter_ci = ci(
+        trials, metric="hter", threshold="eer", on=on, apply_to=apply_to,
+        confidence_level=confidence_level, **cols,
+    )
+    fta = ["fta", "fmr", "fnmr"] if (er["fta"] > 0).any() else []
+    low, high = hter_ci["ci_low"].to_numpy(), hter_ci["ci_high"].to_numpy()
+    if fta:  # eq. 13 around the reported HTER: FTA-inclusive FAR, FRR over all trials
+        bounds = [
+            stats.hter_ci(r.far, r.frr, n_impostor=int(r.n_impostor),
+                          n_genuine=int(r.n_genuine)).confidence_interval(
+                confidence_level=confidence_level)
+            for r in er.itertuples()
+        ]
+        low, high = [b.low for b in bounds], [b.high for b in bounds]
+    table = er[
+        ["system", "threshold_split", "criterion", "threshold", "n_genuine", "n_impostor",
+         "fa", "fr", *fta, "far", "frr"]
+    ].assign(
+        metric="hter", estimate=er["hter"], ci_low=low,
+        ci_high=high, confidence_level=confidence_level,
+        ci_method="bengio" if fta else hter_ci["ci_method"].to_numpy(),
+    )
+    return table, bool(fta)
+
+
+def _apriori_section(out: _Report, trials: pd.DataFrame, on, apply_to, confidence_level,
+                     cols: dict) -> None:
+    """Error rates on ``apply_to`` at the EER thresholds chosen on ``on``."""
+    table, fta = _apriori_table(trials, on, apply_to, confidence_level, cols)
+    out.table(
+        "apriori",
+        f"A-priori error rates on {escape_markdown(apply_to)} "
+        f"(EER threshold chosen on {escape_markdown(on)})",
+        table, precision={"threshold": 4},
+        intro=(
+            f"Each system's threshold is bob.measure's EER threshold on "
+            f"{escape_markdown(on)}, applied unchanged to {escape_markdown(apply_to)}; "
+            "the HTER interval combines the Clopper–Pearson intervals of FAR and FRR "
+            "(MOVER)."
+            + (
+                " Failures to acquire (non-finite scores) as bob.measure counts them: "
+                "thresholds and FA/FR on the acquired scores (FMR, FNMR), "
+                "FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA), FTA over all trials; "
+                "the HTER interval is then Bengio & Mariéthoz's eq. 13."
+                if fta else ""
             )
-            why = (
-                f" Test `{used}` ({TESTS[used]}): the systems scored the same trials"
-                + (" (or, with --common-trials, are tested on the trials they share)."
-                   if common_trials else ".")
-            )
-        except DecisionTestError as exc:
-            out.add("Pairwise significance", f"Not computed: {_one_line(exc)}")
-        except SchemaError as exc:
-            if used not in ("hter_dependent", "hter_independent"):
-                out.add(
-                    "Pairwise significance", f"Not computed: {escape_markdown(_one_line(exc))}"
-                )
-            else:  # different trial lists: the independent test needs only rates
-                er = error_rates(trials, threshold="eer", **where, **cols)
-                if not apriori and has_split:
-                    er = er[er["split"].notna()]
-                cmp = _compare_independent_sets(
-                    er, adjust=adjust, alpha=alpha, confidence_level=confidence_level
-                )
-                reason = escape_markdown(_one_line(exc).split(";")[0].rstrip("."))
-                why = (
-                    " Test `hter_independent` (Bengio & Mariéthoz eq. 15, from each "
-                    "system's FAR and FRR on its own trials), because the systems were not "
-                    f"scored on the same trials ({reason})."
-                    + ("" if common_trials else
-                       " Pass --common-trials to test the trials they share, paired.")
-                )
-        if cmp is not None:
-            out.table(
-                "compare", "Pairwise significance",
-                cmp[["system_a", "system_b", "split", "metric", "test", "n", "estimate",
-                     "ci_low", "ci_high", "confidence_level", "statistic", "pvalue",
-                     "adjust", "pvalue_adj", "alpha", "reject"]],
-                intro=f"Every pair of systems, {how}.{why}",
-            )
-        steps("pairwise tests")
-    figs: dict = {}
-    if figures:
-        figs = _figures(trials, apriori=apriori, on=on, apply_to=apply_to, n_systems=n_systems,
-                        n_resamples=n_resamples, confidence_level=confidence_level, seed=seed,
-                        progress=progress, steps=steps, **cols)
-    return out, figs
+        ),
+    )
+
+
+def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori, has_split,
+                     on, apply_to, test, adjust, alpha, confidence_level, seed, n_resamples,
+                     resample, progress, common_trials) -> None:
+    """Every pair of systems tested; the independent HTER test on each system's own
+    trials when the systems did not score the same trials."""
+    where = dict(on=on, apply_to=apply_to) if apriori else {}
+    how = (
+        f"thresholds chosen on {escape_markdown(on)}, tested on {escape_markdown(apply_to)}"
+        if apriori
+        else "each split's own EER thresholds (a posteriori: optimistic)"
+    )
+    used = default_test(test, trials, "subject")
+    try:
+        cmp = compare(
+            trials, test=test, adjust=adjust, alpha=alpha, confidence_level=confidence_level,
+            seed=seed, n_resamples=max(n_resamples, 1), resample=resample,
+            progress=progress, common_trials=common_trials, **where, **cols,
+        )
+    except DecisionTestError as exc:
+        out.add("Pairwise significance", f"Not computed: {_one_line(exc)}")
+        return
+    except SchemaError as exc:
+        if used not in ("hter_dependent", "hter_independent"):
+            out.add("Pairwise significance", f"Not computed: {escape_markdown(_one_line(exc))}")
+            return
+        # different trial lists: the independent test needs only rates
+        er = error_rates(trials, threshold="eer", **where, **cols)
+        if not apriori and has_split:
+            er = er[er["split"].notna()]
+        cmp = _compare_independent_sets(
+            er, adjust=adjust, alpha=alpha, confidence_level=confidence_level
+        )
+        reason = escape_markdown(_one_line(exc).split(";")[0].rstrip("."))
+        why = (
+            " Test `hter_independent` (Bengio & Mariéthoz eq. 15, from each "
+            "system's FAR and FRR on its own trials), because the systems were not "
+            f"scored on the same trials ({reason})."
+            + ("" if common_trials else
+               " Pass --common-trials to test the trials they share, paired.")
+        )
+    else:
+        why = (
+            f" Test `{used}` ({TESTS[used]}): the systems scored the same trials"
+            + (" (or, with --common-trials, are tested on the trials they share)."
+               if common_trials else ".")
+        )
+    out.table(
+        "compare", "Pairwise significance",
+        cmp[["system_a", "system_b", "split", "metric", "test", "n", "estimate",
+             "ci_low", "ci_high", "confidence_level", "statistic", "pvalue",
+             "adjust", "pvalue_adj", "alpha", "reject"]],
+        intro=f"Every pair of systems, {how}.{why}",
+    )
 
 
 def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidence_level, seed,
@@ -353,6 +391,14 @@ def _parser() -> argparse.ArgumentParser:
             "LaTeX with --latex) and the DET and EPC figures (PNG, and PDF with --pdf)."
         ),
     )
+    _input_arguments(rep)
+    _analysis_arguments(rep)
+    _output_arguments(rep)
+    return parser
+
+
+def _input_arguments(rep: argparse.ArgumentParser) -> None:
+    """What to read: the files, their splits and names, their format and columns."""
     rep.add_argument(
         "files", nargs="*", type=Path,
         help="score files or directories (bob, NIST with --trials, lists) or tidy CSV/Parquet "
@@ -385,6 +431,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="rename a table column to the schema, e.g. --column llr=score")
     rep.add_argument("--split-column", default="split", metavar="NAME",
                      help="the table's split column (default: split)")
+
+
+def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
+    """How to evaluate: the protocol, the scores' meaning, the tests and the bootstrap."""
     rep.add_argument("--on", default="dev", metavar="SPLIT",
                      help="the split thresholds are chosen on (default: dev)")
     rep.add_argument("--apply-to", default="eval", metavar="SPLIT",
@@ -412,13 +462,16 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     rep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bars on stderr (default: only on a terminal)")
+
+
+def _output_arguments(rep: argparse.ArgumentParser) -> None:
+    """Where and how to write the report."""
     rep.add_argument("--out", type=Path, metavar="DIR", help="write the report folder here")
     rep.add_argument("--latex", action="store_true", help="also write the tables as .tex")
     rep.add_argument("--pdf", action="store_true", help="also write the figures as PDF")
     rep.add_argument("--force", action="store_true",
                      help="write into a non-empty folder that holds no earlier report (files "
                           "that are not the library's are never overwritten)")
-    return parser
 
 
 def _load(args) -> tuple[pd.DataFrame, str]:

@@ -11,7 +11,8 @@ the tests need and shapes the table.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -26,6 +27,7 @@ from ._kernels.pairwise import (
 from ._replicates import (
     _FIXED,
     ERROR_LABELS_DIFFER,
+    FamilyDraws,
     _metric_function,
     _progress,
     _rng,
@@ -38,7 +40,15 @@ from ._schema import (
     check_option,
     validate_trials,
 )
-from ._typing import Alternative, Criterion, NonFinite, Orientation
+from ._typing import (
+    Adjust,
+    Alternative,
+    BootstrapMetric,
+    Criterion,
+    NonFinite,
+    Orientation,
+    ResampleOption,
+)
 from ._validation import (
     check_adjust,
     check_alpha,
@@ -51,6 +61,7 @@ from ._validation import check_rate as _check_rate
 from .protocol import AUTO, RESAMPLE, Protocol, Resolved
 from .resampling import BOOTSTRAP_METRICS
 from .results import TestResult
+from .stats._common import McNemarMethod
 
 __all__ = [
     "COMPARE_COLUMNS",
@@ -334,15 +345,15 @@ def compare(
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = "auto",
     alpha: float = 0.05,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     confidence_level: float = 0.95,
     alternative: Alternative = "two-sided",
     common_trials: bool = False,
-    mcnemar_method: str = "exact",
+    mcnemar_method: McNemarMethod = "exact",
     test_decision_rules: bool = False,
-    metric: str | None = None,
+    metric: BootstrapMetric | None = None,
     n_resamples: int = 1000,
-    resample: str = "auto",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     by: str | Sequence[str] | None = None,
@@ -412,7 +423,7 @@ def compare(
     alpha : float, default 0.05
         Family-wise level (or false discovery rate) of ``reject``.
     adjust : str or None, default "holm"
-        A statsmodels ``multipletests`` method code (:data:`ADJUST_METHODS`: ``"holm"``,
+        A statsmodels ``multipletests`` method code (:data:`pandas_biosig.significance.ADJUST_METHODS`: ``"holm"``,
         ``"bonferroni"``, ``"fdr_bh"``, ``"hommel"``…), passed through unchanged; None for
         no adjustment.
     confidence_level : float, default 0.95
@@ -439,12 +450,18 @@ def compare(
         has a subject column, else ``"label"``; or ``"label"``, ``"trial"``,
         ``"subject"``), seed and progress bar of ``test="bootstrap"`` (see
         :func:`pandas_biosig.bootstrap`); other tests ignore them. The pairs are resampled
-        one after the other from one generator, so a seed reproduces the whole table.
+        from one generator, so a seed reproduces the whole table. With subjects resampled
+        and a metric at fixed thresholds (``"hter"``, ``"far"``, ``"frr"``), the pairs of a
+        family whose trials carry the same subjects share each replicate's draw of the
+        subjects (on common trials, every pair of the first family then gets the numbers
+        of :func:`pandas_biosig.paired_bootstrap` with the same seed); otherwise the pairs
+        draw one after the other.
     by : str or list of str, optional
         Extra grouping columns: one family per group and split.
     system, trial, label, score, split, subject, orientation, nonfinite
         Column names and score handling, as in :func:`pandas_biosig.eer`. ``subject`` is
-        read only by ``resample="subject"``.
+        read only by ``test="bootstrap"`` (which resamples subjects by default when the
+        column exists).
 
     Returns
     -------
@@ -530,7 +547,7 @@ def compare(
     default) controls it at ``alpha`` under any dependence between the tests, and always
     rejects at least what Bonferroni rejects.
 
-    The dependent HTER test (the default) holds its level, also for strongly correlated
+    The dependent HTER test (the default without a subject column) holds its level, also for strongly correlated
     systems: measured rejection rates of two identical systems at α = 0.05 are 0.04–0.07
     for correlations 0 to 0.9, with thresholds chosen a priori on dev or on the tested
     trials (``docs/validity.md``). The independent test ignores the pairing and is
@@ -611,48 +628,67 @@ def compare(
     names, plans = _pw.family_plans(trials, members, n_by, baseline)
     rows: list[dict] = []
     family_of: list[int] = []
-    if test == "bootstrap":
-        f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
-        rng = _rng(seed)
-        total = n_resamples * sum(len(p) for _, _, p in plans)
-        tick = _progress(progress, total, "compare (bootstrap)")
+    boot = None if test != "bootstrap" else _BootstrapPairs(
+        _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa),
+        _rng(seed), _progress(progress, n_resamples * sum(len(p) for _, _, p in plans),
+                              "compare (bootstrap)"), n_resamples, unit, metric,
+    )
     for i_fam, (fam, fam_members, pairs) in enumerate(plans):
         in_where = _pw.in_where(names, fam)
-        if test != "bootstrap":
+        # one sort per system and one subject draw per family, shared by its pairs
+        shared = FamilyDraws() if boot is not None else None
+        if boot is None:
             counts = pair_counts(*_error_columns(fam_members, common_trials=common_trials,
                                                  in_where=in_where))
         for a, b in pairs:
             ma, mb = fam_members[a], fam_members[b]
             pair = (ma.group.system, mb.group.system)
-            if test == "bootstrap":
-                ga, gb = align_pair(ma.group, mb.group, common_trials=common_trials,
-                                    where=in_where)
-                done = len(rows) * n_resamples
-                res = bootstrap_difference(
-                    ga, gb, f, (ma.threshold, mb.threshold), n_resamples=n_resamples,
-                    resample=unit, rng=rng, alternative=alternative,
-                    tick=lambda i, done=done: tick(done + i), metric=metric,
-                )
-                res_metric = metric
+            if boot is not None:
+                res = boot.test(ma, mb, len(rows), common_trials=common_trials,
+                                in_where=in_where, alternative=alternative, shared=shared)
             elif math.isnan(ma.threshold) or math.isnan(mb.threshold):
                 res = None  # no threshold reaches the criterion: no decisions to compare
-                res_metric = TEST_METRIC[test]
             else:
                 res = result_from_counts(
                     test, counts, a, b, alternative=alternative,
                     mcnemar_method=mcnemar_method, names=pair, in_where=in_where,
                 )
-                res_metric = TEST_METRIC[test]
-            row = _pw.pair_row(trials.by, fam, pair, metric=res_metric, test=test, level=level,
-                               res=res, alternative=alternative, nan_method=TESTS[test])
-            if res is not None and test == "bootstrap":
-                row["method"] = f"{res.method} ({n_resamples} resamples, resample={unit!r})"
+            row = _pw.pair_row(trials.by, fam, pair, test=test, level=level, res=res,
+                               metric=metric if boot is not None else TEST_METRIC[test],
+                               alternative=alternative, nan_method=TESTS[test])
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
                        threshold_from=ma.threshold_from,
                        resample=unit, null_hypothesis=null)
             rows.append(row)
             family_of.append(i_fam)
     return _pw.finish(rows, trials.by, COMPARE_COLUMNS, family_of, adjust, alpha)
+
+
+@dataclass(frozen=True)
+class _BootstrapPairs:
+    """The paired bootstrap of :func:`compare`: one generator and one progress bar for
+    every pair of the table, in order, so that a seed reproduces the whole table."""
+
+    f: Callable
+    rng: np.random.Generator
+    tick: Callable[[int], None]
+    n_resamples: int
+    unit: str
+    metric: str
+
+    def test(self, ma: Resolved, mb: Resolved, done: int, *, common_trials: bool,
+             in_where: str, alternative: str, shared: FamilyDraws) -> TestResult:
+        """The test of one pair, the ``done``-th of the table; ``shared`` holds the sorts
+        and subject draws of its family (each pair's numbers stay paired_bootstrap's)."""
+        ga, gb = align_pair(ma.group, mb.group, common_trials=common_trials, where=in_where)
+        start = done * self.n_resamples
+        res = bootstrap_difference(
+            ga, gb, self.f, (ma.threshold, mb.threshold), n_resamples=self.n_resamples,
+            resample=self.unit, rng=self.rng, alternative=alternative,
+            tick=lambda i: self.tick(start + i), metric=self.metric, shared=shared,
+        )
+        how = f"{res.method} ({self.n_resamples} resamples, resample={self.unit!r})"
+        return replace(res, method=how)
 
 
 def __dir__() -> list[str]:

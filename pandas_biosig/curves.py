@@ -4,7 +4,7 @@ Every function validates the tidy trial table through :mod:`pandas_biosig._schem
 one sorted sweep per (``by`` group, system, split) and reads the curve off it with the
 numpy kernels of :mod:`pandas_biosig._kernels.curves`. The result is one Dataset whose
 dims are the ``by`` columns, ``system``, ``split`` (when the table has a split column) and
-the curve's own dim (``point``, ``cost`` or ``prior_log_odds``). Curves whose length
+the curve's own dim (``point``, ``weight`` or ``prior_log_odds``). Curves whose length
 differs between systems are padded at the end with NaN; summaries (``eer``, ``auc``...)
 live in the same Dataset without the curve dim. Every variable carries ``long_name`` and
 ``units`` attrs (``"1"`` for fractions), and the Dataset the attrs ``kind``,

@@ -1,6 +1,6 @@
 r"""The Expected Performance Curve (EPC) and its bootstrap bands.
 
-:func:`epc` chooses a threshold on one split for every weight of a cost grid and reports
+:func:`epc` chooses a threshold on one split for every weight of a grid and reports
 the rates it gives on another split (Bengio, Mariéthoz & Keller 2005);
 :func:`epc_bootstrap` keeps those thresholds fixed and resamples the reporting split, the
 same trials for every system, for percentile bands of every curve and of the difference of
@@ -12,7 +12,6 @@ every pair. Both return an :class:`xarray.Dataset` built like the other curves
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -33,7 +32,12 @@ from ._kernels.curves import EPC_CRITERIA
 from ._kernels.resample import cell_draws, cluster_counts, percentile_interval
 from ._replicates import _check_common, _progress, _rng, align_pair
 from ._schema import SchemaError, Trials, check_option, validate_trials
-from ._typing import NonFinite, Orientation
+from ._typing import (
+    EPCCriterion,
+    NonFinite,
+    Orientation,
+    ResampleOption,
+)
 from .protocol import ERROR_ON_MISSING, Protocol, subject_clusters
 
 __all__ = [
@@ -43,7 +47,6 @@ __all__ = [
     "epc_bootstrap",
 ]
 
-EPCCriterion = Literal["weighted", "precision_recall", "far", "frr"]
 
 ERROR_EPC_NO_SPLIT = (
     "epc chooses each threshold on one split and reports it on another, so it needs a split "
@@ -84,8 +87,8 @@ def epc(
     data: pd.DataFrame,
     /,
     *,
-    criterion: EPCCriterion = "weighted",
-    weights=None,
+    criterion: EPCCriterion = "min_weighted",
+    weight=None,
     on: Hashable = "dev",
     apply_to: Hashable = "eval",
     by: str | Sequence[str] | None = None,
@@ -108,10 +111,10 @@ def epc(
     ----------
     data : DataFrame
         Tidy trial table with a split column (see :func:`roc`).
-    criterion : {"weighted", "precision_recall", "far", "frr"}
+    criterion : {"min_weighted", "precision_recall", "far", "frr"}
         :math:`C(\theta; \alpha)` on the ``on`` split:
 
-        - ``"weighted"`` (eq. 10): :math:`\alpha FAR + (1-\alpha) FRR` (0.5: min HTER);
+        - ``"min_weighted"`` (eq. 10): :math:`\alpha FAR + (1-\alpha) FRR` (0.5: min HTER);
         - ``"precision_recall"`` (eq. 11): :math:`-(\alpha P + (1-\alpha) R)` with
           precision :math:`P = TP/(TP+FA)` (0 where nothing is accepted) and recall
           :math:`R = 1 - FRR`;
@@ -122,8 +125,8 @@ def epc(
         Candidate thresholds and ties follow bob.measure (SPEC §2): midpoints between
         consecutive distinct scores; among equal criterion values the smaller FAR + FRR,
         then the higher threshold.
-    weights : array of float in [0, 1], optional
-        The :math:`\alpha` grid; default ``np.linspace(0, 1, 101)`` (steps of 0.01,
+    weight : float or array of float in [0, 1], optional
+        The :math:`\alpha` grid (a number gives a grid of one); default ``np.linspace(0, 1, 101)`` (steps of 0.01,
         includes 0.5).
     on : split value
         The split the thresholds are chosen on (the development set).
@@ -136,19 +139,19 @@ def epc(
     Returns
     -------
     Dataset
-        Dims: the ``by`` columns, ``system`` and ``cost`` (coordinate = the weights).
-        Variables over (..., ``system``, ``cost``):
+        Dims: the ``by`` columns, ``system`` and ``weight`` (coordinate = the weights).
+        Variables over (..., ``system``, ``weight``):
 
         - ``threshold``: :math:`\theta^*(\alpha)` chosen on ``on``, in score units;
         - ``far``, ``frr``, ``hter`` = (FAR + FRR)/2: on ``apply_to`` at that threshold;
         - ``value``: the criterion's own quantity on ``apply_to``:
-          :math:`\alpha FAR + (1-\alpha) FRR` (``"weighted"``), F1 =
+          :math:`\alpha FAR + (1-\alpha) FRR` (``"min_weighted"``), F1 =
           :math:`2TP/(2TP + FA + FR)` (``"precision_recall"``), FAR (``"far"``), FRR
           (``"frr"``).
 
         Over (..., ``system``):
 
-        - ``area``: the mean of ``value`` over the ``cost`` grid (eqs. 15-16: the area
+        - ``area``: the mean of ``value`` over the ``weight`` grid (eqs. 15-16: the area
           under the EPC, a plain mean, which is the integral for a uniform grid over
           [0, 1]);
         - ``area_hter``: the mean of ``hter`` over the grid (:math:`E[V]` of eqs. 15-16
@@ -167,7 +170,7 @@ def epc(
         The table has no split column, ``on``/``apply_to`` is not one of its values, or a
         system has no trials in ``on``.
     ValueError
-        An unknown ``criterion``, or ``weights`` outside [0, 1].
+        An unknown ``criterion``, or ``weight`` outside [0, 1].
 
     See Also
     --------
@@ -193,8 +196,8 @@ def epc(
     >>> trials = pbs.datasets.example_trials()
     >>> ds = epc(trials)
     >>> dict(ds.sizes)
-    {'system': 4, 'cost': 101}
-    >>> ds.hter.sel(cost=0.5).round(4).values.tolist()
+    {'system': 4, 'weight': 101}
+    >>> ds.hter.sel(weight=0.5).round(4).values.tolist()
     [0.051, 0.0453, 0.1052, 0.1625]
     >>> ds.area_hter.round(4).values.tolist()
     [0.0673, 0.0733, 0.1363, 0.2368]
@@ -202,11 +205,11 @@ def epc(
     At weight 0.5 the HTER is that of ``pbs.error_rates(trials, threshold="min_hter",
     on="dev", apply_to="eval")``. Compare with bob.measure:
     ``epc(dev_neg, dev_pos, eval_neg, eval_pos, 101)`` gives the same ``hter`` for the
-    ``"weighted"`` criterion (except where bob.measure returns the reject-all threshold at
+    ``"min_weighted"`` criterion (except where bob.measure returns the reject-all threshold at
     a weight of exactly 0 or 1 although another candidate ties with a smaller FRR; SPEC §2).
     """
     check_option(criterion, EPC_CRITERIA, "criterion")
-    alpha = DEFAULT_WEIGHTS.copy() if weights is None else _grid(weights, "weights")
+    alpha = DEFAULT_WEIGHTS.copy() if weight is None else _grid(weight, "weight", scalar=True)
     on = _split_value(on, "on")
     apply_to = _split_value(apply_to, "apply_to")
     trials = validate_trials(
@@ -250,7 +253,7 @@ def _epc_rows(trials, targets, keys, dev_thr, alpha, criterion, on) -> dict[str,
 
 #: The ``long_name`` of the ``value`` variable, per criterion.
 _VALUE_NAMES = {
-    "weighted": "weighted error rate a*FAR + (1-a)*FRR",
+    "min_weighted": "weighted error rate a*FAR + (1-a)*FRR",
     "precision_recall": "F1 score",
     "far": "false acceptance rate (FAR)",
     "frr": "false rejection rate (FRR)",
@@ -258,8 +261,8 @@ _VALUE_NAMES = {
 
 
 def _epc_dataset(trials, layout, rows, alpha, criterion, on, apply_to, score) -> xr.Dataset:
-    """The EPC Dataset: curves over (groups, ``cost``), summaries over the groups."""
-    dims = (*layout.names, "cost")
+    """The EPC Dataset: curves over (groups, ``weight``), summaries over the groups."""
+    dims = (*layout.names, "weight")
     summ = layout.names
     curve, summary = layout.curve, layout.summary
     variables = {
@@ -268,8 +271,8 @@ def _epc_dataset(trials, layout, rows, alpha, criterion, on, apply_to, score) ->
         "frr": _var(dims, curve(rows["frr"]), "false rejection rate (FRR, FNMR)", _FRACTION),
         "hter": _var(dims, curve(rows["hter"]), "half total error rate (FAR + FRR)/2", _FRACTION),
         "value": _var(dims, curve(rows["value"]), _VALUE_NAMES[criterion], _FRACTION),
-        "area": _var(summ, summary(rows["area"]), "mean of value over the cost grid", _FRACTION),
-        "area_hter": _var(summ, summary(rows["area_hter"]), "mean of hter over the cost grid", _FRACTION),
+        "area": _var(summ, summary(rows["area"]), "mean of value over the weight grid", _FRACTION),
+        "area_hter": _var(summ, summary(rows["area_hter"]), "mean of hter over the weight grid", _FRACTION),
         "eer": _var(
             summ, summary(rows["eer"]), f"equal error rate of split {apply_to!r} (ROC convex hull)",
             _FRACTION,
@@ -278,7 +281,7 @@ def _epc_dataset(trials, layout, rows, alpha, criterion, on, apply_to, score) ->
         "n_impostor": _var(summ, summary(rows["n_impostor"], dtype=np.int64, fill=0), "impostor trials", _FRACTION),
     }
     coords = layout.coords()
-    coords["cost"] = _var(("cost",), alpha, f"weight a of the {criterion!r} criterion", _FRACTION)
+    coords["weight"] = _var(("weight",), alpha, f"weight a of the {criterion!r} criterion", _FRACTION)
     coords["split"] = _var((), _labels([apply_to])[0], "split the rates are measured on", "")
     coords["threshold_split"] = _var((), _labels([on])[0], "split the thresholds are chosen on", "")
     return _dataset(
@@ -292,13 +295,13 @@ def epc_bootstrap(
     data: pd.DataFrame,
     /,
     *,
-    criterion: str = "weighted",
-    weights=None,
+    criterion: EPCCriterion = "min_weighted",
+    weight=None,
     on: Hashable = "dev",
     apply_to: Hashable = "eval",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    resample: str = "auto",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     system: str = "system",
@@ -322,7 +325,7 @@ def epc_bootstrap(
     data : DataFrame
         Tidy trial table with a split column; the systems must share their ``apply_to``
         trials.
-    criterion, weights, on, apply_to
+    criterion, weight, on, apply_to
         As in :func:`pandas_biosig.epc`.
     n_resamples, confidence_level, resample, seed, progress
         As in :func:`pandas_biosig.bootstrap`.
@@ -335,8 +338,8 @@ def epc_bootstrap(
         Everything :func:`pandas_biosig.epc` returns, plus
 
         - ``hter_low``, ``hter_high``, ``value_low``, ``value_high`` over
-          (``system``, ``cost``): percentile bands of ``hter`` and ``value``;
-        - over (``pair``, ``cost``), one entry per unordered pair of systems in input order
+          (``system``, ``weight``): percentile bands of ``hter`` and ``value``;
+        - over (``pair``, ``weight``), one entry per unordered pair of systems in input order
           (coords ``system_a``, ``system_b`` on ``pair``): ``difference`` (HTER of A minus
           HTER of B), ``difference_low``, ``difference_high`` (its percentile interval)
           and ``significant`` (the interval excludes 0).
@@ -358,19 +361,19 @@ def epc_bootstrap(
     Examples
     --------
     >>> trials = pbs.datasets.example_trials()
-    >>> ds = pbs.epc_bootstrap(trials, weights=np.linspace(0.1, 0.9, 9), n_resamples=200, seed=0)
+    >>> ds = pbs.epc_bootstrap(trials, weight=np.linspace(0.1, 0.9, 9), n_resamples=200, seed=0)
     >>> ds.pair.size, ds.significant.dims
-    (6, ('pair', 'cost'))
+    (6, ('pair', 'weight'))
     >>> bool(ds.significant.sel(pair="cnn vs lbp").all())
     True
     """
     _check_common(n_resamples, confidence_level, resample, "percentile")
     ds = epc(
-        data, criterion=criterion, weights=weights, on=on, apply_to=apply_to, system=system,
+        data, criterion=criterion, weight=weight, on=on, apply_to=apply_to, system=system,
         trial=trial, label=label, score=score, split=split, orientation=orientation,
         nonfinite=nonfinite,
     )
-    alpha = ds.cost.values
+    alpha = ds["weight"].values
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
@@ -540,7 +543,7 @@ def _epc_result(ds, aligned, hter, value, diff, level, n_resamples, resample):
         low, high = percentile_interval(arr, level)
         for suffix, vals in (("low", low), ("high", high)):
             band[f"{name}_{suffix}"] = (
-                ("system", "cost"),
+                ("system", "weight"),
                 vals,
                 {"long_name": f"{100 * level:g}% bootstrap {suffix} bound of {name}", "units": "1"},
             )
@@ -560,12 +563,12 @@ def _epc_result(ds, aligned, hter, value, diff, level, n_resamples, resample):
         system_b=("pair", [str(names[b]) for _, b in pairs]),
     )
     frac = {"units": "1"}
-    out["difference"] = (("pair", "cost"), est, {"long_name": "HTER of A minus HTER of B", **frac})
-    out["difference_low"] = (("pair", "cost"), d_low,
+    out["difference"] = (("pair", "weight"), est, {"long_name": "HTER of A minus HTER of B", **frac})
+    out["difference_low"] = (("pair", "weight"), d_low,
                              {"long_name": f"{100 * level:g}% bootstrap low bound of difference", **frac})
-    out["difference_high"] = (("pair", "cost"), d_high,
+    out["difference_high"] = (("pair", "weight"), d_high,
                               {"long_name": f"{100 * level:g}% bootstrap high bound of difference", **frac})
-    out["significant"] = (("pair", "cost"), (d_low > 0) | (d_high < 0),
+    out["significant"] = (("pair", "weight"), (d_low > 0) | (d_high < 0),
                           {"long_name": "the difference interval excludes 0"})
     out.attrs.update(n_resamples=int(n_resamples), confidence_level=float(level), resample=resample)
     return out

@@ -26,7 +26,7 @@ from ._schema import (
     check_option,
     validate_trials,
 )
-from ._typing import Alternative, Criterion, NonFinite, Orientation
+from ._typing import Adjust, Alternative, BootstrapMetric, Criterion, NonFinite, Orientation
 from ._validation import (
     check_adjust,
     check_alpha,
@@ -129,7 +129,7 @@ def fold_metrics(
     /,
     *,
     fold: str = "fold",
-    metric: str = "hter",
+    metric: BootstrapMetric = "hter",
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
     target: float | None = None,
@@ -230,7 +230,7 @@ def fold_summary(
     /,
     *,
     fold: str = "fold",
-    metric: str = "hter",
+    metric: BootstrapMetric = "hter",
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
     target: float | None = None,
@@ -340,7 +340,7 @@ def compare_folds(
     /,
     *,
     fold: str = "fold",
-    metric: str = "hter",
+    metric: BootstrapMetric = "hter",
     baseline: Hashable | None = None,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
@@ -351,7 +351,7 @@ def compare_folds(
     on: Hashable | None = None,
     apply_to: Hashable | Sequence[Hashable] | None = None,
     alpha: float = 0.05,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     confidence_level: float = 0.95,
     alternative: Alternative = "two-sided",
     by: str | Sequence[str] | None = None,
@@ -475,42 +475,49 @@ def compare_folds(
     for i_fam, (fam, by_system) in enumerate(values.items()):
         systems = sorted(by_system, key=lambda s: order.get(s, len(order)))
         for a, b in _pw.pairs(systems, baseline, _pw.where(names, fam)):
-            va, vb = by_system[systems[a]], by_system[systems[b]]
-            folds = [f for f in va if f in vb and np.isfinite(va[f]) and np.isfinite(vb[f])]
-            xa = np.array([va[f] for f in folds], dtype=float)
-            xb = np.array([vb[f] for f in folds], dtype=float)
-            d = xa - xb
-            n_pos, n_neg = int(np.count_nonzero(d > 0)), int(np.count_nonzero(d < 0))
             row = dict(zip(trials.by[:n_by], fam[:n_by], strict=True))
             row.update(system_a=systems[a], system_b=systems[b], split=fam[-1], metric=metric,
                        test="sign", confidence_level=level)
-            if n_pos + n_neg:
-                res = stats.sign_test(n_pos, n_neg, alternative=alternative)
-                row.update(n=res.n, statistic=res.statistic, pvalue=res.pvalue,
-                           log10_pvalue=res.log10_pvalue, method=res.method)
-            else:  # every fold ties (or none is shared): no evidence either way
-                row.update(n=0, statistic=0.0, pvalue=1.0 if d.size else np.nan,
-                           log10_pvalue=0.0 if d.size else np.nan,
-                           method="sign test over runs (Guenter 2004 eq. 7, exact binomial)")
-            low, high = sign_median_interval(d, level, alternative)
-            row.update(
-                estimate=float(np.median(d)) if d.size else np.nan,
-                ci_low=low,
-                ci_high=high,
-                alternative=alternative,
-                n_folds=d.size,
-                wins_a=n_pos if higher_better else n_neg,
-                wins_b=n_neg if higher_better else n_pos,
-                ties=int(d.size - n_pos - n_neg),
-                mean_a=float(xa.mean()) if d.size else np.nan,
-                mean_b=float(xb.mean()) if d.size else np.nan,
-            )
+            row.update(_sign_row(by_system[systems[a]], by_system[systems[b]], level,
+                                 alternative, higher_better))
             rows.append(row)
             family_of.append(i_fam)
     out = _pw.finish(rows, trials.by[:n_by], COMPARE_FOLDS_COLUMNS, family_of, adjust, alpha)
     for c in ("n_folds", "wins_a", "wins_b", "ties"):
         out[c] = out[c].astype(np.int64)
     return out
+
+
+def _sign_row(va: dict, vb: dict, level: float, alternative: str, higher_better: bool) -> dict:
+    """The sign test of one pair over the folds both systems have a finite value in
+    (``va``, ``vb``: fold -> value), with the median difference and its interval."""
+    folds = [f for f in va if f in vb and np.isfinite(va[f]) and np.isfinite(vb[f])]
+    xa = np.array([va[f] for f in folds], dtype=float)
+    xb = np.array([vb[f] for f in folds], dtype=float)
+    d = xa - xb
+    n_pos, n_neg = int(np.count_nonzero(d > 0)), int(np.count_nonzero(d < 0))
+    if n_pos + n_neg:
+        res = stats.sign_test(n_pos, n_neg, alternative=alternative)
+        row = dict(n=res.n, statistic=res.statistic, pvalue=res.pvalue,
+                   log10_pvalue=res.log10_pvalue, method=res.method)
+    else:  # every fold ties (or none is shared): no evidence either way
+        row = dict(n=0, statistic=0.0, pvalue=1.0 if d.size else np.nan,
+                   log10_pvalue=0.0 if d.size else np.nan,
+                   method="sign test over runs (Guenter 2004 eq. 7, exact binomial)")
+    low, high = sign_median_interval(d, level, alternative)
+    row.update(
+        estimate=float(np.median(d)) if d.size else np.nan,
+        ci_low=low,
+        ci_high=high,
+        alternative=alternative,
+        n_folds=d.size,
+        wins_a=n_pos if higher_better else n_neg,
+        wins_b=n_neg if higher_better else n_pos,
+        ties=int(d.size - n_pos - n_neg),
+        mean_a=float(xa.mean()) if d.size else np.nan,
+        mean_b=float(xb.mean()) if d.size else np.nan,
+    )
+    return row
 
 
 def __dir__() -> list[str]:

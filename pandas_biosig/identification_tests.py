@@ -35,12 +35,12 @@ from ._search import (
     _var,
     validate_search,
 )
-from ._typing import Alternative, Orientation
+from ._typing import Adjust, Alternative, Orientation
 from ._validation import check_adjust as _check_adjust
 from ._validation import check_alpha as _check_alpha
 from ._validation import check_confidence_level as _check_confidence_level
 from .results import TestResult
-from .stats import McNemarMethod, RecognitionMethod
+from .stats import McNemarMethod
 from .stats._common import _check_count
 
 #: The pairwise columns of :func:`pandas_biosig.compare`, with ``rank`` for its ``split``.
@@ -69,7 +69,7 @@ CMC_DIFFERENCE_VARIABLES = ["estimate", "ci_low", "ci_high", "band_low", "band_h
 
 __all__ = ["CMC_DIFFERENCE_VARIABLES", "COMPARE_COLUMNS", "TESTS", "cmc_difference", "compare_identification"]
 
-IdentificationTest = Literal["mcnemar", "gunter", "sign", "bootstrap"]
+IdentificationTest = Literal["mcnemar", "gunter_simple", "gunter_paired", "sign", "bootstrap"]
 
 
 #: Tests of :func:`compare_identification`: name -> (what it compares, allowed methods).
@@ -78,10 +78,8 @@ TESTS: dict[str, tuple[str, tuple[str, ...]]] = {
         "McNemar's test on the probes that exactly one system gets right at the rank",
         stats.MCNEMAR_METHODS,
     ),
-    "gunter": (
-        "Günter (2004) simple (eq. 3) or paired (eq. 5-6) test of the recognition rates",
-        stats.RECOGNITION_METHODS,
-    ),
+    "gunter_simple": ("Günter (2004) simple test of the recognition rates (eq. 3)", ()),
+    "gunter_paired": ("Günter (2004) paired test of the recognition rates (eq. 5-6)", ()),
     "sign": ("sign test over the runs named by `fold` (Günter 2004 eq. 7)", ()),
     "bootstrap": ("paired bootstrap of the difference of recognition rates over probes", ()),
 }
@@ -149,7 +147,7 @@ def _pair_test(test, method, ra, rb, at_rank, alternative, rng, n_resamples) -> 
     if test == "mcnemar":
         # b = "A right, B wrong" so that estimate = (b - c)/n = RR_A - RR_B
         return stats.mcnemar(only_a, only_b, n=n, method=method, alternative=alternative)
-    if test == "gunter":
+    if test in ("gunter_simple", "gunter_paired"):
         r1, r2 = float(np.mean(ca)), float(np.mean(cb))
         r12 = float(np.mean(ca & cb)) if method == "paired" else None
         return stats.recognition_rate_test(
@@ -179,10 +177,9 @@ def compare_identification(
     *,
     test: IdentificationTest = "mcnemar",
     mcnemar_method: McNemarMethod = "exact",
-    gunter_method: RecognitionMethod = "paired",
     rank: int = 1,
     alternative: Alternative = "two-sided",
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
     n_resamples: int = 1000,
@@ -205,18 +202,17 @@ def compare_identification(
     data : DataFrame
         Tidy search table (see :func:`probe_ranks`) with at least two systems that
         searched the same probes.
-    test : {"mcnemar", "gunter", "sign", "bootstrap"}, default "mcnemar"
+    test : {"mcnemar", "gunter_paired", "gunter_simple", "sign", "bootstrap"}, default "mcnemar"
         ``"mcnemar"``: McNemar's test on the probes exactly one of the two systems
-        recognises (:func:`pandas_biosig.stats.mcnemar`); ``"gunter"``: Günter's (2004)
-        paired (eq. 5–6) or simple (eq. 3) test
-        (:func:`pandas_biosig.stats.recognition_rate_test`); ``"sign"``: the sign test
+        recognises (:func:`pandas_biosig.stats.mcnemar`); ``"gunter_paired"``,
+        ``"gunter_simple"``: Günter's (2004) paired (eq. 5–6) or simple (eq. 3) test
+        (:func:`pandas_biosig.stats.recognition_rate_test`), as in
+        :func:`pandas_biosig.compare`; ``"sign"``: the sign test
         over the runs named by ``fold`` (:func:`pandas_biosig.stats.sign_test`; ties are
         dropped); ``"bootstrap"``: a paired bootstrap over probes.
     mcnemar_method : {"exact", "midp", "chi2", "chi2_corrected"}, default "exact"
         The variant of McNemar's test (``test="mcnemar"``), as in
         :func:`pandas_biosig.compare`.
-    gunter_method : {"paired", "simple"}, default "paired"
-        The variant of Günter's test (``test="gunter"``).
     rank : int, default 1
         A probe is recognised iff its mate ranks ``rank`` or better.
     alternative : {"two-sided", "less", "greater"}, default "two-sided"
@@ -320,7 +316,7 @@ def compare_identification(
     5      gmm      lbp  5        5.0  0.0625
     """
     check_option(test, TESTS, "test")
-    method = _test_method(test, mcnemar_method, gunter_method, fold)
+    method = _test_method(test, mcnemar_method, fold)
     at_rank = _check_count(rank, "rank", positive=True)
     check_option(alternative, stats.ALTERNATIVES, "alternative")
     adjust = _check_adjust(adjust)
@@ -358,7 +354,7 @@ def compare_identification(
     return _finish(rows, by_cols, COMPARE_COLUMNS, family_of, adjust, alpha)
 
 
-def _test_method(test: str, mcnemar_method, gunter_method, fold) -> str | None:
+def _test_method(test: str, mcnemar_method, fold) -> str | None:
     """The variant of the chosen test, checked; ``fold`` only goes with the sign test."""
     if test == "sign" and fold is None:
         raise ValueError(ERROR_SIGN_NEEDS_FOLD)
@@ -366,8 +362,8 @@ def _test_method(test: str, mcnemar_method, gunter_method, fold) -> str | None:
         raise ValueError(ERROR_FOLD_UNUSED.format(fold=fold, test=test))
     if test == "mcnemar":
         return check_option(mcnemar_method, stats.MCNEMAR_METHODS, "mcnemar_method")
-    if test == "gunter":
-        return check_option(gunter_method, stats.RECOGNITION_METHODS, "gunter_method")
+    if test in ("gunter_simple", "gunter_paired"):
+        return test.removeprefix("gunter_")
     return None
 
 

@@ -15,6 +15,7 @@ from ._schema import (
     ERROR_MISSING_COLUMNS,
     SchemaError,
 )
+from ._typing import Adjust
 from ._validation import (
     check_adjust,
     check_alpha,
@@ -74,7 +75,7 @@ def eer_bound_table(
     system: str = "system",
     eer: str = "eer",
     alpha: float = 0.05,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     by: str | Sequence[str] | None = None,
 ) -> pd.DataFrame:
     r"""Literature mode: which reported EERs differ significantly (Hofbauer & Uhl bound).

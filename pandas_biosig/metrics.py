@@ -10,6 +10,7 @@ column), and a fixed list of columns that never depends on the arguments.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -270,14 +271,19 @@ def error_rates(
         - ``"eer"``: minimize :math:`|FAR - FRR|` (bob.measure);
         - ``"min_hter"``: minimize :math:`(FAR + FRR)/2`;
         - ``"min_weighted"``: minimize :math:`w \cdot FAR + (1-w) \cdot FRR`, ``w = weight``;
-        - ``"far"``: the smallest FRR with :math:`FAR \le` ``target`` (at most, never
-          "nearest");
-        - ``"frr"``: the smallest FAR with :math:`FRR \le` ``target``;
+        - ``"far"``: the lowest threshold with :math:`FAR \le` ``target`` (at most, never
+          "nearest"), which gives the smallest FRR at that bound (bob.measure's
+          ``far_threshold``);
+        - ``"frr"``: the highest threshold with :math:`FRR \le` ``target``, which gives the
+          smallest FAR at that bound (bob.measure's ``frr_threshold``); NaN, with a
+          ``BiosigWarning``, when the failures to acquire alone exceed the target;
         - ``"min_dcf"``: minimize the detection cost for ``p_target, c_miss, c_fa``.
 
-        Candidate thresholds and ties follow bob.measure (SPEC §2): midpoints between
-        consecutive distinct scores; among equal criterion values the smaller FAR + FRR,
-        then the higher threshold.
+        Candidate thresholds follow bob.measure (SPEC §2): midpoints between consecutive
+        distinct scores. For the minimized criteria (``"eer"``, ``"min_hter"``,
+        ``"min_weighted"``, ``"min_dcf"``) equal criterion values go to the smaller
+        FAR + FRR, then to the higher threshold; ``"far"`` and ``"frr"`` have no ties to
+        break (the lowest, resp. highest, threshold reaching the target).
     weight : float
         The weight of ``"min_weighted"``.
     target : float
@@ -376,7 +382,9 @@ def dcf(
     p_target: float | Sequence[float] = 0.01,
     c_miss: float | Sequence[float] = 1.0,
     c_fa: float | Sequence[float] = 1.0,
-    threshold: Criterion | float | Mapping[Hashable, float] | str = "bayes",
+    threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
+    weight: float = 0.5,
+    target: float | None = None,
     on: Hashable | None = None,
     apply_to: Hashable | Sequence[Hashable] | None = None,
     by: str | Sequence[str] | None = None,
@@ -403,6 +411,9 @@ def dcf(
         :math:`\log\frac{c_{fa}(1-p)}{c_{miss}\,p}`; any other value works as in
         :func:`error_rates` (a criterion is evaluated at each operating point, with
         ``"min_dcf"`` using that operating point's costs).
+    weight, target : float
+        The weight of ``threshold="min_weighted"`` and the rate bound of ``"far"`` /
+        ``"frr"``, as in :func:`error_rates`.
     on, apply_to, by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`error_rates`.
 
@@ -452,7 +463,7 @@ def dcf(
     for a, b, c in zip(pt, cm, cf, strict=True):
         bayes = {"bayes": lambda g, a=a, b=b, c=c: float(np.log(c * (1 - a) / (b * a)))}
         norm = min(b * a, c * (1 - a))
-        protocol = Protocol(threshold=threshold, weight=0.5, target=None, p_target=a,
+        protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=a,
                             c_miss=b, c_fa=c, on=on, apply_to=apply_to)
         for r in protocol.resolve(trials, named=bayes):
             g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion

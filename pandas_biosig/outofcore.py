@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from typing import Literal
 
 import dask.dataframe as dd
 import numpy as np
@@ -95,7 +96,16 @@ from ._kernels.rates import _LN2
 from ._schema import (
     check_option,
 )
-from ._typing import Alternative, Criterion, EERMethod, NonFinite, Orientation
+from ._typing import (
+    Adjust,
+    Alternative,
+    BootstrapMetric,
+    Criterion,
+    EERMethod,
+    NonFinite,
+    Orientation,
+    ResampleOption,
+)
 from ._validation import check_costs as _check_costs
 from .metrics import (
     DCF_COLUMNS,
@@ -105,6 +115,7 @@ from .metrics import (
     ERROR_RATE_COLUMNS,
     SUMMARY_COLUMNS,
 )
+from .stats._common import McNemarMethod
 
 __all__ = [
     "DET_VARIABLES",
@@ -292,7 +303,9 @@ def dcf(
     p_target: float | Sequence[float] = 0.01,
     c_miss: float | Sequence[float] = 1.0,
     c_fa: float | Sequence[float] = 1.0,
-    threshold: Criterion | float | Mapping[Hashable, float] | str = "bayes",
+    threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
+    weight: float = 0.5,
+    target: float | None = None,
     on: Hashable | None = None,
     apply_to: Hashable | Sequence[Hashable] | None = None,
     by: str | Sequence[str] | None = None,
@@ -310,7 +323,7 @@ def dcf(
     ----------
     data : dask.dataframe.DataFrame
         Tidy trial table.
-    p_target, c_miss, c_fa, threshold, on, apply_to
+    p_target, c_miss, c_fa, threshold, weight, target, on, apply_to
         As in :func:`pandas_biosig.dcf`.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
@@ -365,7 +378,7 @@ def dcf(
             bayes = {"bayes": lambda g, a=a, b=b, c=c: float(np.log(c * (1 - a) / (b * a)))}
             norm = min(b * a, c * (1 - a))
             for r in _resolve(
-                eng, threshold=threshold, weight=0.5, target=None, p_target=a, c_miss=b,
+                eng, threshold=threshold, weight=weight, target=target, p_target=a, c_miss=b,
                 c_fa=c, on=on, apply_to=apply_to, extra_named=bayes,
             ):
                 g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion
@@ -580,7 +593,9 @@ class DaskBiosigAccessor:
         p_target: float | Sequence[float] = 0.01,
         c_miss: float | Sequence[float] = 1.0,
         c_fa: float | Sequence[float] = 1.0,
-        threshold: Criterion | float | Mapping[Hashable, float] | str = "bayes",
+        threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
+        weight: float = 0.5,
+        target: float | None = None,
         on: Hashable | None = None,
         apply_to: Hashable | Sequence[Hashable] | None = None,
         by: str | Sequence[str] | None = None,
@@ -667,15 +682,15 @@ class DaskBiosigAccessor:
         on: Hashable | None = "auto",
         apply_to: Hashable | Sequence[Hashable] | None = "auto",
         alpha: float = 0.05,
-        adjust: str | None = "holm",
+        adjust: Adjust | None = "holm",
         confidence_level: float = 0.95,
         alternative: Alternative = "two-sided",
         common_trials: bool = False,
-        mcnemar_method: str = "exact",
+        mcnemar_method: McNemarMethod = "exact",
         test_decision_rules: bool = False,
-        metric: str | None = None,
+        metric: BootstrapMetric | None = None,
         n_resamples: int = 1000,
-        resample: str = "auto",
+        resample: ResampleOption = "auto",
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
         by: str | Sequence[str] | None = None,

@@ -23,7 +23,7 @@ from ._pad_table import (
     validate_pad,
 )
 from ._schema import SchemaError, check_option
-from ._typing import NonFinite, Orientation
+from ._typing import Adjust, NonFinite, Orientation
 from ._validation import check_confidence_level as _check_confidence_level
 from ._validation import check_n_resamples as _check_n_resamples
 
@@ -162,7 +162,7 @@ def pad_compare(
     target: float | None = None,
     on: Hashable | None = "auto",
     alpha: float = 0.05,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     confidence_level: float = 0.95,
     n_resamples: int = 1000,
     seed: int | np.random.Generator | None = None,
@@ -246,19 +246,10 @@ def pad_compare(
        estimate  statistic  pvalue
     0    -0.015       17.0  0.4296
     """
-    from ._validation import check_adjust as _check_adjust
-    from ._validation import check_alpha as _check_alpha
-
-    check_option(metric, PAD_COMPARE_METRICS, "metric")
-    check_option(test, PAD_TESTS, "test")
-    if test == "mcnemar" and metric != "bpcer":
-        raise ValueError(ERROR_MCNEMAR_METRIC.format(metric=metric))
-    alpha = _check_alpha(alpha)
-    adjust = _check_adjust(adjust)
-    level = _check_confidence_level(confidence_level)
-    n_resamples = _check_n_resamples(n_resamples)
-    if not isinstance(threshold, str):
-        check_option(threshold, PAD_CRITERIA, "threshold")
+    alpha, adjust, level, n_resamples = _checked_options(
+        metric, test, threshold, alpha=alpha, adjust=adjust,
+        confidence_level=confidence_level, n_resamples=n_resamples,
+    )
     table = validate_pad(
         data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
@@ -306,6 +297,25 @@ def pad_compare(
                 )
                 family_of.append(fi)
     return _adjusted(rows, family_of, list(families), table.by, adjust, alpha)
+
+
+def _checked_options(metric, test, threshold, *, alpha, adjust, confidence_level,
+                     n_resamples) -> tuple[float, str | None, float, int]:
+    """:func:`pad_compare`'s options checked: ``(alpha, adjust, level, n_resamples)``."""
+    from ._validation import check_adjust as _check_adjust
+    from ._validation import check_alpha as _check_alpha
+
+    check_option(metric, PAD_COMPARE_METRICS, "metric")
+    check_option(test, PAD_TESTS, "test")
+    if test == "mcnemar" and metric != "bpcer":
+        raise ValueError(ERROR_MCNEMAR_METRIC.format(metric=metric))
+    alpha = _check_alpha(alpha)
+    adjust = _check_adjust(adjust)
+    level = _check_confidence_level(confidence_level)
+    n_resamples = _check_n_resamples(n_resamples)
+    if not isinstance(threshold, str):
+        check_option(threshold, PAD_CRITERIA, "threshold")
+    return alpha, adjust, level, n_resamples
 
 
 def _families(table: PadTable, choose_split) -> dict[tuple, list[PadGroup]]:

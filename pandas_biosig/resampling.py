@@ -11,7 +11,9 @@ in :mod:`pandas_biosig.expected_performance`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -40,10 +42,19 @@ from ._replicates import (  # noqa: F401 (the public names are documented here)
     bootstrap_pvalue,
 )
 from ._schema import SchemaError, Trials, check_option, validate_trials
-from ._typing import Criterion, NonFinite, Orientation
+from ._typing import (
+    Alternative,
+    BootstrapCIMethod,
+    BootstrapMetric,
+    Criterion,
+    NonFinite,
+    Orientation,
+    ResampleOption,
+)
 from ._validation import (  # noqa: F401  (ERROR_N_RESAMPLES: importable from here)
     ERROR_CONFIDENCE_LEVEL,
     ERROR_N_RESAMPLES,
+    check_alternative,
     check_confidence_level,
     check_costs,
     check_n_resamples,
@@ -102,6 +113,7 @@ BOOTSTRAP_COLUMNS = [
     "n_resamples",
     "threshold",
     "threshold_from",
+    "weight",
 ]
 
 ERROR_LEVEL = ERROR_CONFIDENCE_LEVEL  # one message per concept (pandas_biosig._validation)
@@ -119,13 +131,14 @@ def bootstrap(
     data: pd.DataFrame,
     /,
     *,
-    metric: str = "eer_threshold",
+    metric: BootstrapMetric = "eer_threshold",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    ci_method: str = "percentile",
-    resample: str = "auto",
+    ci_method: BootstrapCIMethod = "percentile",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+    weight: float = 0.5,
     target: float | None = None,
     p_target: float = 0.01,
     c_miss: float = 1.0,
@@ -180,9 +193,10 @@ def bootstrap(
         the ``resample`` column says which.
     seed : int or numpy.random.Generator, optional
         Seed of the replicates; the same seed gives the same numbers bit for bit.
-    threshold, target, p_target, c_miss, c_fa, on, apply_to
+    threshold, weight, target, p_target, c_miss, c_fa, on, apply_to
         The threshold policy of ``"far"``, ``"frr"``, ``"hter"`` (as in
-        :func:`pandas_biosig.error_rates`; the threshold is chosen once, on the original
+        :func:`pandas_biosig.error_rates`: ``weight`` is the weight of FAR that
+        ``threshold="min_weighted"`` minimizes; the threshold is chosen once, on the original
         trials, and held fixed; with ``on="auto"``/``apply_to="auto"`` a table with dev and
         eval splits has it chosen on dev and reported on eval, see
         :mod:`pandas_biosig.protocol`), ``target`` for ``"fnmr_at_fmr"``/``"fmr_at_fnmr"``,
@@ -201,8 +215,11 @@ def bootstrap(
         metric, estimate`` (the metric on the original trials), ``se`` (standard deviation
         of the replicates), ``ci_low, ci_high, confidence_level, ci_method, resample,
         n_resamples``, ``threshold`` (the fixed threshold of ``far``/``frr``/``hter``,
-        NaN otherwise) and ``threshold_from`` (the split it was chosen on, ``"same
-        trials"`` or ``"fixed"``; None when no threshold is used).
+        NaN otherwise), ``threshold_from`` (the split it was chosen on, ``"same
+        trials"`` or ``"fixed"``; None when no threshold is used) and ``weight`` (the
+        weight of FAR the threshold criterion minimized, as in
+        :func:`pandas_biosig.error_rates`: ``min_hter`` 0.5, ``min_weighted`` ``weight``,
+        ``min_dcf`` the equivalent weight; NaN otherwise).
 
     Notes
     -----
@@ -245,7 +262,7 @@ def bootstrap(
     )
     sign = -1.0 if orientation == "distance" else 1.0
     f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
-    protocol = Protocol(threshold=threshold, weight=0.5, target=target, p_target=p_target,
+    protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
     unit = protocol.unit(trials, subject=subject)
     plan = protocol.resolve(trials, needs_threshold=metric in _FIXED, resample=unit)
@@ -279,6 +296,7 @@ def bootstrap(
                 n_resamples=n_resamples,
                 threshold=sign * t,
                 threshold_from=r.threshold_from,
+                weight=r.weight,
             )
         )
     return _frame(trials, groups, rows, BOOTSTRAP_COLUMNS)
@@ -290,13 +308,14 @@ def paired_bootstrap(
     system_a: Hashable,
     system_b: Hashable,
     *,
-    metric: str = "eer_threshold",
+    metric: BootstrapMetric = "eer_threshold",
     n_resamples: int = 1000,
-    alternative: str = "two-sided",
-    resample: str = "auto",
+    alternative: Alternative = "two-sided",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     common_trials: bool = False,
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+    weight: float = 0.5,
     target: float | None = None,
     p_target: float = 0.01,
     c_miss: float = 1.0,
@@ -325,7 +344,7 @@ def paired_bootstrap(
         split to test on).
     system_a, system_b : hashable
         The two systems; ``estimate`` is metric(A) - metric(B).
-    metric, n_resamples, resample, seed, threshold, target, p_target, c_miss, c_fa, on
+    metric, n_resamples, resample, seed, threshold, weight, target, p_target, c_miss, c_fa, on
         As in :func:`bootstrap` (defaults: the threshold EER; subjects resampled when the
         table has a subject column).
     alternative : {"two-sided", "less", "greater"}
@@ -340,9 +359,12 @@ def paired_bootstrap(
     -------
     BootstrapTestResult
         ``estimate`` (A - B), ``statistic`` (estimate / bootstrap standard error),
-        ``pvalue`` (:math:`2\min(P^*(\Delta \le 0), P^*(\Delta \ge 0))` with the +1
-        correction), ``log10_pvalue``, and ``confidence_interval()`` the percentile interval
-        of the differences.
+        ``pvalue`` (two-sided: :math:`2\min(P^*(\Delta \le 0), P^*(\Delta \ge 0))`;
+        ``"greater"``: :math:`P^*(\Delta \le 0)`; ``"less"``: :math:`P^*(\Delta \ge 0)`;
+        each with the +1 correction), ``log10_pvalue``, and ``confidence_interval()`` the
+        percentile interval of the differences (one-sided for a one-sided
+        ``alternative``); ``weight`` as in :func:`bootstrap` (NaN unless a weighted
+        criterion chose the thresholds).
 
     Examples
     --------
@@ -352,14 +374,14 @@ def paired_bootstrap(
     (True, True)
     """
     check_option(metric, BOOTSTRAP_METRICS, "metric")
-    check_option(alternative, ("two-sided", "less", "greater"), "alternative")
+    check_alternative(alternative)
     _check_common(n_resamples, 0.95, resample, "percentile")
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
     )
     f = _metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
-    protocol = Protocol(threshold=threshold, weight=0.5, target=target, p_target=p_target,
+    protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
     unit = protocol.unit(trials, subject=subject)
     plan = protocol.resolve(trials, needs_threshold=metric in _FIXED, resample=unit)
@@ -370,10 +392,12 @@ def paired_bootstrap(
     ra, rb = _pick(trials, plan, system_a), _pick(trials, plan, system_b)
     ga, gb = align_pair(ra.group, rb.group, common_trials=common_trials)
     tick = _progress(progress, n_resamples, "paired bootstrap")
-    return bootstrap_difference(
+    res = bootstrap_difference(
         ga, gb, f, (ra.threshold, rb.threshold), n_resamples=n_resamples, resample=unit,
         rng=_rng(seed), alternative=alternative, tick=tick, metric=metric,
     )
+    # math.nan itself, so that two results of one call compare equal as dicts
+    return replace(res, weight=math.nan if math.isnan(ra.weight) else ra.weight)
 
 
 ERROR_GROUPS = (

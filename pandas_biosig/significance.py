@@ -55,7 +55,7 @@ from ._schema import (  # ERROR_OPTION: the message of check_option, named in th
     check_option,
     validate_trials,
 )
-from ._typing import Criterion, NonFinite, Orientation
+from ._typing import CIMetric, Combine, Criterion, NonFinite, Orientation, ResampleOption
 
 # The pairwise tables, the repeated runs and literature mode live in their own modules;
 # their public names stay reachable here (and through the top-level package).
@@ -103,6 +103,7 @@ from .literature import (  # noqa: F401
     eer_bound_table,
 )
 from .protocol import AUTO, RESAMPLE, Protocol, group_where, subject_clusters
+from .stats._common import RateCIMethod
 
 __all__ = [
     "ADJUST_METHODS",
@@ -141,7 +142,7 @@ CI_METRICS: dict[str, str] = {
 
 #: How :func:`ci` builds the HTER and DCF intervals from the FAR and FRR.
 CI_COMBINE: dict[str, str] = {
-    "mover": "MOVER (Zou & Donner): the binomial intervals of FAR and FRR (method=) combined",
+    "mover": "MOVER (Zou & Donner): the binomial intervals of FAR and FRR (ci_method=) combined",
     "bengio": "normal interval of Bengio & Mariethoz eq. 13/14 (too narrow at low error rates)",
 }
 
@@ -176,6 +177,8 @@ CI_COLUMNS = [
     "criterion",
     "threshold_split",
     "threshold_from",
+    "weight",
+    "target",
     "resample",
     "n_genuine",
     "n_impostor",
@@ -217,16 +220,16 @@ def ci(
     data: pd.DataFrame,
     /,
     *,
-    metric: str | Sequence[str] = ("far", "frr", "hter", "dcf"),
+    metric: CIMetric | Sequence[CIMetric] = ("far", "frr", "hter", "dcf"),
     threshold: Criterion | float | Mapping[Hashable, float] = "eer",
     weight: float = 0.5,
     target: float | None = None,
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = "auto",
     confidence_level: float = 0.95,
-    method: str = "beta",
-    combine: str = "mover",
-    resample: str = "auto",
+    ci_method: RateCIMethod = "beta",
+    combine: Combine = "mover",
+    resample: ResampleOption = "auto",
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
@@ -274,7 +277,7 @@ def ci(
         :mod:`pandas_biosig.protocol`.
     confidence_level : float, default 0.95
         Two-sided level of every interval.
-    method : str, default "beta"
+    ci_method : str, default "beta"
         The binomial interval of FAR and FRR: statsmodels' ``proportion_confint`` method
         (``"beta"`` = Clopper–Pearson, ``"wilson"``, ``"normal"``, ``"agresti_coull"``,
         ``"jeffreys"``, ``"binom_test"``), passed through unchanged. Clopper–Pearson is the
@@ -282,14 +285,14 @@ def ci(
         FAR = 0.1 % with 100 trials (exact enumeration).
     combine : {"mover", "bengio"}, default "mover"
         The HTER and DCF intervals. ``"mover"``: the MOVER interval (Zou & Donner 2008)
-        built from the ``method`` intervals of FAR and FRR; with Clopper–Pearson it covers
+        built from the ``ci_method`` intervals of FAR and FRR; with Clopper–Pearson it covers
         at least 0.95 over error rates 0.1 %–20 %, 100–10,000 genuine trials and 1–10
         impostors per genuine trial (exact enumeration; ``tests/test_protocol.py``).
         ``"bengio"``: the normal interval of eq. 13/14, which is too narrow at low error
         rates (coverage 0.71 at FAR = FRR = 1 % with 100 genuine and 1,000 impostor trials,
         0.67 at 0.1 %; width 0 at zero errors) and fine from a few dozen errors per class
         (0.948 at 1 % with 10,000 genuine trials).
-    resample : {"auto", "subject", "label"}, default "auto"
+    resample : {"auto", "subject", "label", "trial"}, default "auto"
         The unit the trials' dependence is accounted for in. ``"subject"`` (the default
         when the table has a ``subject`` column): FAR and FRR are computed on effective
         counts :math:`x^* = \hat p\,n^*`, :math:`n^* = \frac{N}{d}\,(t_{N-1}/t_{k-1})^2`,
@@ -299,8 +302,8 @@ def ci(
         effects (s.d. 0.5, 100 subjects) this covers 0.95 where the trial-level interval
         covers 0.73 (``docs/validity.md``); without them it is the trial-level interval
         up to the degrees-of-freedom factor. Missing subject ids and groups of one subject
-        raise. ``"label"``: the trials are independent (the only choice without a subject
-        column).
+        raise. ``"label"`` (or ``"trial"``, the same here): the trials are independent (the
+        only choice without a subject column).
     p_target, c_miss, c_fa : float
         Prior and costs of the DCF (and of the ``"min_dcf"`` criterion).
     by : str or list of str, optional
@@ -334,6 +337,8 @@ def ci(
         - ``criterion``, ``threshold_split``: how and on which split it was chosen
           (``"fixed"`` and None for given thresholds);
         - ``threshold_from``: the split it was chosen on, ``"same trials"`` or ``"fixed"``;
+        - ``weight``, ``target``: the criterion's weight and rate bound, as in
+          :func:`pandas_biosig.error_rates` (NaN when the criterion reads none);
         - ``resample``: ``"subject"`` when the interval accounts for subject clusters,
           None when it treats the trials as independent;
         - ``n_genuine``, ``n_impostor``: NC and NI;
@@ -347,7 +352,7 @@ def ci(
     SchemaError
         An invalid table, or a split named by ``on``/``apply_to`` that does not exist.
     ValueError
-        An unknown metric or method (:data:`ERROR_OPTION`), ``confidence_level`` outside
+        An unknown metric or ``ci_method`` (:data:`ERROR_OPTION`), ``confidence_level`` outside
         (0, 1) (:data:`ERROR_CONFIDENCE_LEVEL`), an unknown criterion or bad costs.
 
     See Also
@@ -427,7 +432,7 @@ def ci(
     metrics = [metric] if isinstance(metric, str) else list(metric)
     for m in metrics:
         check_option(m, CI_METRICS, "metric")
-    check_option(method, stats.RATE_CI_METHODS, "method")
+    check_option(ci_method, stats.RATE_CI_METHODS, "ci_method")
     check_option(combine, CI_COMBINE, "combine")
     if resample != AUTO:
         check_option(resample, RESAMPLE, "resample")
@@ -449,70 +454,79 @@ def ci(
     from scipy.stats import norm
 
     z = float(norm.ppf((1 + level) / 2))
+    costs = dict(p_target=p_target, c_miss=c_miss, c_fa=c_fa)
     rows = []
     for m in members:
-        g = m.group
-        sw = m.sweep
-        ni, nc = sw.n, sw.p
-        fa = fr = None
-        if not math.isnan(m.threshold):
-            fa, fr = (int(v) for v in sw.rates_at_threshold(m.threshold))
-        base = dict(zip(trials.key_names, g.key, strict=True))
+        base = dict(zip(trials.key_names, m.group.key, strict=True))
         base.update(
             confidence_level=level,
             threshold=sign * m.threshold,
             criterion=m.criterion,
             threshold_split=m.threshold_split,
             threshold_from=m.threshold_from,
+            weight=m.weight,
+            target=m.target,
             resample=m.resample if clustered else None,
-            n_genuine=nc,
-            n_impostor=ni,
-            p_target=p_target,
-            c_miss=c_miss,
-            c_fa=c_fa,
+            n_genuine=m.sweep.p,
+            n_impostor=m.sweep.n,
+            **costs,
         )
-        parts = None
-        if fa is not None:
-            # effective counts (x*, n*) of FAR and FRR: the trials themselves, or with
-            # subjects the design-effect sample size (Korn & Graubard 1998)
-            eff = [(float(fa), float(ni)), (float(fr), float(nc))]
-            if clustered:
-                eff = _effective_counts(trials, g, m.threshold, (fa, ni), (fr, nc), level)
-            parts = [_rate_interval(x, n, method, level, exact=not clustered, counts=c)
-                     for (x, n), c in zip(eff, ((fa, ni), (fr, nc)), strict=True)]
-            far, frr = fa / ni, fr / nc
-            n_fa, n_fr = eff[0][1], eff[1][1]
+        rates = _rate_intervals(trials, m, ci_method, level, clustered)
         for name in metrics:
             row = dict(base, metric=name)
             row["ci_method"] = (
-                method + suffix if name in ("far", "frr")
-                else ("bengio" if combine == "bengio" else f"mover-{method}") + suffix
+                ci_method + suffix if name in ("far", "frr")
+                else ("bengio" if combine == "bengio" else f"mover-{ci_method}") + suffix
             )
-            if parts is None:
+            if rates is None:
                 row.update(estimate=np.nan, se=np.nan, ci_low=np.nan, ci_high=np.nan)
-                rows.append(row)
-                continue
-            if name in ("far", "frr"):
-                est, n_eff = (far, n_fa) if name == "far" else (frr, n_fr)
-                low, high = parts[0] if name == "far" else parts[1]
-                se = math.sqrt(est * (1.0 - est) / n_eff)
-                row.update(estimate=est, se=se, ci_low=low, ci_high=high)
-                rows.append(row)
-                continue
-            if name == "hter":
-                w = (0.5, 0.5)
             else:
-                norm = min(c_miss * p_target, c_fa * (1 - p_target))
-                w = (c_fa * (1 - p_target) / norm, c_miss * p_target / norm)
-            est = w[0] * far + w[1] * frr
-            se = math.sqrt(w[0] ** 2 * far * (1 - far) / n_fa + w[1] ** 2 * frr * (1 - frr) / n_fr)
-            if combine == "mover":
-                low, high = mover_sum((far, frr), [p[0] for p in parts], [p[1] for p in parts], w)
-            else:
-                low, high = est - z * se, est + z * se
-            row.update(estimate=est, se=se, ci_low=low, ci_high=high)
+                row.update(_metric_interval(name, rates, combine, z, **costs))
             rows.append(row)
     return pd.DataFrame(rows, columns=[*trials.by, *CI_COLUMNS])
+
+
+def _rate_intervals(trials: Trials, m, ci_method: str, level: float, clustered: bool):
+    """FAR and FRR of one resolved group at its threshold: ``((far, frr), (n_fa, n_fr),
+    (far interval, frr interval))``, the sizes effective under subject clustering (Korn &
+    Graubard 1998); None when no threshold reaches the criterion."""
+    if math.isnan(m.threshold):
+        return None
+    sw = m.sweep
+    ni, nc = sw.n, sw.p
+    fa, fr = (int(v) for v in sw.rates_at_threshold(m.threshold))
+    # effective counts (x*, n*) of FAR and FRR: the trials themselves, or with subjects
+    # the design-effect sample size
+    eff = [(float(fa), float(ni)), (float(fr), float(nc))]
+    if clustered:
+        eff = _effective_counts(trials, m.group, m.threshold, (fa, ni), (fr, nc), level)
+    parts = [_rate_interval(x, n, ci_method, level, exact=not clustered, counts=c)
+             for (x, n), c in zip(eff, ((fa, ni), (fr, nc)), strict=True)]
+    return (fa / ni, fr / nc), (eff[0][1], eff[1][1]), parts
+
+
+def _metric_interval(name: str, rates, combine: str, z: float, *, p_target: float,
+                     c_miss: float, c_fa: float) -> dict:
+    """``estimate, se, ci_low, ci_high`` of one metric from the FAR and FRR intervals:
+    the binomial interval itself, or for HTER and DCF the MOVER / Bengio combination."""
+    (far, frr), (n_fa, n_fr), parts = rates
+    if name in ("far", "frr"):
+        est, n_eff = (far, n_fa) if name == "far" else (frr, n_fr)
+        low, high = parts[0] if name == "far" else parts[1]
+        return dict(estimate=est, se=math.sqrt(est * (1.0 - est) / n_eff), ci_low=low,
+                    ci_high=high)
+    if name == "hter":
+        w = (0.5, 0.5)
+    else:
+        norm = min(c_miss * p_target, c_fa * (1 - p_target))
+        w = (c_fa * (1 - p_target) / norm, c_miss * p_target / norm)
+    est = w[0] * far + w[1] * frr
+    se = math.sqrt(w[0] ** 2 * far * (1 - far) / n_fa + w[1] ** 2 * frr * (1 - frr) / n_fr)
+    if combine == "mover":
+        low, high = mover_sum((far, frr), [p[0] for p in parts], [p[1] for p in parts], w)
+    else:
+        low, high = est - z * se, est + z * se
+    return dict(estimate=est, se=se, ci_low=low, ci_high=high)
 
 
 def _effective_counts(trials: Trials, g: Group, threshold: float, far_counts, frr_counts,

@@ -84,7 +84,7 @@ def demographic_rejection_rates(
     for r in range(n_replications):
         t = simulate_demographic_trials(n_subjects=n_subjects, subject_sd=subject_sd, seed=rng)
         for m in methods:
-            res = compare_groups(t, reference_group=None, threshold=3.29 / 2, method=m,
+            res = compare_groups(t, reference_group=None, threshold=3.29 / 2, test=m,
                                  adjust=None, alpha=alpha, n_resamples=n_resamples, seed=r)
             for metric in ("fmr", "fnmr"):
                 hits[(m, metric)] += bool(res.loc[res.metric == metric, "reject"].iloc[0])
@@ -173,7 +173,7 @@ def demographic_coverage(
     for r in range(n_replications):
         t = simulate_demographic_trials(n_subjects=n_subjects, subject_sd=subject_sd, seed=rng)
         for m in methods:
-            res = group_rates(t, reference_group=None, threshold=3.29 / 2, method=m,
+            res = group_rates(t, reference_group=None, threshold=3.29 / 2, ci_method=m,
                               confidence_level=confidence_level, n_resamples=n_resamples, seed=r)
             for metric in ("fmr", "fnmr"):
                 lo, hi = res[f"{metric}_low"].to_numpy(), res[f"{metric}_high"].to_numpy()

@@ -113,6 +113,36 @@ def test_fixed_threshold_metrics_use_the_policy(example, metric):
     np.testing.assert_allclose(out.threshold, er.threshold)
 
 
+@pytest.mark.parametrize("weight", [0.1, 0.5, 0.9])
+def test_min_weighted_threshold_is_error_rates_one(example, weight):
+    kw = dict(threshold="min_weighted", weight=weight, on="dev", apply_to="eval")
+    out = pbs.bootstrap(example, metric="hter", n_resamples=20, seed=0, **kw)
+    er = pbs.error_rates(example, **kw)
+    np.testing.assert_array_equal(out.threshold, er.threshold)
+    np.testing.assert_array_equal(out.estimate, er.hter)
+    np.testing.assert_array_equal(out.weight, er.weight)
+    res = pbs.paired_bootstrap(example, "cnn", "gmm", metric="hter", n_resamples=20, seed=0,
+                               **kw)
+    hter = er.set_index("system").hter
+    assert res.estimate == hter["cnn"] - hter["gmm"] and res.weight == weight
+    # no weighted criterion: NaN, as in error_rates
+    assert pbs.bootstrap(example, n_resamples=5, seed=0).weight.isna().all()
+    assert np.isnan(pbs.paired_bootstrap(example, "cnn", "gmm", n_resamples=5, seed=0).weight)
+
+
+@pytest.mark.parametrize("bad", [1.5, -0.1, "half", None])
+def test_bad_weight_same_message_as_error_rates(example, bad):
+    kw = dict(threshold="min_weighted", weight=bad, on="dev", apply_to="eval")
+    with pytest.raises(ValueError) as want:
+        pbs.error_rates(example, **kw)
+    for call in (lambda: pbs.bootstrap(example, metric="hter", n_resamples=5, **kw),
+                 lambda: pbs.paired_bootstrap(example, "cnn", "gmm", metric="hter",
+                                              n_resamples=5, **kw)):
+        with pytest.raises(ValueError) as got:
+            call()
+        assert str(got.value) == str(want.value)
+
+
 def test_subject_resampling_needs_subjects(trials_tiny):
     with pytest.raises(pbs.SchemaError, match="resample='subject' needs a subject column"):
         pbs.bootstrap(trials_tiny, resample="subject", n_resamples=5)
@@ -222,17 +252,17 @@ def test_fixed_threshold_cells_match_the_generic_path(example, resample):
 
 def test_epc_bootstrap_bands(example):
     w = np.array([0.2, 0.5, 0.8])
-    ds = pbs.epc_bootstrap(example, weights=w, n_resamples=2000, seed=0)
-    point = pbs.epc(example, weights=w)
+    ds = pbs.epc_bootstrap(example, weight=w, n_resamples=2000, seed=0)
+    point = pbs.epc(example, weight=w)
     np.testing.assert_array_equal(ds.hter.values, point.hter.values)
-    assert ds.pair.size == 6 and ds.significant.dims == ("pair", "cost")
+    assert ds.pair.size == 6 and ds.significant.dims == ("pair", "weight")
     assert bool(((ds.hter_low <= ds.hter) & (ds.hter <= ds.hter_high)).all())
     # the band at one weight is the bootstrap interval of the HTER at that fixed threshold
-    thr = float(point.threshold.sel(system="gmm", cost=0.5))
+    thr = float(point.threshold.sel(system="gmm", weight=0.5))
     ci = pbs.bootstrap(example, metric="hter", threshold={"cnn": 0, "cnn_aug": 0, "gmm": thr,
                                                           "lbp": 0},
                        apply_to="eval", n_resamples=2000, seed=1).set_index("system")
-    band = ds.sel(system="gmm", cost=0.5)
+    band = ds.sel(system="gmm", weight=0.5)
     assert float(band.hter_low) == pytest.approx(ci.loc["gmm", "ci_low"], abs=0.006)
     assert float(band.hter_high) == pytest.approx(ci.loc["gmm", "ci_high"], abs=0.006)
 
@@ -240,19 +270,19 @@ def test_epc_bootstrap_bands(example):
 def test_epc_bootstrap_identical_systems_never_differ(example):
     twin = example[example.system == "gmm"].assign(system="gmm_copy")
     t = pd.concat([example[example.system == "gmm"], twin])
-    ds = pbs.epc_bootstrap(t, weights=np.linspace(0, 1, 11), n_resamples=100, seed=0)
+    ds = pbs.epc_bootstrap(t, weight=np.linspace(0, 1, 11), n_resamples=100, seed=0)
     assert not ds.significant.any()
     assert float(abs(ds.difference).max()) == 0.0
 
 
 def test_epc_bootstrap_subject_resampling(example):
-    ds = pbs.epc_bootstrap(example, weights=[0.5], n_resamples=50, seed=0, resample="subject")
+    ds = pbs.epc_bootstrap(example, weight=[0.5], n_resamples=50, seed=0, resample="subject")
     assert ds.attrs["resample"] == "subject"
     assert bool((ds.hter_high >= ds.hter_low).all())
 
 
 def test_epc_bootstrap_one_system(example):
-    ds = pbs.epc_bootstrap(example[example.system == "gmm"], weights=[0.5], n_resamples=30, seed=0)
+    ds = pbs.epc_bootstrap(example[example.system == "gmm"], weight=[0.5], n_resamples=30, seed=0)
     assert ds.pair.size == 0 and ds.hter_low.shape == (1, 1)
 
 

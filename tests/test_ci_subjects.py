@@ -91,7 +91,7 @@ def test_ci_without_subjects_is_unchanged():
     assert set(no_subject.ci_method) == {"beta", "mover-beta"}
     np.testing.assert_array_equal(no_subject.ci_low, pbs.ci(t, resample="label").ci_low)
     # another binomial method and the Bengio interval carry the adjustment too
-    other = pbs.ci(t, method="wilson", combine="bengio")
+    other = pbs.ci(t, ci_method="wilson", combine="bengio")
     assert set(other.ci_method) == {"wilson-deff", "bengio-deff"}
     assert (other.ci_high - other.ci_low > 0).all()
 

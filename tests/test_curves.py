@@ -221,34 +221,34 @@ def test_det_vs_sklearn_det_curve(seed):
 
 # ------------------------------------------------------------------------------- EPC
 def test_epc_bob_reference_on_iris():
-    ds = curves.epc(iris_epc_table(), weights=np.linspace(0, 1, 100))
-    assert ds.threshold.dims == ("system", "cost")
+    ds = curves.epc(iris_epc_table(), weight=np.linspace(0, 1, 100))
+    assert ds.threshold.dims == ("system", "weight")
     for i, (thr, hter) in {0: (4.85, 0.36), 50: (5.45, 0.10), 99: (5.85, 0.30)}.items():
-        point = ds.isel(system=0, cost=i)
+        point = ds.isel(system=0, weight=i)
         assert float(point.threshold) == pytest.approx(thr, abs=1e-12)
         assert float(point.hter) == pytest.approx(hter, abs=1e-12)
-    assert float(ds.cost[50]) == np.linspace(0, 1, 100)[50]
+    assert float(ds.weight[50]) == np.linspace(0, 1, 100)[50]
 
 
 def test_epc_layout_and_agreement_with_error_rates(example):
     ds = curves.epc(example)
-    assert dict(ds.sizes) == {"system": 4, "cost": 101}
-    assert ds.cost.values.tolist() == np.linspace(0, 1, 101).tolist()
+    assert dict(ds.sizes) == {"system": 4, "weight": 101}
+    assert ds.weight.values.tolist() == np.linspace(0, 1, 101).tolist()
     assert list(ds.data_vars) == [
         "threshold", "far", "frr", "hter", "value", "area", "area_hter", "eer", "n_genuine", "n_impostor",
     ]
-    assert ds.attrs["criterion"] == "weighted" and ds.attrs["kind"] == "epc"
+    assert ds.attrs["criterion"] == "min_weighted" and ds.attrs["kind"] == "epc"
     assert (ds.attrs["on"], ds.attrs["apply_to"]) == ("dev", "eval")
     assert str(ds.split.values) == "eval" and str(ds.threshold_split.values) == "dev"
     for w in (0.0, 0.25, 0.5, 0.9, 1.0):
         er = pbs.error_rates(example, threshold="min_weighted", weight=w, on="dev", apply_to="eval")
-        sel = ds.sel(cost=w)
+        sel = ds.sel(weight=w)
         np.testing.assert_array_equal(sel.threshold.values, er.threshold)
         np.testing.assert_array_equal(sel.far.values, er.far)
         np.testing.assert_array_equal(sel.frr.values, er.frr)
         np.testing.assert_allclose(sel.value.values, w * er.far + (1 - w) * er.frr, rtol=0, atol=1e-16)
-    np.testing.assert_allclose(ds.area.values, ds.value.mean("cost").values)
-    np.testing.assert_allclose(ds.area_hter.values, ds.hter.mean("cost").values)
+    np.testing.assert_allclose(ds.area.values, ds.value.mean("weight").values)
+    np.testing.assert_allclose(ds.area_hter.values, ds.hter.mean("weight").values)
     np.testing.assert_array_equal(
         ds.eer.values, pbs.eer(example, method="rocch").query("split == 'eval'").eer
     )
@@ -259,7 +259,7 @@ def test_epc_layout_and_agreement_with_error_rates(example):
 
 @pytest.mark.parametrize("criterion", ["precision_recall", "far", "frr"])
 def test_epc_other_criteria(example, criterion):
-    ds = curves.epc(example, criterion=criterion, weights=[0.0, 0.01, 0.1, 0.5, 1.0])
+    ds = curves.epc(example, criterion=criterion, weight=[0.0, 0.01, 0.1, 0.5, 1.0])
     assert ds.attrs["criterion"] == criterion
     dev = example[(example.split == "dev") & (example.system == "gmm")]
     ev = example[(example.split == "eval") & (example.system == "gmm")]
@@ -267,14 +267,14 @@ def test_epc_other_criteria(example, criterion):
     sw_ev = Sweep(ev.score[ev.label == "impostor"], ev.score[ev.label == "genuine"])
     from pandas_biosig._kernels.curves import epc_values, select_thresholds
 
-    thr = select_thresholds(sw_dev, ds.cost.values, criterion)
+    thr = select_thresholds(sw_dev, ds.weight.values, criterion)
     np.testing.assert_array_equal(ds.threshold.sel(system="gmm").values, thr)
     fa, fr = sw_ev.rates_at_threshold(thr)
-    expected = epc_values(fa, fr, sw_ev.n, sw_ev.p, ds.cost.values, criterion)[3]
+    expected = epc_values(fa, fr, sw_ev.n, sw_ev.p, ds.weight.values, criterion)[3]
     np.testing.assert_array_equal(ds.value.sel(system="gmm").values, expected)
     if criterion == "far":  # |a - FAR| on dev: the dev FAR is the nearest reachable one
         far_dev = sw_dev.rates_at_threshold(thr)[0] / sw_dev.n
-        assert np.all(np.abs(far_dev - ds.cost.values) <= 1 / sw_dev.n)
+        assert np.all(np.abs(far_dev - ds.weight.values) <= 1 / sw_dev.n)
     if criterion == "precision_recall":
         tp = sw_ev.p - fr
         np.testing.assert_allclose(ds.value.sel(system="gmm").values, 2 * tp / (2 * tp + fa + fr))
@@ -293,7 +293,7 @@ def test_epc_distance_orientation(example):
 def test_epc_by_groups(example):
     df = example.assign(site=np.where(example.trial % 2 == 0, "a", "b"))
     ds = curves.epc(df, by="site")
-    assert ds.threshold.dims == ("site", "system", "cost")
+    assert ds.threshold.dims == ("site", "system", "weight")
     single = curves.epc(df[df.site == "b"])
     np.testing.assert_array_equal(ds.hter.sel(site="b").values, single.hter.values)
 
@@ -302,7 +302,7 @@ def test_epc_by_groups(example):
 @given(scores, scores)
 def test_epc_on_the_split_itself_at_half_weight_is_min_hter(neg, pos):
     df = table(neg, pos, split="test")
-    ds = curves.epc(df, weights=[0.5], on="test", apply_to="test")
+    ds = curves.epc(df, weight=[0.5], on="test", apply_to="test")
     s = pbs.summary(df)
     assert float(ds.hter[0, 0]) == s.min_hter[0]
     assert float(ds.value[0, 0]) == pytest.approx(s.min_hter[0], abs=1e-16)
@@ -328,8 +328,8 @@ def test_epc_eq18_relation_to_auc(values, data):
     df = table(neg, pos, split="test")
     m = lcm(2 * n, 2 * p)
     a = (2 * np.arange(m) + 1) / (2 * m)
-    far = curves.epc(df, criterion="far", weights=a, on="test", apply_to="test")
-    frr = curves.epc(df, criterion="frr", weights=a, on="test", apply_to="test")
+    far = curves.epc(df, criterion="far", weight=a, on="test", apply_to="test")
+    frr = curves.epc(df, criterion="frr", weight=a, on="test", apply_to="test")
     s = pbs.summary(df)
     area = 1 - s.auc[0]
     e_far, e_frr = float(far.area_hter[0]), float(frr.area_hter[0])
@@ -480,13 +480,13 @@ def test_epc_unknown_criterion(example):
 @pytest.mark.parametrize("bad", [[0.5, 1.5], [-0.1], [np.nan], [], [[0.1, 0.2]], "abc"])
 def test_grids_outside_unit_interval(example, bad):
     with pytest.raises(ValueError) as e1:
-        curves.epc(example, weights=bad)
+        curves.epc(example, weight=bad)
     with pytest.raises(ValueError) as e2:
         curves.roc(example, far_grid=bad)
-    for err, name in ((e1, "weights"), (e2, "far_grid")):
+    for err, name in ((e1, "weight"), (e2, "far_grid")):
         assert str(err.value).startswith(name)
     if isinstance(bad, list) and len(bad) == 1 and np.ndim(bad) == 1:
-        assert str(e1.value) == curves.ERROR_GRID_RANGE.format(name="weights", bad=bad)
+        assert str(e1.value) == curves.ERROR_GRID_RANGE.format(name="weight", bad=bad)
 
 
 def test_bad_prior_log_odds_and_det_grid(example):
@@ -545,3 +545,9 @@ def test_far_grid_must_be_a_1d_array_of_numbers(example, grid):
     prefix = curves.ERROR_GRID_SHAPE.split("{value!r}")[0].format(name="far_grid")
     with pytest.raises(ValueError, match=re.escape(prefix)):
         curves.roc(example, far_grid=grid)
+
+
+def test_epc_weight_may_be_a_number(example):
+    one = curves.epc(example, weight=0.5)
+    assert one.equals(curves.epc(example, weight=[0.5]))
+    assert one.sizes["weight"] == 1

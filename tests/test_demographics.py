@@ -80,7 +80,7 @@ def test_group_rates_hand_counted():
     np.testing.assert_allclose(r.fnmr, [0.25, 0.0, 0.4])
     assert r.criterion.eq("fixed").all() and r.threshold.eq(0.5).all()
     assert r.threshold_split.isna().all() and r.target.isna().all()
-    assert r.impostors.eq("same_group").all() and r.interval.eq("wilson").all()
+    assert r.impostors.eq("same_group").all() and r.ci_method.eq("wilson").all()
     assert r.n_subjects.isna().all() and r.confidence_level.eq(0.95).all()
 
 
@@ -327,15 +327,15 @@ def test_subject_defaults():
 
     t = _split_table()
     r = pbs.group_rates(t, target=0.01, seed=3)
-    assert r.interval.eq("wilson_cluster").all() and r.n_subjects.eq(30).all()
+    assert r.ci_method.eq("wilson_cluster").all() and r.n_subjects.eq(30).all()
     assert ((r.fmr_low <= r.fmr) & (r.fmr <= r.fmr_high)).all()
     assert ((r.fnmr_low <= r.fnmr) & (r.fnmr <= r.fnmr_high)).all()
     # a rate of 0: Wilson with n = 30 subjects and t on 29 degrees of freedom
     zero = r[r.fa == 0].iloc[0]
     assert (zero.fmr_low, zero.fmr_high) == pytest.approx(_wilson_q(0.0, 30, student.ppf(0.975, 29)))
-    b = pbs.group_rates(t, target=0.01, seed=3, method="bootstrap")
-    assert b.interval.eq("bootstrap").all()
-    pd.testing.assert_frame_equal(b, pbs.group_rates(t, target=0.01, seed=3, method="bootstrap"))
+    b = pbs.group_rates(t, target=0.01, seed=3, ci_method="bootstrap")
+    assert b.ci_method.eq("bootstrap").all()
+    pd.testing.assert_frame_equal(b, pbs.group_rates(t, target=0.01, seed=3, ci_method="bootstrap"))
     from statsmodels.stats.proportion import proportion_confint
 
     zero = b[b.fa == 0].iloc[0]  # a point bootstrap distribution: Wilson with n = subjects
@@ -424,10 +424,10 @@ def test_errors():
     only_cross = t[(t.label == "genuine") | (t.group != t.reference_group)]
     with pytest.raises(SchemaError, match="no counted impostor"):
         pbs.group_rates(only_cross, threshold=0.5)
-    with pytest.raises(ValueError, match="method="):
-        pbs.group_rates(t, threshold=0.5, method="normal")
-    with pytest.raises(ValueError, match="method="):
-        pbs.compare_groups(t, threshold=0.5, method="wilson_cluster")
+    with pytest.raises(ValueError, match="ci_method="):
+        pbs.group_rates(t, threshold=0.5, ci_method="normal")
+    with pytest.raises(ValueError, match="test="):
+        pbs.compare_groups(t, threshold=0.5, test="wilson_cluster")
     with pytest.raises(ValueError, match="adjust"):
         pbs.compare_groups(t, threshold=0.5, adjust="nonsense")
 
@@ -606,15 +606,15 @@ def test_subjects_by_hand():
     from scipy.stats import t as student
 
     c = pbs.group_rates(t, threshold=0.5)
-    assert c.interval.eq("wilson_cluster").all() and c.n_subjects.tolist() == [2, 1, 2]
+    assert c.ci_method.eq("wilson_cluster").all() and c.n_subjects.tolist() == [2, 1, 2]
     # X's FNMR: x1 0 of 2, x2 1 of 2; p = 1/4, N = 4, binomial variance p(1-p)/N = 3/64,
     # cluster variance 2/1 * ((0 - 1/2)^2 + (1 - 1/2)^2) / 16 = 1/16, design effect 4/3,
     # effective n = 3; Student's t on 1 degree of freedom
     x = c.iloc[0]
     assert (x.fnmr_low, x.fnmr_high) == pytest.approx(_wilson_q(0.25, 3.0, student.ppf(0.975, 1)))
     assert kf.effective_size([0, 1], [2, 2]) == pytest.approx((0.25, 3.0, 2))
-    r = pbs.group_rates(t, threshold=0.5, seed=0, n_resamples=200, method="bootstrap")
-    assert r.interval.eq("bootstrap").all()
+    r = pbs.group_rates(t, threshold=0.5, seed=0, n_resamples=200, ci_method="bootstrap")
+    assert r.ci_method.eq("bootstrap").all()
     assert r.n_subjects.tolist() == [2, 1, 2]
     from statsmodels.stats.proportion import proportion_confint
 

@@ -107,8 +107,8 @@ def test_string_system_column_gives_the_categorical_result(example):
 def test_epc_band_cells_match_textbook_paired_resampling(example, resample):
     """EPC bands from cell counts against drawing the eval trials themselves (paired)."""
     w = np.array([0.1, 0.5, 0.9])
-    ds = pbs.epc_bootstrap(example, weights=w, n_resamples=3000, seed=0, resample=resample)
-    thr = pbs.epc(example, weights=w).threshold  # oriented scores: accept iff >= threshold
+    ds = pbs.epc_bootstrap(example, weight=w, n_resamples=3000, seed=0, resample=resample)
+    thr = pbs.epc(example, weight=w).threshold  # oriented scores: accept iff >= threshold
     ev = example[example.split == "eval"]
     systems = list(ds.system.values)
     scores = {s: ev[ev.system == s].sort_values("trial") for s in systems}

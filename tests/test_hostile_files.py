@@ -170,14 +170,14 @@ def test_score_lists_parse_numbers_strictly(tmp_path_factory, tokens, codec):
         want = np.array([v for _, v in tokens] + [0.25])
         np.testing.assert_array_equal(frame["score"].to_numpy(), want)
 
-    outcome(lambda: pbs.read_score_lists(genuine, impostor, system="cnn"), check,
+    outcome(lambda: pbs.read_score_lists(genuine, impostor, system_name="cnn"), check,
             expect="correct" if valid else "named", family="files")
 
 
 @pytest.mark.parametrize("text,ok", [(t, v is not None) for t, v in TOKENS if t])
 def test_identification_reader_parses_numbers_strictly(text, ok):
     lines = f"alice alice p1 {text}\nbob alice p1 0.5\n"
-    outcome(lambda: read_bob_identification(io.StringIO(lines), system="s"),
+    outcome(lambda: read_bob_identification(io.StringIO(lines), system_name="s"),
             expect="correct" if ok else "named", family="files")
     assert bool(re.fullmatch(SCORE_PATTERN, text)) == ok
 

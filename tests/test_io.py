@@ -112,7 +112,7 @@ def test_bob_4_columns_round_trip(tmp_path):
 def test_bob_5_columns_round_trip(tmp_path):
     path = tmp_path / "isv.txt"
     path.write_text(lines_5())
-    got = read_bob(path, split="dev")
+    got = read_bob(path, split_name="dev")
     assert list(got.columns) == [
         "system", "trial", "label", "score", "split",
         "claimed_id", "model_label", "real_id", "test_label", "subject",
@@ -127,7 +127,7 @@ def test_bob_5_columns_round_trip(tmp_path):
 def test_bob_2_columns_round_trip(tmp_path, impostor):
     path = tmp_path / "scores-dev"
     path.write_text(lines_2(impostor=impostor))
-    got = read_bob(path, system="cnn")
+    got = read_bob(path, system_name="cnn")
     expected = pd.DataFrame(
         {"system": "cnn", "trial": np.arange(len(ROWS)), "label": LABELS, "score": SCORES}
     )
@@ -309,10 +309,10 @@ def test_slow_and_fast_parsers_agree(tmp_path, monkeypatch):
     plain, odd = tmp_path / "plain.txt", tmp_path / "odd.txt"
     plain.write_text(lines_4())
     odd.write_text(lines_4().replace(" ", " \x0c", 2) + "   \n")
-    fast = read_bob(plain, system="x")
-    pd.testing.assert_frame_equal(read_bob(odd, system="x"), fast)
+    fast = read_bob(plain, system_name="x")
+    pd.testing.assert_frame_equal(read_bob(odd, system_name="x"), fast)
     monkeypatch.setattr(pio._parse, "_fast_fields", lambda text, n: None)
-    pd.testing.assert_frame_equal(read_bob(plain, system="x"), fast)
+    pd.testing.assert_frame_equal(read_bob(plain, system_name="x"), fast)
 
 
 def test_nonfinite_scores_are_kept(tmp_path):
@@ -463,11 +463,11 @@ def test_read_table_round_trip(tmp_path, name):
 def test_read_table_system_split_and_trial_defaults(tmp_path):
     path = tmp_path / "gmm.csv"
     tidy_table().drop(columns=["model", "pair"]).to_csv(path, index=False)
-    got = read_table(path, columns={"llr": "score", "is_target": "label"}, split="eval")
+    got = read_table(path, columns={"llr": "score", "is_target": "label"}, split_name="eval")
     assert list(got.columns) == ["system", "trial", "label", "score", "split", "note"]
     assert got.system.unique().tolist() == ["gmm"]
     assert got.trial.tolist() == list(range(6))
-    named = read_table(path, columns={"llr": "score", "is_target": "label"}, system="B")
+    named = read_table(path, columns={"llr": "score", "is_target": "label"}, system_name="B")
     assert named.system.unique().tolist() == ["B"]
 
 
@@ -480,7 +480,7 @@ def test_read_table_errors(tmp_path):
         ERROR_MAPPING, path=path, missing=["LLR"], found=list(tidy_table().columns)
     )
     with pytest.raises(SchemaError) as info:
-        read_table(path, columns=MAPPING, system="x")
+        read_table(path, columns=MAPPING, system_name="x")
     assert str(info.value) == message(ERROR_COLUMN_CLASH, path=path, column="system", value="x")
     with pytest.raises(SchemaError, match="missing column"):  # the core's own message
         read_table(path, columns={"model": "system"})
@@ -494,7 +494,7 @@ def test_score_lists_round_trip(tmp_path):
     impostor.write_text(
         "".join(f"id{i} {s!r}\n" for i, (s, g) in enumerate(zip(SCORES, GENUINE, strict=True)) if not g)
     )
-    got = read_score_lists(genuine, impostor, system="cnn", split="dev")
+    got = read_score_lists(genuine, impostor, system_name="cnn", split_name="dev")
     expected = pd.DataFrame(
         {
             "system": "cnn",

@@ -118,9 +118,9 @@ def test_iris_epc_bob_reference():
     neg, pos = X[y == 0, 0], X[y == 1, 0]
     dev, ev = Sweep(neg[:25], pos[:25]), Sweep(neg[25:], pos[25:])
     w = np.linspace(0, 1, 100)
-    thr = k.select_thresholds(dev, w, "weighted")
+    thr = k.select_thresholds(dev, w, "min_weighted")
     fa, fr = ev.rates_at_threshold(thr)
-    _, _, hter, _ = k.epc_values(fa, fr, ev.n, ev.p, w, "weighted")
+    _, _, hter, _ = k.epc_values(fa, fr, ev.n, ev.p, w, "min_weighted")
     for i, (t, h) in {0: (4.85, 0.36), 50: (5.45, 0.10), 99: (5.85, 0.30)}.items():
         assert thr[i] == pytest.approx(t, abs=1e-12)
         assert hter[i] == pytest.approx(h, abs=1e-12)
@@ -130,13 +130,13 @@ def test_iris_epc_bob_reference():
 @given(scores, scores)
 def test_weighted_selection_is_min_weighted(neg, pos):
     sw = Sweep(neg, pos)
-    thr = k.select_thresholds(sw, WEIGHTS, "weighted")
+    thr = k.select_thresholds(sw, WEIGHTS, "min_weighted")
     assert thr.tolist() == [sw.min_weighted(w).threshold for w in WEIGHTS]
 
 
 def _criterion(name, a, fa, fr, n, p):
     far, frr = fa / n, fr / p
-    if name == "weighted":
+    if name == "min_weighted":
         return a * far + (1 - a) * frr
     if name == "far":
         return np.abs(a - far)
@@ -177,7 +177,7 @@ def test_selection_many_weights_and_chunks(monkeypatch):
 def test_epc_values():
     fa, fr, n, p = np.array([2, 0]), np.array([1, 4]), 10, 4
     w = np.array([0.25, 0.5])
-    far, frr, hter, value = k.epc_values(fa, fr, n, p, w, "weighted")
+    far, frr, hter, value = k.epc_values(fa, fr, n, p, w, "min_weighted")
     np.testing.assert_allclose(far, [0.2, 0.0])
     np.testing.assert_allclose(frr, [0.25, 1.0])
     np.testing.assert_allclose(hter, [0.225, 0.5])

@@ -288,3 +288,16 @@ def test_failures_to_acquire_reproduce_bob_measure(tmp_path):
     assert np.isfinite(s.cllr) and s.cllr == dropped.cllr
     det = pbs.det(trials, nonfinite="reject")
     assert float(det.frr.min()) == 0.0
+
+
+@pytest.mark.parametrize("policy", [dict(threshold="min_weighted", weight=0.2),
+                                    dict(threshold="far", target=0.05),
+                                    dict(threshold="frr", target=0.1)])
+def test_dcf_at_every_error_rates_criterion(policy):
+    trials = pbs.datasets.example_trials()
+    kw = dict(on="dev", apply_to="eval", **policy)
+    d = pbs.dcf(trials, **kw)
+    er = pbs.error_rates(trials, **kw)
+    np.testing.assert_array_equal(d.threshold, er.threshold)
+    np.testing.assert_array_equal(d.far, er.far)
+    np.testing.assert_array_equal(d.frr, er.frr)

@@ -349,13 +349,13 @@ def test_read_bob_pad_csv_and_four_column(tmp_path):
         "claimed_id,test_label,is_bonafide,attack_type,score\n"
         "x0,x0_1,True,,0.9\nx0,x0_2,False,print,0.6\nx1,x1_1,FALSE,mask,0.1\n"
     )
-    t = pbs.read_bob_pad(csv, split="dev")
+    t = pbs.read_bob_pad(csv, split_name="dev")
     assert t.label.tolist() == ["bona fide", "attack", "attack"]
     assert t.pai.tolist() == [None, "print", "mask"]
     assert t.split.unique().tolist() == ["dev"] and t.system.iloc[0] == "scores-dev"
     four = tmp_path / "pad.txt.gz"
     four.write_bytes(gzip.compress(b"c1 c1 c1/real/1 0.8\nc1 attack c1/print/2 0.3\nc2 attack c2/replay/1 0.4\n"))
-    f = pbs.read_bob_pad(four, system="s", pai_field="test_label", pai_pattern=r"/(print|replay)/")
+    f = pbs.read_bob_pad(four, system_name="s", pai_field="test_label", pai_pattern=r"/(print|replay)/")
     assert f.label.tolist() == ["bona fide", "attack", "attack"]
     assert f.pai.tolist() == [None, "print", "replay"]
     assert pbs.pad_metrics(f, threshold=0.35).apcer_max.item() == 1.0

@@ -277,7 +277,7 @@ def test_roc_log_scale(trials):
 @pytest.fixture(scope="module")
 def two_boot(trials):
     two = trials[trials.system.isin(["cnn", "gmm"])]
-    return pbs.epc_bootstrap(two, weights=np.linspace(0, 1, 21), n_resamples=200, seed=0)
+    return pbs.epc_bootstrap(two, weight=np.linspace(0, 1, 21), n_resamples=200, seed=0)
 
 
 def test_epc_bands_and_significance_shading(two_boot):
@@ -291,7 +291,7 @@ def test_epc_bands_and_significance_shading(two_boot):
     assert band.min() == pytest.approx(float(lo.min()))
     assert band.max() == pytest.approx(float(hi.max()))
     # the shaded spans cover exactly the significant weights
-    cost = two_boot.cost.values
+    cost = two_boot.weight.values
     sig = two_boot.significant.isel(pair=0).values
     spans = [p.get_x() for p in ax.patches], [p.get_x() + p.get_width() for p in ax.patches]
     covered = np.array([any(a <= c <= b for a, b in zip(*spans, strict=True)) for c in cost])
@@ -299,7 +299,7 @@ def test_epc_bands_and_significance_shading(two_boot):
 
 
 def test_epc_pair_selection(trials):
-    ds = pbs.epc_bootstrap(trials, weights=np.linspace(0.1, 0.9, 9), n_resamples=100, seed=1)
+    ds = pbs.epc_bootstrap(trials, weight=np.linspace(0.1, 0.9, 9), n_resamples=100, seed=1)
     unshaded = plot.epc(ds)
     assert not unshaded.patches  # six pairs: none shaded unless chosen
     assert len(_legend(unshaded)) == 4
@@ -322,7 +322,7 @@ def test_epc_without_bands(trials):
 
 def test_epc_from_a_table_bootstraps(trials):
     two = trials[trials.system.isin(["cnn", "cnn_aug"])]
-    ax = two.biosig.plot.epc(weights=[0.25, 0.5, 0.75], n_resamples=50, seed=0)
+    ax = two.biosig.plot.epc(weight=[0.25, 0.5, 0.75], n_resamples=50, seed=0)
     assert len(ax.collections) == 2
 
 

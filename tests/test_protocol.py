@@ -168,6 +168,26 @@ def test_compare_bootstrap_is_paired_bootstrap(metric):
     assert first.estimate == res.estimate == pytest.approx(row.estimate)
 
 
+@pytest.mark.parametrize("metric", ["hter", "far"])
+def test_compare_pairs_share_the_subject_draws(metric):
+    """At fixed thresholds under subject resampling, the pairs of a family read one draw of
+    the subjects per replicate: every row is paired_bootstrap's for its pair and the seed,
+    bit for bit (paired_bootstrap draws the same subjects for any pair)."""
+    t = pbs.datasets.example_trials()
+    kw = dict(metric=metric, n_resamples=200, seed=3)
+    cmp = pbs.compare(t, test="bootstrap", apply_to="eval", **kw)
+    assert set(cmp["resample"]) == {"subject"} and len(cmp) == 6
+    for row in cmp.itertuples():
+        want = pbs.paired_bootstrap(t, row.system_a, row.system_b, **kw)
+        assert (row.estimate, row.statistic, row.pvalue) == (
+            want.estimate, want.statistic, want.pvalue
+        )
+        assert (row.ci_low, row.ci_high) == tuple(want.confidence_interval())
+    # the families of a split table draw their own subjects, one after the other
+    both = pbs.compare(t, test="bootstrap", on=None, apply_to=None, **kw)
+    assert len(both) == 12 and not both.statistic.iloc[:6].equals(both.statistic.iloc[6:])
+
+
 # ----------------------------------------------------------------------------- intervals
 def _clopper_pearson(k, n, level=0.95):
     a = 1 - level

@@ -438,6 +438,32 @@ def test_one_sided_alternative(eval_trials):
     assert (less.alternative == "less").all()
 
 
+@pytest.mark.parametrize("alternative", ["less", "greater"])
+def test_bootstrap_rows_honour_a_one_sided_alternative(eval_trials, alternative):
+    kw = dict(test="bootstrap", resample="label", n_resamples=400, seed=3)
+    two = pbs.compare(eval_trials, **kw)
+    one = pbs.compare(eval_trials, alternative=alternative, **kw)
+    assert (one.alternative == alternative).all()
+    # the same replicates: the one-sided interval is open on the side of H1, and its
+    # closed bound is the (1 - level) quantile, which lies inside the two-sided interval
+    np.testing.assert_array_equal(one.estimate, two.estimate)
+    if alternative == "greater":
+        assert (one.ci_high == np.inf).all() and (one.ci_low >= two.ci_low).all()
+    else:
+        assert (one.ci_low == -np.inf).all() and (one.ci_high <= two.ci_high).all()
+    # as in the parametric rows, the interval excludes 0 where the p-value is small
+    # (the +1 correction of the p-value aside: no replicate sits at the boundary here)
+    excludes = (one.ci_low > 0) | (one.ci_high < 0)
+    np.testing.assert_array_equal(excludes, one.pvalue < 0.05)
+    # the same interval as the scalar bootstrap test
+    pair = eval_trials[eval_trials.system.isin(["cnn", "lbp"])]
+    want = pbs.paired_bootstrap(pair, "cnn", "lbp", metric="hter", alternative=alternative,
+                                **{k: v for k, v in kw.items() if k != "test"})
+    row = pbs.compare(pair, alternative=alternative, **kw).iloc[0]
+    assert (row.ci_low, row.ci_high) == tuple(want.confidence_interval())
+    assert row.pvalue == want.pvalue
+
+
 def test_distance_orientation_gives_the_same_tests(eval_trials):
     dist = eval_trials.assign(score=-eval_trials.score)
     a = pbs.compare(eval_trials, test_decision_rules=True, test="mcnemar")
@@ -580,7 +606,7 @@ def test_pairs_without_shared_trials_of_a_class_raise():
 
 
 def test_ci_rows_equal_the_scalar_intervals(trials):
-    res = pbs.ci(trials, on="dev", apply_to="eval", confidence_level=0.9, method="wilson",
+    res = pbs.ci(trials, on="dev", apply_to="eval", confidence_level=0.9, ci_method="wilson",
                  resample="label",
                  combine="bengio")
     er = pbs.error_rates(trials, on="dev", apply_to="eval")
@@ -621,15 +647,20 @@ def test_ci_concatenates_with_the_bootstrap(eval_trials):
     shared = [c for c in BOOTSTRAP_COLUMNS if c in CI_COLUMNS]
     assert shared == ["system", "split", "metric", "estimate", "se", "ci_low", "ci_high",
                       "confidence_level", "ci_method", "resample", "threshold",
-                      "threshold_from"]
+                      "threshold_from", "weight"]
     both = pd.concat([ours, boot], ignore_index=True)
     assert len(both) == 8
     np.testing.assert_allclose(ours.estimate, boot.estimate, rtol=1e-15)  # same policy
     np.testing.assert_array_equal(ours.threshold, boot.threshold)
+    np.testing.assert_array_equal(ours.weight, boot.weight)  # NaN: "eer" reads no weight
+    weighted = pbs.ci(eval_trials, metric="hter", threshold="min_weighted", weight=0.3)
+    er = pbs.error_rates(eval_trials, threshold="min_weighted", weight=0.3)
+    np.testing.assert_array_equal(weighted.weight, er.weight)
+    np.testing.assert_array_equal(weighted.threshold, er.threshold)
 
 
 def test_ci_one_metric_and_other_binomial_methods(eval_trials):
-    res = pbs.ci(eval_trials, metric="far", method="beta", resample="label")
+    res = pbs.ci(eval_trials, metric="far", ci_method="beta", resample="label")
     assert list(res.metric) == ["far"] * 4 and set(res.ci_method) == {"beta"}
     fa = np.rint(res.estimate * res.n_impostor).astype(int)
     for row, k in zip(res.itertuples(), fa, strict=True):
@@ -641,7 +672,7 @@ def test_ci_errors(eval_trials):
     with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
         pbs.ci(eval_trials, metric="eer")
     with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
-        pbs.ci(eval_trials, method="wald")
+        pbs.ci(eval_trials, ci_method="wald")
     for level in (0, 1, 95, True):
         with pytest.raises(ValueError, match=prefix(ERROR_CONFIDENCE_LEVEL)):
             pbs.ci(eval_trials, confidence_level=level)

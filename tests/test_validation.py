@@ -129,6 +129,122 @@ def test_top_level_names_are_the_checked_functions():
     assert pbs.stats.mcnemar is FUNCTIONS["pandas_biosig.stats.mcnemar"]
 
 
+# ------------------------------------------------------------------ typed string options
+def _literal(name):
+    from typing import get_args
+
+    from pandas_biosig import _typing
+
+    return get_args(getattr(_typing, name))
+
+
+def test_literals_list_what_the_checks_accept():
+    from pandas_biosig import curves, protocol, resampling, significance
+
+    assert _literal("BootstrapMetric") == tuple(resampling.BOOTSTRAP_METRICS)
+    assert _literal("BootstrapCIMethod") == tuple(resampling.CI_METHODS)
+    assert _literal("Resample") == tuple(protocol.RESAMPLE)
+    assert _literal("ResampleOption") == ("auto", *protocol.RESAMPLE)
+    assert _literal("CIMetric") == tuple(significance.CI_METRICS)
+    assert _literal("Combine") == tuple(significance.CI_COMBINE)
+    assert _literal("EPCCriterion") == tuple(curves.EPC_CRITERIA)
+    assert _literal("Criterion") == tuple(protocol.CRITERIA)
+    assert set(_literal("Adjust")) - {"none"} <= set(adjust_methods())
+
+
+def _allowed(option):
+    from pandas_biosig import curves, protocol, resampling, significance, stats
+
+    return {
+        "resample": protocol.RESAMPLE,
+        "metric": resampling.BOOTSTRAP_METRICS,
+        "ci_method": resampling.CI_METHODS,
+        "rate_ci_method": stats.RATE_CI_METHODS,
+        "combine": significance.CI_COMBINE,
+        "mcnemar_method": stats.MCNEMAR_METHODS,
+        "criterion": curves.EPC_CRITERIA,
+    }[option]
+
+
+#: (function, option, how the message names the option's table) -> call with the bad value.
+OPTION_CALLS = {
+    ("pandas_biosig.resampling.bootstrap", "resample", "resample"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.resampling.paired_bootstrap", "resample", "resample"):
+        lambda f, kw: f(data("trials"), "cnn", "lbp", **kw),
+    ("pandas_biosig.resampling.epc_bootstrap", "resample", "resample"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.significance.ci", "resample", "resample"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.comparison.compare", "resample", "resample"):
+        lambda f, kw: f(data("trials"), test="bootstrap", **kw),
+    ("pandas_biosig.resampling.bootstrap", "metric", "metric"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.resampling.paired_bootstrap", "metric", "metric"):
+        lambda f, kw: f(data("trials"), "cnn", "lbp", **kw),
+    ("pandas_biosig.comparison.compare", "metric", "metric"):
+        lambda f, kw: f(data("trials"), test="bootstrap", **kw),
+    ("pandas_biosig.folds.fold_metrics", "metric", "metric"):
+        lambda f, kw: f(data("trials"), fold="split", **kw),
+    ("pandas_biosig.folds.fold_summary", "metric", "metric"):
+        lambda f, kw: f(data("trials"), fold="split", **kw),
+    ("pandas_biosig.folds.compare_folds", "metric", "metric"):
+        lambda f, kw: f(data("trials"), fold="split", **kw),
+    ("pandas_biosig.resampling.bootstrap", "ci_method", "ci_method"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.significance.ci", "ci_method", "rate_ci_method"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.identification.recognition_rate", "ci_method", "rate_ci_method"):
+        lambda f, kw: f(data("search"), **kw),
+    ("pandas_biosig.significance.ci", "combine", "combine"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.comparison.compare", "mcnemar_method", "mcnemar_method"):
+        lambda f, kw: f(data("trials"), test="mcnemar", threshold=0.0, **kw),
+    ("pandas_biosig.outofcore.compare", "mcnemar_method", "mcnemar_method"):
+        lambda f, kw: f(data("dask"), test="mcnemar", threshold=0.0, **kw),
+    ("pandas_biosig.identification_tests.compare_identification", "mcnemar_method",
+     "mcnemar_method"): lambda f, kw: f(data("search"), **kw),
+    ("pandas_biosig.stats.rate_ci", "method", "rate_ci_method"): lambda f, kw: f(1, 10, **kw),
+    ("pandas_biosig.stats.mcnemar", "method", "mcnemar_method"): lambda f, kw: f(3, 9, **kw),
+    ("pandas_biosig.stats.mcnemar_table", "method", "mcnemar_method"):
+        lambda f, kw: f([[5, 3], [9, 2]], **kw),
+    ("pandas_biosig.curves.epc", "criterion", "criterion"): lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.resampling.epc_bootstrap", "criterion", "criterion"):
+        lambda f, kw: f(data("trials"), **kw),
+}
+
+#: The Literal types whose functions :data:`OPTION_CALLS` must cover.
+TYPED = ("ResampleOption", "BootstrapMetric", "BootstrapCIMethod", "RateCIMethod", "Combine",
+         "McNemarMethod", "EPCCriterion")
+
+
+#: Options of the bootstrap test, which is not available out of core (test="bootstrap"
+#: raises there): nothing reads them.
+UNUSED = {("pandas_biosig.outofcore.compare", "metric"),
+          ("pandas_biosig.outofcore.compare", "resample")}
+
+
+def test_every_typed_option_is_checked():
+    found = {
+        (qual, name)
+        for qual, f in FUNCTIONS.items()
+        for name, p in inspect.signature(f).parameters.items()
+        if isinstance(p.annotation, str)
+        and any(re.search(rf"\b{t}\b", p.annotation) for t in TYPED)
+    }
+    assert found - UNUSED == {(qual, name) for qual, name, _ in OPTION_CALLS}
+
+
+@pytest.mark.parametrize(("qual", "option", "table"), list(OPTION_CALLS),
+                         ids=[f"{q.rsplit('.', 1)[-1]}-{o}" for q, o, _ in OPTION_CALLS])
+def test_same_bad_option_same_message(qual, option, table):
+    from pandas_biosig._schema import ERROR_OPTION
+
+    want = ERROR_OPTION.format(name=option, value="nope", allowed=list(_allowed(table)))
+    with pytest.raises(ValueError, match=f"^{re.escape(want)}$"):
+        OPTION_CALLS[qual, option, table](FUNCTIONS[qual], {option: "nope"})
+
+
 # --------------------------------------------------------------- rates and counts
 RATE_CALLS = {
     "error_rates(target=)": (

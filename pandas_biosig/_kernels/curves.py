@@ -38,7 +38,7 @@ __all__ = [
 #: EPC criteria (Bengio, Mariéthoz & Keller 2005, eqs. 10-13): name -> what the threshold
 #: minimizes on the development split, for a weight ``a`` in [0, 1].
 EPC_CRITERIA = {
-    "weighted": "a * FAR + (1 - a) * FRR (eq. 10)",
+    "min_weighted": "a * FAR + (1 - a) * FRR (eq. 10)",
     "precision_recall": "-(a * precision + (1 - a) * recall) (eq. 11)",
     "far": "|a - FAR| (eq. 12)",
     "frr": "|a - FRR| (eq. 13)",
@@ -448,7 +448,7 @@ def select_thresholds(sweep: Sweep, weights, criterion: str) -> np.ndarray:
     Candidates are bob.measure's thresholds (one per operating point); ties on the
     criterion go to the smaller FAR + FRR, then to the higher threshold (SPEC §2).
 
-    - ``"weighted"``: :meth:`Sweep.min_weighted` per weight (eq. 10);
+    - ``"min_weighted"``: :meth:`Sweep.min_weighted` per weight (eq. 10);
     - ``"precision_recall"``: minimize ``-(a * precision + (1 - a) * recall)`` (eq. 11),
       precision 0 where nothing is accepted;
     - ``"far"``: minimize ``|a - FAR|`` (eq. 12), over every operating point;
@@ -461,7 +461,7 @@ def select_thresholds(sweep: Sweep, weights, criterion: str) -> np.ndarray:
     if criterion not in EPC_CRITERIA:
         raise ValueError(f"criterion={criterion!r} is not one of {list(EPC_CRITERIA)}")
     alpha = np.atleast_1d(np.asarray(weights, dtype=np.float64))
-    if criterion == "weighted":
+    if criterion == "min_weighted":
         return np.array([sweep.min_weighted(float(a)).threshold for a in alpha])
     if criterion == "far":
         pts = roc_points(sweep)
@@ -494,7 +494,7 @@ def epc_values(fa, fr, n: int, p: int, weights, criterion: str):
     """Rates at the chosen thresholds: ``(far, frr, hter, value)`` from counts.
 
     ``value`` is the criterion's own quantity: ``a * FAR + (1 - a) * FRR`` for
-    ``"weighted"``, F1 = 2 TP / (2 TP + FA + FR) for ``"precision_recall"``, FAR for
+    ``"min_weighted"``, F1 = 2 TP / (2 TP + FA + FR) for ``"precision_recall"``, FAR for
     ``"far"``, FRR for ``"frr"``. ``fa``, ``fr`` broadcast against ``weights`` (a bootstrap
     can pass a (replicates, weights) block).
     """
@@ -504,7 +504,7 @@ def epc_values(fa, fr, n: int, p: int, weights, criterion: str):
     far = fa / n
     frr = fr / p
     hter = (far + frr) / 2
-    if criterion == "weighted":
+    if criterion == "min_weighted":
         value = alpha * far + (1.0 - alpha) * frr
     elif criterion == "precision_recall":
         tp = p - fr

@@ -85,7 +85,7 @@ ERROR_WEIGHT = "weight={value!r} must be a number in [0, 1]"
 GROUP_RATE_COLUMNS = [
     "system", "split", "group", "impostors", "criterion", "target", "threshold_split",
     "threshold_from", "threshold", "n_genuine", "n_impostor", "n_subjects", "fa", "fr", "fmr", "fmr_low",
-    "fmr_high", "fnmr", "fnmr_low", "fnmr_high", "interval", "confidence_level",
+    "fmr_high", "fnmr", "fnmr_low", "fnmr_high", "ci_method", "confidence_level",
 ]
 FAIRNESS_COLUMNS = [
     "system", "split", "impostors", "criterion", "target", "threshold_split", "threshold_from",
@@ -380,8 +380,8 @@ def _replicates(rng, n_resamples: int, members: np.ndarray, columns: list[tuple]
     return out
 
 
-def _method(method: str, plan: _Plan, allowed: dict, clustered: str) -> str:
-    check_option(method, allowed, "method")
+def _method(method: str, plan: _Plan, allowed: dict, clustered: str, name: str) -> str:
+    check_option(method, allowed, name)
     if method == "auto":
         return clustered if plan.has_subject else _WILSON
     return method

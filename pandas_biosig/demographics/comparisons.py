@@ -15,7 +15,7 @@ from .._kernels import fairness as _fair
 from .._kernels.resample import percentile_interval
 from .._pairwise import adjust_pvalues as _adjust
 from .._schema import SchemaError, check_option
-from .._typing import NonFinite, Orientation
+from .._typing import Adjust, NonFinite, Orientation
 from .._validation import check_adjust as _check_adjust
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_confidence_level as _check_confidence_level
@@ -60,6 +60,18 @@ def _score_test(k1, n1, k2, n2, level):
     return stat, p, float(low), float(high)
 
 
+def _bootstrap_test(est: float, d: np.ndarray, level: float):
+    """``(statistic, pvalue, low, high)`` of one difference from its replicated differences
+    ``d`` (NaN replicates dropped): estimate / replicate s.d., the two-sided bootstrap
+    p-value and the percentile interval."""
+    d = d[np.isfinite(d)]
+    p = bootstrap_pvalue(d)
+    sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
+    stat = est / sd if sd > 0 else (0.0 if est == 0 else float("nan"))
+    lo, hi = (float(v) for v in percentile_interval(d, level))
+    return stat, p, lo, hi
+
+
 @_doc
 def compare_groups(
     data: pd.DataFrame,
@@ -72,8 +84,8 @@ def compare_groups(
     target: float = 1e-3,
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = None,
-    method: TestMethod = "auto",
-    adjust: str | None = "holm",
+    test: TestMethod = "auto",
+    adjust: Adjust | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
     n_resamples: int = 1000,
@@ -94,7 +106,7 @@ def compare_groups(
     data : DataFrame
         Demographic trial table.
     {common}
-    method : {"auto", "wilson", "bootstrap"}
+    test : {"auto", "wilson", "bootstrap"}
         ``"auto"``: ``"bootstrap"`` with a subject column (subjects resampled within each
         group, independently between the two groups; p-value: twice the smaller share of
         replicated differences on either side of 0, +1 corrected; percentile interval),
@@ -134,7 +146,7 @@ def compare_groups(
         trial=trial, label=label, score=score, split=split, subject=subject,
         orientation=orientation, nonfinite=nonfinite,
     )
-    how = _method(method, plan, TEST_METHODS, _BOOT)
+    how = _method(test, plan, TEST_METHODS, _BOOT, "test")
     level = _check_confidence_level(confidence_level)
     alpha = _check_alpha(alpha)
     adj = _check_adjust(adjust)
@@ -166,12 +178,8 @@ def compare_groups(
                 if tot[a] == 0 or tot[b] == 0:
                     stat = p = lo = hi = float("nan")
                 elif how == _BOOT:
-                    d = reps[a][metric] - reps[b][metric]
-                    d = d[np.isfinite(d)]
-                    p = bootstrap_pvalue(d)
-                    sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
-                    stat = est / sd if sd > 0 else (0.0 if est == 0 else float("nan"))
-                    lo, hi = (float(v) for v in percentile_interval(d, level))
+                    stat, p, lo, hi = _bootstrap_test(est, reps[a][metric] - reps[b][metric],
+                                                      level)
                 else:
                     stat, p, lo, hi = _score_test(int(err[a]), int(tot[a]), int(err[b]),
                                                   int(tot[b]), level)
@@ -215,7 +223,7 @@ def compare_fairness(
     target: float = 1e-3,
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = None,
-    adjust: str | None = "holm",
+    adjust: Adjust | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
     n_resamples: int = 1000,

@@ -50,7 +50,7 @@ def group_rates(
     target: float = 1e-3,
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = None,
-    method: IntervalMethod = "auto",
+    ci_method: IntervalMethod = "auto",
     confidence_level: float = 0.95,
     n_resamples: int = 1000,
     seed: int | np.random.Generator | None = None,
@@ -70,7 +70,7 @@ def group_rates(
     data : DataFrame
         Demographic trial table (module docstring).
     {common}
-    method : {"auto", "wilson", "wilson_cluster", "bootstrap"}
+    ci_method : {"auto", "wilson", "wilson_cluster", "bootstrap"}
         Interval of each rate. ``"auto"``: ``"wilson_cluster"`` when the table has a
         subject column (trials of one person are not independent, and binomial intervals
         are then too narrow): the Wilson interval on the effective sample size
@@ -100,7 +100,7 @@ def group_rates(
           subjects with counted trials in the group (NaN without a subject column);
         - ``fa``, ``fr``: false matches and false non-matches;
         - ``fmr`` = fa / n_impostor, ``fnmr`` = fr / n_genuine, with ``*_low``, ``*_high``;
-        - ``interval`` (``"wilson"``, ``"wilson_cluster"`` or ``"bootstrap"``),
+        - ``ci_method`` (``"wilson"``, ``"wilson_cluster"`` or ``"bootstrap"``),
           ``confidence_level``.
 
     Raises
@@ -139,7 +139,7 @@ def group_rates(
         orientation=orientation, nonfinite=nonfinite,
     )
     level = _check_confidence_level(confidence_level)
-    how = _method(method, plan, INTERVAL_METHODS, _CLUSTER)
+    how = _method(ci_method, plan, INTERVAL_METHODS, _CLUSTER, "ci_method")
     n_resamples = _check_resamples(n_resamples)
     rng = _rng(seed)
     k = len(plan.labels)
@@ -181,7 +181,7 @@ def group_rates(
                 threshold=plan.sign * rep.threshold, n_genuine=int(n_gen[j]),
                 n_impostor=int(n_imp[j]), n_subjects=n_subj, fa=int(fa[j]), fr=int(fr[j]),
                 fmr=fmr, fmr_low=bounds[0][0], fmr_high=bounds[0][1], fnmr=fnmr,
-                fnmr_low=bounds[1][0], fnmr_high=bounds[1][1], interval=how,
+                fnmr_low=bounds[1][0], fnmr_high=bounds[1][1], ci_method=how,
                 confidence_level=level,
             ))
     return _frame(rows, GROUP_RATE_COLUMNS)

@@ -363,31 +363,8 @@ def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, wi
              merged, marked) -> list[str]:
     sentences: list[str] = []
     pairwise = "system_a" in frame.columns and "system_b" in frame.columns
-
-    def describe_tests(table) -> tuple[str, str, str]:
-        tests = [_value_name("test", t) for t in _distinct(table["test"])] if "test" in table else []
-        test_text = " and ".join(f"{t} test" for t in tests) or "tests"
-        adjusts = [_adjust_name(a) for a in _distinct(table["adjust"])] if "adjust" in table else []
-        if not adjusts:
-            adjust_text = ""
-        elif all(a is None for a in adjusts):
-            adjust_text = "no correction for multiple comparisons"
-        else:
-            adjust_text = " and ".join(f"{a} correction" for a in adjusts if a)
-        alphas = _distinct(table["alpha"]) if "alpha" in table else []
-        alpha_text = ", ".join(f"{_ALPHA} = {_number(a)}" for a in alphas if a is not None)
-        return test_text, adjust_text, alpha_text
-
     if pairwise:
-        test_text, adjust_text, alpha_text = describe_tests(frame)
-        metrics = [_lower_first(_value_name("metric", m)) for m in _distinct(frame["metric"])] \
-            if "metric" in frame.columns else []
-        text = f"Pairwise comparisons: {test_text}"
-        if metrics:
-            text += " of the difference in " + " and ".join(metrics)
-        if "alternative" in frame.columns and len(_distinct(frame["alternative"])) == 1:
-            text += f" ({_distinct(frame['alternative'])[0]})"
-        sentences.append(text + "; " + "; ".join(t for t in (adjust_text, alpha_text) if t) + ".")
+        sentences.append(_pairwise_sentence(frame))
     if percent_shown:
         sentences.append("Rates in %.")
     if bold_any:
@@ -397,7 +374,7 @@ def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, wi
             + (f", within each {' and '.join(names)}." if names else ".")
         )
     if marked and comparison is not None:
-        test_text, adjust_text, alpha_text = describe_tests(comparison)
+        test_text, adjust_text, alpha_text = _describe_tests(comparison)
         metrics = " and ".join(_lower_first(_value_name("metric", m)) for m in used_metrics)
         details = ", ".join(t for t in (f"{test_text} on {metrics}", adjust_text, alpha_text) if t)
         sentences.append(f"{_DAGGER}: not significantly different from the best system ({details}).")
@@ -410,18 +387,51 @@ def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, wi
     consumed = {"test", "adjust", "alpha", "metric", "alternative"} if pairwise else set()
     if merged:
         consumed.add("confidence_level")
+    settings = _settings(frame, [c for c in moved if c not in consumed])
+    if settings:
+        sentences.append(settings)
+    return sentences
+
+
+def _describe_tests(table) -> tuple[str, str, str]:
+    """The tests, the multiplicity corrections and the levels of a pairwise table, in words."""
+    tests = [_value_name("test", t) for t in _distinct(table["test"])] if "test" in table else []
+    test_text = " and ".join(f"{t} test" for t in tests) or "tests"
+    adjusts = [_adjust_name(a) for a in _distinct(table["adjust"])] if "adjust" in table else []
+    if not adjusts:
+        adjust_text = ""
+    elif all(a is None for a in adjusts):
+        adjust_text = "no correction for multiple comparisons"
+    else:
+        adjust_text = " and ".join(f"{a} correction" for a in adjusts if a)
+    alphas = _distinct(table["alpha"]) if "alpha" in table else []
+    alpha_text = ", ".join(f"{_ALPHA} = {_number(a)}" for a in alphas if a is not None)
+    return test_text, adjust_text, alpha_text
+
+
+def _pairwise_sentence(frame) -> str:
+    """The caption's sentence on the tests of a pairwise table."""
+    test_text, adjust_text, alpha_text = _describe_tests(frame)
+    metrics = [_lower_first(_value_name("metric", m)) for m in _distinct(frame["metric"])] \
+        if "metric" in frame.columns else []
+    text = f"Pairwise comparisons: {test_text}"
+    if metrics:
+        text += " of the difference in " + " and ".join(metrics)
+    if "alternative" in frame.columns and len(_distinct(frame["alternative"])) == 1:
+        text += f" ({_distinct(frame['alternative'])[0]})"
+    return text + "; " + "; ".join(t for t in (adjust_text, alpha_text) if t) + "."
+
+
+def _settings(frame, columns) -> str:
+    """The constant columns moved out of the table, as one sentence ("" for none)."""
     settings = []
-    for c in moved:
-        if c in consumed:
-            continue
+    for c in columns:
         value = _distinct(frame[c])[0]
         if isinstance(value, int | float | np.number) and not isinstance(value, bool):
             settings.append(f"{c} = {_number(value)}")
         else:
             settings.append(f"{HEADERS.get(c, c)}: {_value_name(c, value)}")
-    if settings:
-        sentences.append("; ".join(settings) + ".")
-    return sentences
+    return "; ".join(settings) + "." if settings else ""
 
 
 def _distinct_digits(values: np.ndarray, digits: int) -> int:
@@ -532,24 +542,9 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
         frame, shown, comparison, marks, directions, groups, bold, by_columns
     )
 
-    cells = {}
-    headers, numeric = [], []
-    percent_shown = False
-    for c in shown:
-        values = frame[c]
-        rows_scaled = scaled.get(c, np.zeros(len(frame), dtype=bool))
-        all_scaled = bool(rows_scaled.all()) and len(frame) > 0
-        mixed = rows_scaled.any() and not all_scaled
-        percent_shown |= bool(rows_scaled.any())
-        texts = _column_texts(
-            frame, c, digits[c], rows_scaled, mixed, marked.get(c), merged, flavor
-        )
-        cells[c] = texts
-        header = _metric_header(frame, c) or HEADERS.get(c, str(c))
-        headers.append(header + (" (%)" if all_scaled else ""))
-        numeric.append(_is_numeric(values))
-    if len(set(headers)) < len(headers):  # never merge two columns under one header
-        headers = [str(c) for c in shown]
+    cells, headers, numeric, percent_shown = _cells(
+        frame, shown, scaled, digits, marked, merged, flavor
+    )
     table = _Table(
         cells=pd.DataFrame(cells, index=range(len(frame)), columns=shown, dtype=object),
         headers=headers,
@@ -566,6 +561,28 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
         bool(table.bold.any()), within, merged, bool(marked),
     )
     return table
+
+
+def _cells(frame, shown, scaled, digits, marked, merged, flavor):
+    """The text of every shown cell, the headers, which columns are numeric, and whether
+    any rate is shown in percent."""
+    cells = {}
+    headers, numeric = [], []
+    percent_shown = False
+    for c in shown:
+        rows_scaled = scaled.get(c, np.zeros(len(frame), dtype=bool))
+        all_scaled = bool(rows_scaled.all()) and len(frame) > 0
+        mixed = rows_scaled.any() and not all_scaled
+        percent_shown |= bool(rows_scaled.any())
+        cells[c] = _column_texts(
+            frame, c, digits[c], rows_scaled, mixed, marked.get(c), merged, flavor
+        )
+        header = _metric_header(frame, c) or HEADERS.get(c, str(c))
+        headers.append(header + (" (%)" if all_scaled else ""))
+        numeric.append(_is_numeric(frame[c]))
+    if len(set(headers)) < len(headers):  # never merge two columns under one header
+        headers = [str(c) for c in shown]
+    return cells, headers, numeric, percent_shown
 
 
 def _substitute(text: str, flavor: str) -> str:

@@ -28,7 +28,7 @@ ERROR_EXTRA_SCORE = (
 ERROR_DUPLICATE_KEY = "{source}, line {line}: (enroll={enroll!r}, test={test!r}) already appeared on line {first}"
 ERROR_MAPPING = "{path}: columns= maps column(s) {missing} that the file does not have; its columns: {found}"
 ERROR_COLUMN_CLASH = (
-    "{path}: the table already has a {column!r} column, so {column}={value!r} would "
+    "{path}: the table already has a {column!r} column, so {column}_name={value!r} would "
     "overwrite it; drop the keyword or rename the column with columns="
 )
 ERROR_FIELDS_OPTION = "fields={value!r} is not one of {allowed}"

@@ -114,7 +114,7 @@ def read_bob_identification(
     source: str | os.PathLike | Any,
     /,
     *,
-    system: Hashable | None = None,
+    system_name: Hashable | None = None,
     columns: Literal[4, 5] | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
@@ -127,7 +127,7 @@ def read_bob_identification(
         score`` (4 columns) or ``claimed_id model_label real_id test_label score`` (5
         columns), separated by white space.  Blank lines and lines starting with ``#``
         are skipped (as bob does; note that ``#`` starts a comment anywhere on a line).
-    system : hashable, optional
+    system_name : hashable, optional
         The value of the ``system`` column (default: the file name without suffix).
     columns : {4, 5}, optional
         The expected layout (default: from the first line).
@@ -174,7 +174,7 @@ def read_bob_identification(
     ... alice bob   p2.png 0.7
     ... bob   bob   p2.png 0.6
     ... '''
-    >>> table = read_bob_identification(io.StringIO(text), system="demo")
+    >>> table = read_bob_identification(io.StringIO(text), system_name="demo")
     >>> table[["system", "probe", "reference", "score", "mate"]]
       system   probe reference  score   mate
     0   demo  p1.png     alice    0.9   True
@@ -205,7 +205,7 @@ def read_bob_identification(
     reference = fields["model_label"] if found == 5 else fields["claimed_id"]
     return pd.DataFrame(
         {
-            "system": pd.Categorical([_system_name(source, system)] * len(fields)),
+            "system": pd.Categorical([_system_name(source, system_name)] * len(fields)),
             "probe": fields["test_label"].astype("category"),
             "reference": reference.astype("category"),
             "score": _numeric(fields["score"], path),
@@ -221,7 +221,7 @@ def read_pyeer_cmc(
     true_pairs: str | os.PathLike | Any,
     /,
     *,
-    system: Hashable | None = None,
+    system_name: Hashable | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     r"""Read pyeer's identification files (``getcmcinf``) as a tidy search table.
@@ -233,7 +233,7 @@ def read_pyeer_cmc(
         as pyeer does).
     true_pairs : path or file-like
         One line per query: ``query true_template``.
-    system : hashable, optional
+    system_name : hashable, optional
         The value of the ``system`` column (default: the scores file name without
         suffix).
     max_bytes : int, default 1 GiB
@@ -273,7 +273,7 @@ def read_pyeer_cmc(
     >>> from pandas_biosig.io import read_pyeer_cmc
     >>> scores = io.StringIO("q1 t1 0.9\nq1 t2 0.5\nq2 t1 0.8\nq2 t2 0.3\n")
     >>> pairs = io.StringIO("q1 t1\nq2 t2\n")
-    >>> table = read_pyeer_cmc(scores, pairs, system="demo")
+    >>> table = read_pyeer_cmc(scores, pairs, system_name="demo")
     >>> table.mate.tolist()
     [True, False, False, True]
     >>> recognition_rate(table).recognition_rate.tolist()
@@ -305,7 +305,7 @@ def read_pyeer_cmc(
         )
     return pd.DataFrame(
         {
-            "system": pd.Categorical([_system_name(scores, system)] * len(fields)),
+            "system": pd.Categorical([_system_name(scores, system_name)] * len(fields)),
             "probe": fields["probe"].astype("category"),
             "reference": fields["reference"].astype("category"),
             "score": _numeric(fields["score"], path),

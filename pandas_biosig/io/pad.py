@@ -88,8 +88,8 @@ def read_bob_pad(
     path: str | PathLike,
     /,
     *,
-    system: Hashable | None = None,
-    split: Hashable | None = None,
+    system_name: Hashable | None = None,
+    split_name: Hashable | None = None,
     pai_field: Literal["real_id", "claimed_id", "test_label"] = "real_id",
     pai_pattern: str | None = None,
 ) -> pd.DataFrame:
@@ -99,9 +99,9 @@ def read_bob_pad(
     ----------
     path : path
         The score file (may be compressed or a tar archive with one member).
-    system : optional
+    system_name : optional
         System name (default: from the file name).
-    split : optional
+    split_name : optional
         Split value to add as column ``split``.
     pai_field : {"real_id", "claimed_id", "test_label"}, default "real_id"
         4-column files only: the field holding the attack species.
@@ -127,7 +127,7 @@ def read_bob_pad(
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "scores-dev.csv"
     >>> _ = p.write_text("claimed_id,test_label,is_bonafide,attack_type,score\n"
     ...                  "x0,x0_1,True,,0.9\nx0,x0_2,False,print,0.6\n")
-    >>> pbs.read_bob_pad(p, split="dev")[["label", "score", "pai"]]
+    >>> pbs.read_bob_pad(p, split_name="dev")[["label", "score", "pai"]]
            label  score    pai
     0  bona fide    0.9   None
     1     attack    0.6  print
@@ -183,15 +183,15 @@ def read_bob_pad(
                 }
             )
         )
-    return _finish(frames, path, system, split)
+    return _finish(frames, path, system_name, split_name)
 
 
 def read_bob_vuln(
     path: str | PathLike,
     /,
     *,
-    system: Hashable | None = None,
-    split: Hashable | None = None,
+    system_name: Hashable | None = None,
+    split_name: Hashable | None = None,
 ) -> pd.DataFrame:
     r"""Read a bob.bio.base vulnerability CSV score file into a vulnerability table.
 
@@ -199,7 +199,7 @@ def read_bob_vuln(
     ----------
     path : path
         The CSV score file (may be compressed).
-    system, split : optional
+    system_name, split_name : optional
         As in :func:`read_bob_pad`.
 
     Returns
@@ -238,7 +238,7 @@ def read_bob_vuln(
                 }
             )
         )
-    return _finish(frames, path, system, split)
+    return _finish(frames, path, system_name, split_name)
 
 
 def _keys(source, column, allowed: dict, field: int) -> np.ndarray:
@@ -256,8 +256,8 @@ def read_asvspoof_cm(
     path: str | PathLike,
     /,
     *,
-    system: Hashable | None = None,
-    split: Hashable | None = None,
+    system_name: Hashable | None = None,
+    split_name: Hashable | None = None,
 ) -> pd.DataFrame:
     r"""Read ASVspoof countermeasure scores into a PAD table.
 
@@ -267,7 +267,7 @@ def read_asvspoof_cm(
         Whitespace-separated lines ``utterance attack key score``, ``speaker utterance
         attack key score`` or ``speaker utterance environment attack key score``; key
         ``bonafide`` or ``spoof``; the attack (``A01``…, ``SS_1``…) is the species.
-    system, split : optional
+    system_name, split_name : optional
         As in :func:`read_bob_pad`.
 
     Returns
@@ -309,15 +309,15 @@ def read_asvspoof_cm(
                 }
             )
         )
-    return _finish(frames, path, system, split)
+    return _finish(frames, path, system_name, split_name)
 
 
 def read_asvspoof_asv(
     path: str | PathLike,
     /,
     *,
-    system: Hashable | None = None,
-    split: Hashable | None = None,
+    system_name: Hashable | None = None,
+    split_name: Hashable | None = None,
 ) -> pd.DataFrame:
     r"""Read ASVspoof automatic-speaker-verification scores into a vulnerability table.
 
@@ -326,7 +326,7 @@ def read_asvspoof_asv(
     path : path
         Whitespace-separated lines ``attack key score``; key ``target`` (genuine),
         ``nontarget`` (zero-effort impostor) or ``spoof`` (attack of species ``attack``).
-    system, split : optional
+    system_name, split_name : optional
         As in :func:`read_bob_pad`.
 
     Returns
@@ -359,7 +359,7 @@ def read_asvspoof_asv(
                 }
             )
         )
-    return _finish(frames, path, system, split)
+    return _finish(frames, path, system_name, split_name)
 
 
 def __dir__() -> list[str]:

@@ -35,8 +35,8 @@ def read_bob(
     *,
     fields: Literal["auto", 2, 4, 5] = "auto",
     member: str | None = None,
-    system: str | None = None,
-    split: str | None = None,
+    system_name: str | None = None,
+    split_name: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """Read one of bob's score files (2-, 4- or 5-column text).
@@ -59,10 +59,10 @@ def read_bob(
     member : str, optional
         Read only this member of a tar archive (its full name or its base name). By
         default every regular, non-hidden member is read, in archive order.
-    system : str, optional
+    system_name : str, optional
         The system name; by default the file name without its extensions
         (:data:`EXTENSIONS`): ``scores-dev.txt.gz`` gives ``"scores-dev"``.
-    split : str, optional
+    split_name : str, optional
         Adds a ``split`` column holding this value.
     max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
         The most bytes read from the file (all tar members together), after decompression; past it
@@ -79,7 +79,7 @@ def read_bob(
           test_label"``; 5 columns: ``"model_label test_label"`` (fields hold no white
           space, so the joined key is unambiguous and pairs trials across systems);
         - ``label``: ``"genuine"`` or ``"impostor"``; ``score``: float64;
-        - ``split`` when ``split`` is given;
+        - ``split`` when ``split_name`` is given;
         - 4 and 5 columns only: the file's fields ``claimed_id``, (``model_label``),
           ``real_id``, ``test_label``, and ``subject``, a copy of ``real_id`` (the person
           behind the probe) for subject-level resampling.
@@ -118,7 +118,8 @@ def read_bob(
     """
     return _validated(
         _bob_frame(
-            path, fields=fields, member=member, system=system, split=split, max_bytes=max_bytes
+            path, fields=fields, member=member, system=system_name, split=split_name,
+            max_bytes=max_bytes,
         )
     )
 
@@ -128,8 +129,8 @@ def read_nist(
     scores: PathLike,
     /,
     *,
-    system: str | None = None,
-    split: str | None = None,
+    system_name: str | None = None,
+    split_name: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """Read a NIST SRE / Kaldi-style pair of a trials key and a score file.
@@ -141,9 +142,9 @@ def read_nist(
         another word of :data:`~pandas_biosig.LABEL_VOCABULARY`).
     scores : str or path-like
         The system's scores: ``enroll test score`` per line, in any order.
-    system : str, optional
+    system_name : str, optional
         The system name; by default the score file's name without its extensions.
-    split : str, optional
+    split_name : str, optional
         Adds a ``split`` column holding this value.
     max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
         The most bytes read from each of the two files, after decompression; past it
@@ -181,7 +182,9 @@ def read_nist(
     0   plda  spk1 utt1   genuine   4.25   spk1  utt1
     1   plda  spk1 utt2  impostor  -3.50   spk1  utt2
     """
-    return _validated(_nist_frame(trials, scores, system=system, split=split, max_bytes=max_bytes))
+    return _validated(
+        _nist_frame(trials, scores, system=system_name, split=split_name, max_bytes=max_bytes)
+    )
 
 
 def read_table(
@@ -189,8 +192,8 @@ def read_table(
     /,
     *,
     columns: Mapping[str, str] | None = None,
-    system: str | None = None,
-    split: str | None = None,
+    system_name: str | None = None,
+    split_name: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """Read a CSV or Parquet table of trials, renaming its columns to the tidy schema.
@@ -205,10 +208,10 @@ def read_table(
     columns : mapping, optional
         ``{name in the file: name in the schema}``, e.g. ``{"llr": "score",
         "is_target": "label"}``. Columns not mentioned are kept unchanged.
-    system : str, optional
+    system_name : str, optional
         For a table without a ``system`` column: the system name (by default the file
         name without its extensions). An error if the table has one.
-    split : str, optional
+    split_name : str, optional
         For a table without a ``split`` column: adds one holding this value.
     max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
         The most bytes read from the file, after decompression; past it
@@ -224,7 +227,7 @@ def read_table(
     Raises
     ------
     SchemaError
-        ``columns=`` names a column the file lacks, ``system=`` / ``split=`` would
+        ``columns=`` names a column the file lacks, ``system_name=`` / ``split_name=`` would
         overwrite a column, or the table breaks the tidy schema (missing columns, unknown
         labels, non-numeric scores...).
 
@@ -243,7 +246,9 @@ def read_table(
     0    cnn      7   True    2.5
     1    cnn      8  False   -1.0
     """
-    frame = _table_frame(path, columns=columns, system=system, split=split, max_bytes=max_bytes)
+    frame = _table_frame(
+        path, columns=columns, system=system_name, split=split_name, max_bytes=max_bytes
+    )
     return _validated(frame)
 
 
@@ -252,8 +257,8 @@ def read_score_lists(
     impostor: PathLike,
     /,
     *,
-    system: str | None = None,
-    split: str | None = None,
+    system_name: str | None = None,
+    split_name: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """Read a pair of genuine and impostor score lists (pyeer's input files).
@@ -264,9 +269,9 @@ def read_score_lists(
         Text files with one score per line; the score is the last whitespace-separated
         field of the line (earlier fields, such as ids, are ignored), blank lines are
         skipped.
-    system : str, optional
+    system_name : str, optional
         The system name; by default the genuine file's name without its extensions.
-    split : str, optional
+    split_name : str, optional
         Adds a ``split`` column holding this value.
     max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
         The most bytes read from each list, after decompression; past it
@@ -295,7 +300,7 @@ def read_score_lists(
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "genuine.txt").write_text("0.91\\n0.85\\n")
     >>> _ = (folder / "impostor.txt").write_text("0.12\\n0.40\\n0.33\\n")
-    >>> read_score_lists(folder / "genuine.txt", folder / "impostor.txt", system="cnn")
+    >>> read_score_lists(folder / "genuine.txt", folder / "impostor.txt", system_name="cnn")
       system  trial     label  score
     0    cnn      0   genuine   0.91
     1    cnn      1   genuine   0.85
@@ -304,5 +309,7 @@ def read_score_lists(
     4    cnn      4  impostor   0.33
     """
     return _validated(
-        _lists_frame(genuine, impostor, system=system, split=split, max_bytes=max_bytes)
+        _lists_frame(
+            genuine, impostor, system=system_name, split=split_name, max_bytes=max_bytes
+        )
     )

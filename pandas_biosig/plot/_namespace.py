@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import pandas as pd
 
-from .._typing import Criterion, NonFinite, Orientation, Resample
-from ..curves import EPCCriterion
+from .._typing import Criterion, EPCCriterion, NonFinite, Orientation, ResampleOption
 from ..demographics import GroupCriterion, Impostors
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -84,13 +83,13 @@ class _PlotNamespace:
         *,
         bands: bool = True,
         pair: str | tuple[Hashable, Hashable] | None = None,
-        criterion: EPCCriterion = "weighted",
-        weights=None,
+        criterion: EPCCriterion = "min_weighted",
+        weight=None,
         on: Hashable = "dev",
         apply_to: Hashable = "eval",
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
-        resample: Resample = "label",
+        resample: ResampleOption = "auto",
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
         ax: Axes | None = None,

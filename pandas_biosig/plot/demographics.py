@@ -139,7 +139,7 @@ def group_det(
 
     rates = _dm.group_rates(data, threshold=threshold, target=target, impostors=impostors,
                             group=group, reference_group=reference_group, system=system,
-                            label=label, score=score, split=split, method="wilson")
+                            label=label, score=score, split=split, ci_method="wilson")
     name = _pick(list(dict.fromkeys(rates.system)), select)
     rows = rates[rates.system == name]
     sp = rows.split.iloc[0]

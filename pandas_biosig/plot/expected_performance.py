@@ -13,8 +13,7 @@ import xarray as xr
 
 from .. import curves as _cv
 from .. import resampling as _resampling
-from .._typing import NonFinite, Orientation, Resample
-from ..curves import EPCCriterion
+from .._typing import EPCCriterion, NonFinite, Orientation, ResampleOption
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -61,13 +60,13 @@ def epc(
     *,
     bands: bool = True,
     pair: str | tuple[Hashable, Hashable] | None = None,
-    criterion: EPCCriterion = "weighted",
-    weights=None,
+    criterion: EPCCriterion = "min_weighted",
+    weight=None,
     on: Hashable = "dev",
     apply_to: Hashable = "eval",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    resample: Resample = "label",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     progress: bool | None = None,
     ax: Axes | None = None,
@@ -97,7 +96,7 @@ def epc(
         The two systems whose difference is shaded: ``("cnn", "gmm")`` (either order) or
         the Dataset's pair label ``"cnn vs gmm"``. By default the only pair when there
         are two systems, and no shading with more.
-    criterion, weights, on, apply_to
+    criterion, weight, on, apply_to
         Table only: the threshold criterion, its weight grid and the splits, as in
         :func:`pandas_biosig.epc`.
     n_resamples, confidence_level, resample, seed, progress
@@ -110,7 +109,7 @@ def epc(
     Returns
     -------
     matplotlib.axes.Axes
-        x: the weight :math:`\alpha` of the criterion (FAR's weight for ``"weighted"``);
+        x: the weight :math:`\alpha` of the criterion (FAR's weight for ``"min_weighted"``);
         y: the HTER on ``apply_to``, labelled in percent. Per curve one line and, with
         bands, one filled band (a ``PolyCollection``); the shaded weights are ``axvspan``
         patches, the first one labelled in the legend.
@@ -143,14 +142,14 @@ def epc(
     >>> import matplotlib.pyplot as plt
     >>> trials = pbs.datasets.example_trials()
     >>> two = trials[trials.system.isin(["cnn", "gmm"])]
-    >>> ax = pbs.plot.epc(two, weights=np.linspace(0.05, 0.95, 19), n_resamples=200, seed=0)
+    >>> ax = pbs.plot.epc(two, weight=np.linspace(0.05, 0.95, 19), n_resamples=200, seed=0)
     >>> ax.get_legend_handles_labels()[1]
     ['cnn', 'gmm', 'cnn ≠ gmm (95% bootstrap)']
     >>> plt.close(ax.figure)
     """
     def compute(d):
         common = dict(
-            criterion=criterion, weights=weights, on=on, apply_to=apply_to, system=system,
+            criterion=criterion, weight=weight, on=on, apply_to=apply_to, system=system,
             trial=trial, label=label, score=score, split=split, orientation=orientation,
             nonfinite=nonfinite,
         )
@@ -165,36 +164,36 @@ def epc(
     index = _pair_index(ds, pair) if bands else None
     found = _lines(ds, "epc", split_style=False)
     ax = _axes(ax, "epc")
-    cost = ds["cost"].values
+    weight = ds["weight"].values
     colours = _Colours()
     with_bands = bands and "hter_low" in ds
     for c in found:
         y = ds["hter"].sel(c.sel).values
-        colours.plot(ax, c, cost, y, label=c.label, linewidth=1.5, zorder=3)
+        colours.plot(ax, c, weight, y, label=c.label, linewidth=1.5, zorder=3)
         if with_bands:
             ax.fill_between(
-                cost, ds["hter_low"].sel(c.sel).values, ds["hter_high"].sel(c.sel).values,
+                weight, ds["hter_low"].sel(c.sel).values, ds["hter_high"].sel(c.sel).values,
                 color=colours[c.group], alpha=0.2, linewidth=0, zorder=2,
             )
     if index is not None:
         sig = ds["significant"].isel(pair=index).values.astype(bool)
-        half = np.diff(cost) / 2 if cost.size > 1 else np.array([0.0])
+        half = np.diff(weight) / 2 if weight.size > 1 else np.array([0.0])
         level = ds.attrs.get("confidence_level", 0.95)
         a, b = ds["system_a"].values[index], ds["system_b"].values[index]
         for k, (i, j) in enumerate(_runs(sig)):
-            lo = cost[i] - (half[i - 1] if i > 0 else 0.0)
-            hi = cost[j] + (half[j] if j < cost.size - 1 else 0.0)
+            lo = weight[i] - (half[i - 1] if i > 0 else 0.0)
+            hi = weight[j] + (half[j] if j < weight.size - 1 else 0.0)
             ax.axvspan(
                 lo, hi, color="0.5", alpha=0.15, linewidth=0, zorder=1,
                 label=f"{a} ≠ {b} ({100 * level:g}% bootstrap)" if k == 0 else None,
             )
-    ax.set_xlim(cost.min(), cost.max())
+    ax.set_xlim(weight.min(), weight.max())
     ax.set_ylim(bottom=0.0)
     _percent_axis(ax.yaxis)
     ax.grid(True, color="0.88", linewidth=0.6)
-    crit = ds.attrs.get("criterion", "weighted")
+    crit = ds.attrs.get("criterion", "min_weighted")
     on_split = ds.attrs.get("on", on)
-    what = {"weighted": "weight α of FAR", "precision_recall": "weight α of precision",
+    what = {"min_weighted": "weight α of FAR", "precision_recall": "weight α of precision",
             "far": "target FAR α", "frr": "target FRR α"}.get(crit, "weight α")
     ax.set_xlabel(f"{what} (threshold chosen on {on_split})")
     ax.set_ylabel(f"HTER on {ds.attrs.get('apply_to', apply_to)} (%)")

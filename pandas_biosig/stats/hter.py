@@ -393,29 +393,7 @@ def hter_test(
     alternative = _check_alternative(alternative)
     discordant = {"ni_ab": ni_ab, "ni_ba": ni_ba, "nc_ab": nc_ab, "nc_ba": nc_ba}
     n = negatives + positives
-
-    if method != "dependent":
-        if any(v is not None for v in discordant.values()):
-            raise ValueError(ERROR_DISCORDANT_UNUSED.format(method=method))
-    else:
-        missing = [k for k, v in discordant.items() if v is None]
-        if missing:
-            raise ValueError(ERROR_DISCORDANT_MISSING.format(missing=", ".join(missing)))
-        counts = {k: _check_count(v, k) for k, v in discordant.items()}
-        for first, second, n_name, total in (
-            ("ni_ab", "ni_ba", "n_impostor", negatives),
-            ("nc_ab", "nc_ba", "n_genuine", positives),
-        ):
-            if counts[first] + counts[second] > total:
-                raise ValueError(
-                    ERROR_DISCORDANT_EXCEED.format(
-                        first=first,
-                        second=second,
-                        total=counts[first] + counts[second],
-                        n_name=n_name,
-                        n=total,
-                    )
-                )
+    counts = _discordant_counts(method, discordant, negatives, positives)
 
     if method == "class":
         p_a = float(_inference.class_error(far_a, frr_a, negatives, positives))
@@ -450,3 +428,31 @@ def hter_test(
     return _normal_result(
         estimate, se, alternative=alternative, method=_HTER_TEST_NAMES[method], n=n
     )
+
+
+def _discordant_counts(method: str, discordant: dict, negatives: int, positives: int) -> dict:
+    """The checked discordant counts of ``method="dependent"`` (empty for the others,
+    which refuse them)."""
+    if method != "dependent":
+        if any(v is not None for v in discordant.values()):
+            raise ValueError(ERROR_DISCORDANT_UNUSED.format(method=method))
+        return {}
+    missing = [k for k, v in discordant.items() if v is None]
+    if missing:
+        raise ValueError(ERROR_DISCORDANT_MISSING.format(missing=", ".join(missing)))
+    counts = {k: _check_count(v, k) for k, v in discordant.items()}
+    for first, second, n_name, total in (
+        ("ni_ab", "ni_ba", "n_impostor", negatives),
+        ("nc_ab", "nc_ba", "n_genuine", positives),
+    ):
+        if counts[first] + counts[second] > total:
+            raise ValueError(
+                ERROR_DISCORDANT_EXCEED.format(
+                    first=first,
+                    second=second,
+                    total=counts[first] + counts[second],
+                    n_name=n_name,
+                    n=total,
+                )
+            )
+    return counts
