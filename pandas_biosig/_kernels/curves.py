@@ -23,6 +23,7 @@ import numpy as np
 from scipy.special import expit, ndtri
 
 from .rates import Sweep
+from .search import search_sorted_keys
 
 __all__ = [
     "EPC_CRITERIA",
@@ -84,7 +85,7 @@ def placement(sweep: Sweep) -> np.ndarray:
     sorted genuine scores among the impostor scores): where each genuine score goes when
     the two classes are merged. Shared by :func:`roc_size`, :func:`roc_fill` and
     :func:`auc`, so that the search runs once."""
-    return np.searchsorted(sweep.neg, sweep.pos, side="left")
+    return search_sorted_keys(sweep.neg, sweep.pos, side="left")
 
 
 def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None,

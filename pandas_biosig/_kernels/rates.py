@@ -28,6 +28,7 @@ from .rocch import (
     rocch_eer,
     window_eer,
 )
+from .search import search_sorted_keys
 from .sums import pairwise_sum, softplus_into
 
 __all__ = [
@@ -223,7 +224,7 @@ class Sweep:
                 starts = np.zeros(0, dtype=np.intp)
                 pv = np.zeros(0)
             ends = np.append(starts[1:], pos.size)
-            nb = np.searchsorted(self.neg, pv, side="left")
+            nb = search_sorted_keys(self.neg, pv, side="left")
             # only genuine values that an impostor score equals need a second search
             nle = nb.copy()
             if self.neg.size:
