@@ -47,6 +47,7 @@ HERE = Path(__file__).resolve()
 CURVE_CASES = {
     "sort": ("`np.sort` (the floor)", "self"),
     "kernel_eer": ("kernel `Sweep.from_scores(...).eer_threshold()`", "self"),
+    "kernel_select": ("kernel `threshold_eer(*eer_points(...))` (selection, no sort)", "self"),
     "eer_threshold": ('`eer(method="threshold")`', "self"),
     "eer_interpolated": ('`eer(method="interpolated")`', "self"),
     "eer_rocch": ('`eer(method="rocch")`', "self"),
@@ -128,7 +129,7 @@ def _input_bytes(obj) -> int:
 
 def _make(case: str, n: int):
     """(input, call) for one case; the input is built before any clock starts."""
-    if case in ("sort", "kernel_eer", "sklearn", "bob", "pyeer"):
+    if case in ("sort", "kernel_eer", "kernel_select", "sklearn", "bob", "pyeer"):
         scores, genuine = _arrays(n)
         data = (scores, genuine)
         if case == "sort":
@@ -137,6 +138,11 @@ def _make(case: str, n: int):
             from pandas_biosig._kernels.rates import Sweep
 
             return data, lambda: Sweep.from_scores(scores, genuine).eer_threshold()
+        if case == "kernel_select":
+            from pandas_biosig._kernels.rates import threshold_eer
+            from pandas_biosig._kernels.select import eer_points
+
+            return data, lambda: threshold_eer(*eer_points(scores, genuine))
         if case == "sklearn":
             from sklearn.metrics import roc_curve
 

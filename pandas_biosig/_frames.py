@@ -31,15 +31,35 @@ def _sign(trials: Trials) -> float:
 
 def _frame(trials: Trials, groups: Sequence[Group], rows: list[dict], columns: list[str]):
     """One row per group: the ``by``/system/split keys of ``groups``, then ``columns``."""
-    keys = trials.key_frame(groups) if groups else pd.DataFrame(columns=trials.key_names)
     if rows and len(rows) != len(groups):  # several rows per group (dcf operating points)
         raise RuntimeError("internal: rows and groups disagree")
+    names = [*trials.key_names, *(c for c in columns if c not in ("system", "split"))]
+    if rows and [*trials.by, *columns] == names and len(set(names)) == len(names):
+        # one construction from columns: a frame from records plus a concat costs more
+        # than the numbers on a small table
+        keys = [g.key for g in groups]
+        data = {name: [k[i] for k in keys] for i, name in enumerate(trials.key_names)}
+        for name in names[len(trials.key_names) :]:
+            data[name] = _column([r.get(name, np.nan) for r in rows])
+        return pd.DataFrame(data)
+    keys = trials.key_frame(groups) if groups else pd.DataFrame(columns=trials.key_names)
     body = pd.DataFrame(rows, columns=[c for c in columns if c not in ("system", "split")])
     out = pd.concat([keys, body], axis=1)  # both have a RangeIndex
     wanted = [*trials.by, *columns]
     if list(out.columns) == wanted and len(set(wanted)) == len(wanted):
         return out  # already in order: skip the reindexing copy
     return out[wanted]
+
+
+def _column(values: list):
+    """A float64 or int64 array when every value is a float or every one a (machine-size)
+    int, as pandas would infer it; anything else is left to pandas' inference."""
+    kinds = {type(v) for v in values}
+    if kinds <= {float, np.float64}:
+        return np.array(values, dtype=np.float64)
+    if kinds == {int} and all(-(2**63) <= v < 2**63 for v in values):
+        return np.array(values, dtype=np.int64)
+    return values
 
 
 def _rates_row(sweep: Sweep, t: float, fta: tuple[int, int] = (0, 0)) -> dict:

@@ -264,6 +264,9 @@ def _genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
         bad_mask = (values != 0) & (values != 1)
         bad_values = pd.unique(values[bad_mask])
         _raise_unknown_labels(data, column, bad_values, np.flatnonzero(bad_mask))
+    genuine = _arrow_labels(series)
+    if genuine is not None:
+        return genuine
     codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=True)
     if (codes < 0).any():
         bad = np.flatnonzero(codes < 0)
@@ -278,6 +281,29 @@ def _genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
             data, column, [uniques[i] for i in bad_codes], np.flatnonzero(np.isin(codes, bad_codes))
         )
     return mapped.astype(bool)[codes]
+
+
+def _arrow_labels(series: pd.Series) -> np.ndarray | None:
+    """'Is genuine' of a pyarrow string label column whose every value is spelled as in
+    :data:`LABEL_VOCABULARY`, or None (then the general path maps it or names the error).
+
+    One vectorized lookup of each string in the vocabulary costs about half of hashing
+    the column (factorize) and mapping its distinct values.
+    """
+    dtype = series.dtype
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = pa.chunked_array(series.array.__arrow_array__())
+    where = pc.index_in(arr, value_set=pa.array(list(LABEL_VOCABULARY), type=arr.type))
+    if where.null_count:  # missing, or spelled otherwise (case, white space), or unknown
+        return None
+    return _VOCABULARY_GENUINE[where.to_numpy(zero_copy_only=False)]
+
+
+_VOCABULARY_GENUINE = np.array(list(LABEL_VOCABULARY.values()), dtype=bool)
 
 
 def _lookup_label(value: Any) -> bool | None:
@@ -418,8 +444,12 @@ def validate_trials(
         codes, uniques = _factorize(data[col])
         codes_list.append(codes)
         uniques_list.append(uniques)
-    trial_values = data[trial].to_numpy()
-    missing_trials = pd.isna(data[trial]).to_numpy()
+    trial_series = data[trial]
+    trial_values = trial_series.to_numpy()
+    if trial_values.dtype.kind in "iub":  # integers cannot be missing: skip the mask
+        missing_trials = np.zeros(0, dtype=bool)
+    else:
+        missing_trials = pd.isna(trial_series).to_numpy()
     if missing_trials.any():
         bad = np.flatnonzero(missing_trials)
         raise SchemaError(
@@ -505,16 +535,17 @@ def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:
     A categorical column keeps its category order (and costs nothing to factorize);
     other columns are numbered in order of first appearance.
     """
-    if isinstance(series.dtype, pd.CategoricalDtype) and not series.isna().any():
+    if isinstance(series.dtype, pd.CategoricalDtype):
         codes = series.cat.codes.to_numpy()
-        categories = series.cat.categories
-        if len(categories) == 1:
-            return codes, categories
-        used = np.bincount(codes, minlength=len(categories)) > 0
-        if used.all():
-            return codes, categories
-        remap = np.cumsum(used) - 1
-        return remap[codes], categories[used]
+        if codes.size == 0 or codes.min() >= 0:  # no missing value (code -1)
+            categories = series.cat.categories
+            if len(categories) == 1:
+                return codes, categories
+            used = np.bincount(codes, minlength=len(categories)) > 0
+            if used.all():
+                return codes, categories
+            remap = np.cumsum(used) - 1
+            return remap[codes], categories[used]
     runs = _run_heads(series)
     if runs is not None:  # few runs of equal values: hash only the first of each run
         heads, lengths = runs
@@ -541,7 +572,10 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         import pyarrow.compute as pc
 
         arr = pa.chunked_array(series.array.__arrow_array__())
-        if pc.all(pc.equal(arr, arr[0])).as_py():
+        same = _arrow_all_equal(arr)
+        if same is None:
+            same = pc.all(pc.equal(arr, arr[0])).as_py()
+        if same:
             return np.zeros(1, dtype=np.intp), np.array([n])
         change = pc.not_equal(arr[1:], arr[:-1]).to_numpy(zero_copy_only=False)
     elif isinstance(dtype, pd.StringDtype) or (isinstance(dtype, np.dtype) and dtype.kind == "O"):
@@ -556,6 +590,47 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     heads = np.concatenate(([0], heads + 1))
     return heads, np.diff(np.append(heads, n))
+
+
+def _arrow_all_equal(arr, block: int = 1 << 16) -> bool | None:
+    """Whether every string of a pyarrow ``string`` / ``large_string`` column without
+    missing values equals the first, read off its buffers; None for other layouts.
+
+    They do iff every offset step equals the first string's length ``L`` and the bytes
+    repeat with period ``L`` from the first string on: block-wise passes over the
+    offsets and the bytes, several times cheaper than comparing every string.
+    """
+    import pyarrow as pa
+
+    first = None
+    for chunk in arr.chunks:
+        if len(chunk) == 0:
+            continue
+        if chunk.null_count or chunk.type not in (pa.string(), pa.large_string()):
+            return None
+        _, off_buf, data_buf = chunk.buffers()
+        width = np.int64 if chunk.type == pa.large_string() else np.int32
+        off = np.frombuffer(off_buf, dtype=width)[chunk.offset : chunk.offset + len(chunk) + 1]
+        start, length = int(off[0]), int(off[1] - off[0])
+        data = np.frombuffer(data_buf, dtype=np.uint8)[start : int(off[-1])] if length else None
+        if first is None:
+            first = b"" if data is None else data[:length].tobytes()
+        if length != len(first) or int(off[-1]) - start != length * len(chunk):
+            return False
+        if data is not None and data[:length].tobytes() != first:
+            return False
+        step = np.empty(block, dtype=off.dtype)
+        for a in range(0, len(chunk), block):
+            seg = off[a : a + block + 1]
+            d = np.subtract(seg[1:], seg[:-1], out=step[: seg.size - 1])
+            if d.min() != length or d.max() != length:
+                return False
+        if data is not None:
+            for a in range(0, data.size - length, block):
+                later = data[a + length : a + length + block]
+                if not np.array_equal(later, data[a : a + later.size]):
+                    return False
+    return True
 
 
 def _scalar(value: Any) -> Any:

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ._frames import _frame, _rates_row, _sign, _sweep
-from ._kernels.rates import d_prime
+from ._kernels.rates import d_prime, interpolated_eer, threshold_eer
+from ._kernels.select import eer_points
 from ._schema import (
     check_option,
     validate_trials,
@@ -217,16 +218,19 @@ def eer(
     sign = _sign(trials)
     rows = []
     for g in trials.groups:
-        sw = _sweep(g)
-        value, op = sw.eer_threshold()
         if method == "rocch":
+            sw = _sweep(g)
+            _, op = sw.eer_threshold()
             value = sw.eer_rocch()
-        elif method == "interpolated":
-            value = sw.eer_interpolated()
+        else:  # two operating points suffice: found by selection, without a sort
+            points = eer_points(g.scores, g.genuine)
+            value, op = threshold_eer(*points)
+            if method == "interpolated":
+                value = interpolated_eer(*points)
         rows.append(
             dict(
-                n_genuine=sw.p,
-                n_impostor=sw.n,
+                n_genuine=op.p,
+                n_impostor=op.n,
                 method=method,
                 eer=value,
                 threshold=sign * op.threshold,

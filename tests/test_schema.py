@@ -168,3 +168,58 @@ def test_validate_keeps_input_order_of_systems(trials_tiny):
     t = pd.concat([trials_tiny.assign(system="zeta"), trials_tiny.assign(system="alpha")])
     tr = validate_trials(t)
     assert [g.system for g in tr.groups] == ["zeta", "alpha"]
+
+
+LABEL_CASES = [
+    ["genuine", "impostor", "impostor", "genuine"],
+    ["target", "nontarget", "non-target", "1", "0", "client", "mated", "non_mated"],
+    ["impostor", "impostor"],  # one value
+    ["Genuine", " impostor ", "genuine", "IMPOSTOR"],  # case and white space
+]
+
+
+@pytest.mark.parametrize("labels", LABEL_CASES)
+@pytest.mark.parametrize("dtype", ["str", "string[pyarrow]", "string[python]", "object"])
+def test_string_labels_map_alike_in_every_storage(labels, dtype):
+    from pandas_biosig._schema import _genuine_from_labels
+
+    expected = np.array([LABEL_VOCABULARY[v.strip().lower()] for v in labels])
+    frame = pd.DataFrame({"label": pd.Series(labels, dtype=dtype)})
+    assert np.array_equal(_genuine_from_labels(frame, "label"), expected)
+
+
+@pytest.mark.parametrize("dtype", ["str", "string[pyarrow]", "object"])
+def test_unknown_and_missing_string_labels_in_every_storage(dtype):
+    frame = pd.DataFrame({"system": "a", "trial": range(4), "score": [0.0, 1, 2, 3]})
+    frame["label"] = pd.Series(["genuine", "impostor", "maybe", "genuine"], dtype=dtype)
+    with pytest.raises(SchemaError, match="maybe"):
+        validate_trials(frame)
+    frame["label"] = pd.Series(["genuine", "impostor", None, "genuine"], dtype=dtype)
+    with pytest.raises(SchemaError, match="missing label"):
+        validate_trials(frame)
+
+
+@pytest.mark.parametrize(
+    "values, same",
+    [
+        (["sys"] * 5, True),
+        (["sys", "sys", "syt"], False),
+        (["sy", "ss", "ys"], False),  # same bytes overall, other cuts
+        (["", "", ""], True),
+        (["", "a"], False),
+        (["ab", "ab", "a"], False),
+        (["é", "é"], True),  # multi-byte characters
+    ],
+)
+@pytest.mark.parametrize("large", [False, True])
+def test_arrow_all_equal_reads_the_buffers_exactly(values, same, large):
+    import pyarrow as pa
+
+    from pandas_biosig._schema import _arrow_all_equal
+
+    kind = pa.large_string() if large else pa.string()
+    whole = pa.chunked_array([pa.array(["x", *values], type=kind).slice(1)])  # an offset
+    assert _arrow_all_equal(whole) is same
+    split = pa.chunked_array([pa.array(values[:1], type=kind), pa.array(values[1:], type=kind)])
+    assert _arrow_all_equal(split) is same
+    assert _arrow_all_equal(whole, block=1) is same

@@ -36,8 +36,10 @@ __all__ = [
     "Sweep",
     "cllr",
     "d_prime",
+    "interpolated_eer",
     "rocch_eer",
     "softplus",
+    "threshold_eer",
 ]
 
 _LN2 = float(np.log(2.0))
@@ -318,31 +320,22 @@ class Sweep:
         prev = self.predecessor(u_star)
         return (None if np.isnan(prev) else float(prev)), u_star
 
+    def eer_points(self) -> tuple[OperatingPoint | None, OperatingPoint]:
+        """The operating points at ``u_prev`` (None when there is none) and ``u_star`` of
+        :meth:`eer_bracket`: all that the threshold and interpolated EERs read."""
+        u_prev, u_star = self.eer_bracket()
+        star = self.point_at(u_star)
+        return (None if u_prev is None else self.point_at(u_prev)), star
+
     def eer_threshold(self) -> tuple[float, OperatingPoint]:
         """bob.measure's EER: the candidate minimizing |FAR - FRR| (ties: smaller
         FAR + FRR, then the higher threshold); EER = (FAR + FRR) / 2 there."""
-        u_prev, u_star = self.eer_bracket()
-        best = self.point_at(u_star)
-        if u_prev is not None:
-            other = self.point_at(u_prev)
-            key_b = (abs(best.far - best.frr), best.far + best.frr)
-            key_o = (abs(other.far - other.frr), other.far + other.frr)
-            if key_o < key_b:
-                best = other
-        return (best.far + best.frr) / 2, best
+        return threshold_eer(*self.eer_points())
 
     def eer_interpolated(self) -> float:
         """Where the piecewise-linear (FAR, FRR) curve through all operating points
         crosses FAR = FRR."""
-        u_prev, u_star = self.eer_bracket()
-        b = self.point_at(u_star)
-        if u_prev is None:
-            return (b.far + b.frr) / 2
-        a = self.point_at(u_prev)
-        d_a = a.far - a.frr
-        d_b = b.far - b.frr
-        t = d_a / (d_a - d_b)
-        return a.far + t * (b.far - a.far)
+        return interpolated_eer(*self.eer_points())
 
     # ---------------------------------------------------------- PAV / ROCCH
     def pav_blocks(self) -> tuple[np.ndarray, np.ndarray]:
@@ -463,6 +456,34 @@ class Sweep:
             j = _search(self._cp, budget, "right") - 1
         u = np.inf if j >= self.pos.size else float(self.pos[j])
         return self.point_at(u)
+
+
+def threshold_eer(
+    prev: OperatingPoint | None, star: OperatingPoint
+) -> tuple[float, OperatingPoint]:
+    """bob.measure's EER from the two operating points around the crossing
+    (:meth:`Sweep.eer_points`): the one with the smaller |FAR - FRR| (ties: smaller
+    FAR + FRR, then ``star``, the higher threshold); EER = (FAR + FRR) / 2 there."""
+    best = star
+    if prev is not None:
+        key_b = (abs(best.far - best.frr), best.far + best.frr)
+        key_o = (abs(prev.far - prev.frr), prev.far + prev.frr)
+        if key_o < key_b:
+            best = prev
+    return (best.far + best.frr) / 2, best
+
+
+def interpolated_eer(prev: OperatingPoint | None, star: OperatingPoint) -> float:
+    """Where the segment between the two operating points around the crossing
+    (:meth:`Sweep.eer_points`) crosses FAR = FRR."""
+    b = star
+    if prev is None:
+        return (b.far + b.frr) / 2
+    a = prev
+    d_a = a.far - a.frr
+    d_b = b.far - b.frr
+    t = d_a / (d_a - d_b)
+    return a.far + t * (b.far - a.far)
 
 
 def _search(cumulative, value, side: str) -> int:
