@@ -50,8 +50,6 @@ ERROR_BAYES_DISTANCE = (
     "pass a number or a criterion"
 )
 
-_COLUMN_DOC = "system, trial, label, score, split"
-
 ERROR_RATE_COLUMNS = [
     "system",
     "split",
