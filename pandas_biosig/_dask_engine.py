@@ -87,7 +87,7 @@ _DEFAULTS = {
     "batch_size": 2**23,
     "split_every": 8,
     "max_passes": 64,
-    "check_rows": 2**25,
+    "check_rows": 2**26,
 }
 
 
@@ -476,22 +476,31 @@ def _hash_chunk(pdf, index, keys, trial, bounds, first):
     return out
 
 
-def _hash_combine(results):
-    h = np.concatenate([r["h"] for r in results])
-    h.sort()  # in place: no merge buffer
+def _hash_repeats(results):
+    """The distinct hashes that occur more than once in the partitions' sorted runs (the
+    first ``_REPEATS_KEPT``), their number and the first missing trial ids: only these
+    leave the worker. The runs are merged a range of values at a time, so that little
+    more than the runs themselves is held."""
+    runs = [r["h"] for r in results]
+    longest = max(runs, key=len)
+    pieces = max(1, sum(map(len, runs)) // 2**22)
+    cuts = longest[np.linspace(0, len(longest), pieces + 1).astype(np.int64)[1:-1]]
+    bounds = [np.r_[0, np.searchsorted(r, cuts), len(r)] for r in runs]
+    found, n_repeated = [], 0
+    for j in range(pieces):
+        h = np.concatenate([r[b[j] : b[j + 1]] for r, b in zip(runs, bounds, strict=True)])
+        h.sort()
+        rep = h[1:][h[1:] == h[:-1]]
+        rep = rep[np.r_[True, rep[1:] != rep[:-1]]] if rep.size else rep
+        n_repeated += rep.size
+        found.append(rep[: max(_REPEATS_KEPT - sum(map(len, found)), 0)])
     missing = [m for r in results for m in r["missing"]]
-    return dict(h=h, n_missing=sum(r["n_missing"] for r in results),
-                missing=[pd.concat(missing).head(5)] if missing else [])
-
-
-def _hash_repeats(res):
-    """The distinct hashes that occur more than once (the first ``_REPEATS_KEPT``) and
-    their number: only these leave the workers."""
-    h = res["h"]
-    rep = h[1:][h[1:] == h[:-1]]
-    rep = rep[np.r_[True, rep[1:] != rep[:-1]]] if rep.size else rep
-    return dict(n_missing=res["n_missing"], missing=res["missing"],
-                repeated=rep[:_REPEATS_KEPT], n_repeated=rep.size)
+    return dict(
+        n_missing=sum(r["n_missing"] for r in results),
+        missing=[pd.concat(missing).head(5)] if missing else [],
+        repeated=np.concatenate(found),
+        n_repeated=n_repeated,
+    )
 
 
 def _rows_with(pdf, hashes, keys, trial):
@@ -504,9 +513,9 @@ def _check_trials(eng: _Engine, data: dd.DataFrame, spec: _Spec, *, rows: int,
     pandas path does.
 
     Each row's key and trial hash to 64 bits (:func:`_row_hashes`). A pass sorts each
-    partition's hashes and merges them up the engine's tree, where repeats show; to bound
-    memory, a table of more than ``check_rows`` rows takes one pass per slice of the hash
-    range. The rows of the repeated hashes are then fetched and compared exactly, so a
+    partition's hashes and merges the sorted runs in one place, where repeats show; to
+    bound memory, a table of more than ``check_rows`` rows takes one pass per slice of the
+    hash range. The rows of the repeated hashes are then fetched and compared exactly, so a
     hash collision is never taken for a duplicate. Without ``duplicates`` (the pairwise
     functions, whose alignment on ``trial`` finds them) only missing trial ids are looked
     for.
@@ -525,8 +534,8 @@ def _check_trials(eng: _Engine, data: dd.DataFrame, spec: _Spec, *, rows: int,
     repeated, n_repeated = [], 0
     for i in range(slices):
         bounds = None if slices == 1 else ((i << 64) // slices, ((i + 1) << 64) // slices - 1)
-        res = eng._run(_hash_chunk, _hash_combine, spec.keys, spec.trial, bounds, i == 0,
-                       frame=sub, finish=_hash_repeats)
+        res = eng._run(_hash_chunk, None, spec.keys, spec.trial, bounds, i == 0, frame=sub,
+                       finish=_hash_repeats)
         if res["n_missing"]:
             raise SchemaError(ERROR_MISSING_TRIALS.format(
                 column=spec.trial, n=res["n_missing"], rows=res["missing"][0].to_string()))
@@ -626,9 +635,10 @@ class _Engine:
         else:
             parts = frame.to_delayed()
         leaves = [dask.delayed(chunk, pure=True)(p, i, *args) for i, p in enumerate(parts)]
-        root = _tree(leaves, combine, _option("split_every"))
-        if finish is not None:  # reduce the root where it was computed
-            root = dask.delayed(finish, pure=True)(root)
+        if combine is None:  # one flat reduction of every partition's result, by ``finish``
+            root = dask.delayed(finish, pure=True)(leaves)
+        else:
+            root = _tree(leaves, combine, _option("split_every"))
         self.passes += 1
         return dask.compute(root)[0]
 

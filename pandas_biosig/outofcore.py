@@ -63,7 +63,7 @@ Options (``dask.config``): ``pandas_biosig.bins`` (bits of the first histogram, 
 ``pandas_biosig.refine_bits`` (16), ``pandas_biosig.gather_limit`` (scores fetched per
 pass, 2**23), ``pandas_biosig.batch_size`` (scores per pass of the full sweep, 2**23),
 ``pandas_biosig.split_every`` (fan-in of the reductions, 8), ``pandas_biosig.check_rows``
-(row hashes held per pass of the duplicate check, 2**25).
+(row hashes held per pass of the duplicate check, 2**26).
 """
 
 from __future__ import annotations
