@@ -424,6 +424,8 @@ _MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 _GOLDEN = 0x9E3779B97F4A7C15
 #: distinct repeated hashes kept per pass: the rows of the first ones are compared exactly
 _REPEATS_KEPT = 2**20
+#: hashes merged at once by :func:`_hash_repeats`
+_MERGE_PIECE = 2**22
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -483,7 +485,7 @@ def _hash_repeats(results):
     more than the runs themselves is held."""
     runs = [r["h"] for r in results]
     longest = max(runs, key=len)
-    pieces = max(1, sum(map(len, runs)) // 2**22)
+    pieces = max(1, sum(map(len, runs)) // _MERGE_PIECE)
     cuts = longest[np.linspace(0, len(longest), pieces + 1).astype(np.int64)[1:-1]]
     bounds = [np.r_[0, np.searchsorted(r, cuts), len(r)] for r in runs]
     found, n_repeated = [], 0

@@ -100,3 +100,16 @@ def test_missing_trial_ids_come_first(hashing, check_rows):
     assert message.split("Example rows")[0] == expected.split("Example rows")[0]
     assert message.split("\n")[2].split() == ["5", "cnn", "dev", "NaN"]
     assert message.split("\n")[3].split() == ["700", "cnn", "dev", "NaN"]
+
+
+def test_sorted_runs_merged_piece_by_piece(monkeypatch):
+    """The repeats of many sorted runs, merged a range of values at a time, are those of
+    their concatenation (values repeated across pieces' edges included)."""
+    monkeypatch.setattr(_dask_engine, "_MERGE_PIECE", 1000)
+    monkeypatch.setattr(_dask_engine, "_REPEATS_KEPT", 300)
+    rng = np.random.default_rng(3)
+    runs = [np.sort(rng.integers(0, 30_000, n).astype(np.uint64)) for n in (9000, 0, 4000, 7)]
+    got = _dask_engine._hash_repeats([dict(h=r, n_missing=0, missing=[]) for r in runs])
+    values, counts = np.unique(np.concatenate(runs), return_counts=True)
+    assert got["n_repeated"] == int((counts > 1).sum())
+    np.testing.assert_array_equal(got["repeated"], values[counts > 1][:300])
