@@ -35,7 +35,7 @@ from ._schema import SchemaError
 from .export import to_latex, to_markdown
 from .io import FORMATS
 from .metrics import error_rates, summary
-from .resampling import bootstrap, epc_bootstrap
+from .resampling import BOOTSTRAP_METRICS, bootstrap, epc_bootstrap
 from .significance import (
     ADJUST_METHODS,
     TESTS,
@@ -255,7 +255,12 @@ def _apriori_section(out: _Report, trials: pd.DataFrame, on, apply_to, confidenc
             f"Each system's threshold is bob.measure's EER threshold on "
             f"{escape_markdown(on)}, applied unchanged to {escape_markdown(apply_to)}; "
             "the HTER interval combines the Clopper–Pearson intervals of FAR and FRR "
-            "(MOVER)."
+            "(MOVER)"
+            + (
+                ", each on its class's effective number of trials given the subjects "
+                "(design effect)."
+                if table["ci_method"].astype(str).str.endswith("-deff").any() else "."
+            )
             + (
                 " Failures to acquire (non-finite scores) as bob.measure counts them: "
                 "thresholds and FA/FR on the acquired scores (FMR, FNMR), "
@@ -309,7 +314,7 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
         )
     else:
         why = (
-            f" Test `{used}` ({TESTS[used]}): the systems scored the same trials"
+            f" Test `{used}` ({_test_description(used, cmp)}): the systems scored the same trials"
             + (" (or, with --common-trials, are tested on the trials they share)."
                if common_trials else ".")
         )
@@ -320,6 +325,17 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
              "adjust", "pvalue_adj", "alpha", "reject"]],
         intro=f"Every pair of systems, {how}.{why}",
     )
+
+
+def _test_description(test: str, cmp: pd.DataFrame) -> str:
+    """What ``test`` tested, in words; the bootstrap's metric and resampling unit as run."""
+    if test != "bootstrap" or cmp.empty:
+        return TESTS[test]
+    metric, unit = cmp["metric"].iloc[0], cmp["resample"].iloc[0]
+    drawn = {"subject": "subjects", "label": "trials within each class", "trial": "trials"}
+    what = (f"{metric.upper()} at those thresholds" if metric in ("far", "frr", "hter")
+            else BOOTSTRAP_METRICS[metric])
+    return f"paired bootstrap of the difference in {what}, {drawn.get(unit, unit)} resampled"
 
 
 def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidence_level, seed,

@@ -135,6 +135,18 @@ def test_bob_files_of_two_systems_are_compared(capsys, tmp_path, bob_files):
     assert "paired bootstrap test" in out  # bob files name subjects: the subject bootstrap
 
 
+@pytest.mark.parametrize(("resample", "drawn"), [
+    ("auto", "subjects resampled"), ("label", "trials within each class resampled"),
+])
+def test_the_report_says_what_the_bootstrap_test_and_the_interval_did(capsys, resample, drawn):
+    status, out, err = _run(capsys, "--n-resamples", "20", "--resample", resample)
+    assert status == 0, err
+    assert f"(paired bootstrap of the difference in HTER at those thresholds, {drawn})" in out
+    assert "`metric`" not in out
+    # the example has subjects: the a-priori interval is on the effective numbers of trials
+    assert "(MOVER), each on its class's effective number of trials given the subjects" in out
+
+
 # ------------------------------------------------------------------ tables and formats
 @pytest.fixture
 def example_csv(tmp_path):
