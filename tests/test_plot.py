@@ -283,6 +283,14 @@ def two_boot(trials):
 def test_epc_bands_and_significance_shading(two_boot):
     ax = plot.epc(two_boot)
     assert _legend(ax) == ["cnn", "gmm", "cnn ≠ gmm (95% bootstrap)"]
+    # the bands say what they are: the example has subjects, resampled by default
+    assert ax.get_legend().get_title().get_text() == "95% bootstrap bands, subjects resampled"
+    plain = plot.epc(pbs.epc(pbs.datasets.example_trials()))
+    assert plain.get_legend().get_title().get_text() == ""  # no bands, no title
+    labelled = pbs.epc_bootstrap(pbs.datasets.example_trials(), weight=[0.5], n_resamples=20,
+                                 seed=0, resample="label", confidence_level=0.9)
+    assert plot.epc(labelled).get_legend().get_title().get_text() == (
+        "90% bootstrap bands, trials within each class resampled")
     assert len(ax.collections) == 2  # one band per system
     for line, name in zip(_curves(ax), ["cnn", "gmm"], strict=True):
         np.testing.assert_allclose(line.get_ydata(), two_boot.hter.sel(system=name).values)
