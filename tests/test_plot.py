@@ -421,6 +421,15 @@ def test_hist_into_given_axes(trials):
     assert str(info.value) == plot.ERROR_PANELS.format(needed=8, got=4)
 
 
+# ------------------------------------------------------------------ PAD
+def test_pad_det_labels_its_percent_axes_and_its_thin_lines():
+    ax = plot.pad_det(pbs.datasets.example_pad(), apply_to="eval")
+    # the ticks are rates in percent, as on the verification DET
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("BPCER (%)", "APCER (%)")
+    assert ax.get_legend().get_title().get_text() == "thin: one line per species"
+    assert _legend(ax) == ["resnet / eval: max over species", "cnn / eval: max over species"]
+
+
 # ------------------------------------------------------------------ accessor and files
 def test_accessor_namespace_draws_the_same(trials):
     a = trials.biosig.plot.det(apply_to="eval")

@@ -94,12 +94,12 @@ def pad_det(
     Examples
     --------
     >>> ax = pbs.plot.pad_det(pbs.datasets.example_pad(), apply_to="eval")
-    >>> ax.get_xlabel()
-    'BPCER'
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('BPCER (%)', 'APCER (%)')
     """
     from ..curves import ppndf
     from ..pad import pad_det as _pad_det
-    from ._axes import _check_limits, _det_axes
+    from ._axes import _check_limits, _det_axes, _legend
 
     kwargs = dict(by=by, system=system, trial=trial, label=label, score=score, pai=pai,
                   split=split, orientation=orientation, nonfinite=nonfinite)
@@ -122,9 +122,9 @@ def pad_det(
                     ax.plot(ppndf(np.clip(bp[ok], 1e-9, 1)), ppndf(np.clip(ap[ok], 1e-9, 1)),
                             color=f"C{i}", lw=0.8, alpha=0.6)
     _det_axes(ax, low, high)
-    ax.set_xlabel("BPCER")
-    ax.set_ylabel("APCER")
-    ax.legend(fontsize=8)
+    ax.set_xlabel("BPCER (%)")
+    ax.set_ylabel("APCER (%)")
+    _legend(ax, title="thin: one line per species", title_fontsize="small")
     return ax
 
 
