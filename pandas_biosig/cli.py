@@ -178,8 +178,8 @@ def _report(
     figs: dict = {}
     if figures:
         figs = _figures(trials, apriori=apriori, on=on, apply_to=apply_to, n_systems=n_systems,
-                        n_resamples=n_resamples, confidence_level=confidence_level, seed=seed,
-                        progress=progress, steps=steps, **cols)
+                        n_resamples=n_resamples, confidence_level=confidence_level,
+                        resample=resample, seed=seed, progress=progress, steps=steps, **cols)
     return out, figs
 
 
@@ -327,19 +327,22 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
     )
 
 
+#: What a bootstrap drew, in words, by its ``resample`` unit.
+_DRAWN = {"subject": "subjects", "label": "trials within each class", "trial": "trials"}
+
+
 def _test_description(test: str, cmp: pd.DataFrame) -> str:
     """What ``test`` tested, in words; the bootstrap's metric and resampling unit as run."""
     if test != "bootstrap" or cmp.empty:
         return TESTS[test]
     metric, unit = cmp["metric"].iloc[0], cmp["resample"].iloc[0]
-    drawn = {"subject": "subjects", "label": "trials within each class", "trial": "trials"}
     what = (f"{metric.upper()} at those thresholds" if metric in ("far", "frr", "hter")
             else BOOTSTRAP_METRICS[metric])
-    return f"paired bootstrap of the difference in {what}, {drawn.get(unit, unit)} resampled"
+    return f"paired bootstrap of the difference in {what}, {_DRAWN.get(unit, unit)} resampled"
 
 
-def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidence_level, seed,
-             progress, steps, split, orientation, nonfinite) -> dict:
+def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidence_level,
+             resample, seed, progress, steps, split, orientation, nonfinite) -> dict:
     from . import plot
 
     try:
@@ -363,7 +366,8 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
             try:
                 ds = epc_bootstrap(
                     trials, on=on, apply_to=apply_to, n_resamples=n_resamples,
-                    confidence_level=confidence_level, seed=seed, progress=progress, **cols,
+                    confidence_level=confidence_level, resample=resample, seed=seed,
+                    progress=progress, **cols,
                 )
             except SchemaError:  # systems that do not share their trials: no paired bands
                 ds = None
@@ -380,8 +384,9 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
             f"Expected performance curve: thresholds on {on}, HTER on {apply_to}"
         )
         bands = (
-            f" with {100 * confidence_level:g}% bootstrap bands" if "hter_low" in ds
-            else " (no bootstrap bands)"
+            f" with {100 * confidence_level:g}% bootstrap bands "
+            f"({_DRAWN.get(ds.attrs['resample'], ds.attrs['resample'])} resampled)"
+            if "hter_low" in ds else " (no bootstrap bands)"
         )
         figs["epc"] = (
             fig,
