@@ -545,6 +545,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``biosig``; return the exit status (0, or 1 after a one-line error on stderr)."""
     args = _parser().parse_args(argv)
     try:
+        unused = [f for f, on in (("--latex", args.latex), ("--pdf", args.pdf),
+                                  ("--force", args.force)) if on]
+        if unused and args.out is None:
+            verb = "needs" if len(unused) == 1 else "need"
+            raise ValueError(f"{' and '.join(unused)} {verb} --out DIR: without it the report "
+                             "is printed, not written")
         trials, title = _load(args)
         adjust = None if args.adjust.lower() in ("none", "") else args.adjust
         if adjust is not None and adjust not in ADJUST_METHODS:

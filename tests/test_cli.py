@@ -250,6 +250,8 @@ def test_bad_inputs_exit_non_zero_with_one_line(capsys, tmp_path, make, expected
     [
         (["--column", "llr"], "expected OLD=NEW"),
         (["--adjust", "tukey"], "--adjust 'tukey' is not one of"),
+        (["--latex"], "--latex needs --out DIR: without it the report is printed"),
+        (["--latex", "--pdf"], "--latex and --pdf need --out DIR"),
     ],
 )
 def test_bad_options(capsys, argv, expected):
