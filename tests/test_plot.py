@@ -430,6 +430,17 @@ def test_pad_det_labels_its_percent_axes_and_its_thin_lines():
     assert _legend(ax) == ["resnet / eval: max over species", "cnn / eval: max over species"]
 
 
+def test_pad_figures_tell_dev_from_eval_and_explain_every_line():
+    both = plot.pad_det(pbs.datasets.example_pad())
+    thick = [line for line in both.get_lines() if line.get_linewidth() > 2]
+    assert len(thick) == 4 and len({line.get_color() for line in thick}) == 4
+    ax = plot.epsc(pbs.datasets.example_vulnerability())
+    assert _legend(ax) == ["face / dev: WER (area 0.124)", "face / eval: WER (area 0.120)",
+                           "face / dev: IAPMR", "face / eval: IAPMR"]
+    wer = [line.get_color() for line in ax.get_lines()]
+    assert len(set(wer)) == 2  # dev and eval of one system in two colours
+
+
 # ------------------------------------------------------------------ accessor and files
 def test_accessor_namespace_draws_the_same(trials):
     a = trials.biosig.plot.det(apply_to="eval")
