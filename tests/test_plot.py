@@ -287,7 +287,7 @@ def test_epc_bands_and_significance_shading(two_boot):
     assert ax.get_legend().get_title().get_text() == "95% bootstrap bands, subjects resampled"
     plain = plot.epc(pbs.epc(pbs.datasets.example_trials()))
     assert plain.get_legend().get_title().get_text() == ""  # no bands, no title
-    labelled = pbs.epc_bootstrap(pbs.datasets.example_trials(), weight=[0.5], n_resamples=20,
+    labelled = pbs.epc_bootstrap(pbs.datasets.example_trials(), weight=[0.25, 0.75], n_resamples=20,
                                  seed=0, resample="label", confidence_level=0.9)
     assert plot.epc(labelled).get_legend().get_title().get_text() == (
         "90% bootstrap bands, trials within each class resampled")
