@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pandas_biosig._arrow_strings import all_equal, spelled_labels
+
 __all__ = [
     "LABEL_VOCABULARY",
     "BiosigWarning",
@@ -297,6 +299,9 @@ def _arrow_labels(series: pd.Series) -> np.ndarray | None:
     import pyarrow.compute as pc
 
     arr = pa.chunked_array(series.array.__arrow_array__())
+    genuine = spelled_labels(arr, LABEL_VOCABULARY)
+    if genuine is not None:
+        return genuine
     where = pc.index_in(arr, value_set=pa.array(list(LABEL_VOCABULARY), type=arr.type))
     if where.null_count:  # missing, or spelled otherwise (case, white space), or unknown
         return None
@@ -591,14 +596,17 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     """
     n = len(series)
     dtype = series.dtype
-    if n < 2 or series.hasnans:
+    arrow = isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
+    if n < 2 or (not arrow and series.hasnans):
         return None
-    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+    if arrow:
         import pyarrow as pa
         import pyarrow.compute as pc
 
         arr = pa.chunked_array(series.array.__arrow_array__())
-        same = _arrow_all_equal(arr)
+        if arr.null_count:  # a missing value, counted by arrow (``hasnans`` is a pass)
+            return None
+        same = all_equal(arr)
         if same is None:
             same = pc.all(pc.equal(arr, arr[0])).as_py()
         if same:
@@ -616,47 +624,6 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     heads = np.concatenate(([0], heads + 1))
     return heads, np.diff(np.append(heads, n))
-
-
-def _arrow_all_equal(arr, block: int = 1 << 16) -> bool | None:
-    """Whether every string of a pyarrow ``string`` / ``large_string`` column without
-    missing values equals the first, read off its buffers; None for other layouts.
-
-    They do iff every offset step equals the first string's length ``L`` and the bytes
-    repeat with period ``L`` from the first string on: block-wise passes over the
-    offsets and the bytes, several times cheaper than comparing every string.
-    """
-    import pyarrow as pa
-
-    first = None
-    for chunk in arr.chunks:
-        if len(chunk) == 0:
-            continue
-        if chunk.null_count or chunk.type not in (pa.string(), pa.large_string()):
-            return None
-        _, off_buf, data_buf = chunk.buffers()
-        width = np.int64 if chunk.type == pa.large_string() else np.int32
-        off = np.frombuffer(off_buf, dtype=width)[chunk.offset : chunk.offset + len(chunk) + 1]
-        start, length = int(off[0]), int(off[1] - off[0])
-        data = np.frombuffer(data_buf, dtype=np.uint8)[start : int(off[-1])] if length else None
-        if first is None:
-            first = b"" if data is None else data[:length].tobytes()
-        if length != len(first) or int(off[-1]) - start != length * len(chunk):
-            return False
-        if data is not None and data[:length].tobytes() != first:
-            return False
-        step = np.empty(block, dtype=off.dtype)
-        for a in range(0, len(chunk), block):
-            seg = off[a : a + block + 1]
-            d = np.subtract(seg[1:], seg[:-1], out=step[: seg.size - 1])
-            if d.min() != length or d.max() != length:
-                return False
-        if data is not None:
-            for a in range(0, data.size - length, block):
-                later = data[a + length : a + length + block]
-                if not np.array_equal(later, data[a : a + later.size]):
-                    return False
-    return True
 
 
 def _scalar(value: Any) -> Any:

@@ -215,7 +215,7 @@ def test_unknown_and_missing_string_labels_in_every_storage(dtype):
 def test_arrow_all_equal_reads_the_buffers_exactly(values, same, large):
     import pyarrow as pa
 
-    from pandas_biosig._schema import _arrow_all_equal
+    from pandas_biosig._arrow_strings import all_equal as _arrow_all_equal
 
     kind = pa.large_string() if large else pa.string()
     whole = pa.chunked_array([pa.array(["x", *values], type=kind).slice(1)])  # an offset
