@@ -33,10 +33,11 @@ Columns:
   ``--scheduler distributed`` (or ``--scheduler threads distributed``), also on a
   ``distributed.LocalCluster`` of worker processes (``--workers``, default one per core,
   one thread each) started in the measuring process before the clock. Its peak memory is
-  the sum of the peak RSS (``VmHWM``) of every process of the cluster: the measuring
-  process (client and scheduler), each worker and each nanny, read by ``Client.run`` after
-  the call. The peaks of different processes need not coincide, so the sum is an upper
-  bound of the cluster's simultaneous peak.
+  the sum of the peak RSS (``VmHWM``) of every process of the cluster, each counted once:
+  the measuring process (client, scheduler, and the nannies, which a LocalCluster runs
+  in-process) and each worker, read by ``Client.run`` after the call. The peaks of
+  different processes need not coincide, so the sum is an upper bound of the cluster's
+  simultaneous peak.
 """
 
 from __future__ import annotations
@@ -161,9 +162,10 @@ def _peak_rss() -> int:
 def _dask_distributed(spec: dict, out: dict) -> dict:
     """The dask rows on a ``distributed.LocalCluster`` of worker processes (one thread
     each), started before the clock; the peak memory is the sum of the peak RSS of every
-    process of the cluster: this one (client and scheduler), the workers and their nannies.
-    Each peak is the process's own high-water mark; they need not coincide, so the sum
-    bounds the simultaneous peak from above."""
+    process of the cluster, each counted once: this one (client, scheduler and the
+    workers' nannies, which a LocalCluster runs here) and the workers. Each peak is the
+    process's own high-water mark; they need not coincide, so the sum bounds the
+    simultaneous peak from above."""
     import dask.dataframe as dd
     import distributed
 
@@ -182,13 +184,20 @@ def _dask_distributed(spec: dict, out: dict) -> dict:
         out["partitions"] = ddf.npartitions
         res = ddf.biosig.summary() if kind == "dask_summary" else ddf.biosig.eer()
         out["time"] = time.perf_counter() - t0
-        worker_peaks = list(client.run(_peak_rss).values())
-        nanny_peaks = list(client.run(_peak_rss, nanny=True).values())
+        peaks = {}  # pid -> peak: a process that hosts several roles is counted once
+        for nanny in (False, True):
+            peaks.update(client.run(_pid_and_peak, nanny=nanny).values())
     out["eer"] = res.eer_rocch.tolist() if kind == "dask_summary" else res.eer.tolist()
-    out.update(workers=workers, scheduler="distributed", client_peak_rss=_peak_rss(),
-               worker_peak_rss=worker_peaks, nanny_peak_rss=nanny_peaks)
-    out["peak_rss"] = out["client_peak_rss"] + sum(worker_peaks) + sum(nanny_peaks)
+    here = os.getpid()
+    peaks[here] = _peak_rss()
+    out.update(workers=workers, scheduler="distributed", client_peak_rss=peaks[here],
+               other_peak_rss=[v for pid, v in sorted(peaks.items()) if pid != here])
+    out["peak_rss"] = sum(peaks.values())
     return out
+
+
+def _pid_and_peak() -> tuple[int, int]:
+    return os.getpid(), _peak_rss()
 
 
 def measure(spec: dict, python: str = sys.executable) -> dict:
@@ -295,9 +304,8 @@ def report(results: dict) -> str:
                 per_row = f"{(r['time'] / rows) / (ref['time'] / (2 * ref['n'])):.2f}x"
             peak = _mib(r["peak_rss"])
             if sched == "distributed":  # the sum over the cluster's processes, and its parts
-                parts = [_mib(r["client_peak_rss"]), *map(_mib, r["worker_peak_rss"]),
-                         *map(_mib, r["nanny_peak_rss"])]
-                peak += f" ({' + '.join(parts)}: client, workers, nannies)"
+                parts = [_mib(r["client_peak_rss"]), *map(_mib, r["other_peak_rss"])]
+                peak += f" ({' + '.join(parts)}: client with scheduler and nannies, workers)"
                 sched += f", {r['workers']} processes (cluster start {r['cluster_start']:.1f} s, not timed)"
             lines.append(
                 f"| {_fmt_n(r['n'])} | {rows:,} | {r['kind']} | {sched} | {r.get('partitions', '-')} | "

@@ -78,71 +78,89 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
     groups = trials.groups
     layout = _Layout(trials, groups, with_split=trials.split_column is not None)
     dims = (*layout.names, "point")
-    sign = _sign(trials)
-    thr, far, frr, tpr, eer, auc, n_gen, n_imp = ([] for _ in range(8))
     sweeps = [_sweep(g) for g in groups]
-    for sw in sweeps:  # the summaries first, and their cached structures freed before the
-        eer.append(sw.eer_rocch())  # curves are allocated (a lower peak of memory)
-        auc.append(sw.auc())
-        n_gen.append(sw.p)
-        n_imp.append(sw.n)
+    # where the genuine scores fall among the impostor scores: one search per sweep, read
+    # by the AUC, the curve's length and the merge
+    ats = [_k.placement(sw) for sw in sweeps]
+    eer = [sw.eer_rocch() for sw in sweeps]
+    auc = [_k.auc(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
+    for sw in sweeps:  # free what a pooled hull cached before the curves are allocated
         sw._positions = sw._cand = sw._pav = None
     if grid is None:
-        # the exact curves are written straight into the output arrays (no per-group
-        # copies, nothing of the input's size besides the sweeps)
-        length = max(_k.roc_size(sw) for sw in sweeps)
-        out = {
-            name: np.full((*layout.shape, length), np.nan)
-            for name in ("threshold", "far", "frr", "tpr")
-        }
-        for idx, sw in zip(layout.index, sweeps, strict=True):
-            m = _k.roc_fill(sw, *(out[name][idx] for name in ("threshold", "far", "frr", "tpr")))
-            if sign != 1.0:
-                np.negative(out["threshold"][idx][:m], out=out["threshold"][idx][:m])
-    for sw in sweeps:
-        if grid is not None:
-            pts = _k.roc_points(sw)
-            i = _k.at_most(pts, grid)
-            thr.append(sign * pts.threshold[i])
-            frr.append(pts.frr[i])
-            tpr.append(pts.tpr[i])
-    del sweeps
-    if grid is None:
-        curve = {name: out.pop(name) for name in ("threshold", "frr", "tpr")}
+        curve = _exact_curves(trials, layout, sweeps, ats)
     else:
-        curve = {"threshold": layout.curve(thr), "frr": layout.curve(frr), "tpr": layout.curve(tpr)}
-    variables = {
-        "threshold": _var(dims, curve["threshold"], **_threshold_attrs(trials, score)),
-        "frr": _var(dims, curve["frr"], "false rejection rate (FRR, FNMR)", _FRACTION),
-        "tpr": _var(dims, curve["tpr"], "true positive rate (1 - FRR)", _FRACTION),
-        "eer": _var(layout.names, layout.summary(eer), "equal error rate (ROC convex hull)", _FRACTION),
-        "auc": _var(
-            layout.names, layout.summary(auc), "area under the ROC (ties count half)", _FRACTION
-        ),
-        "n_genuine": _var(
-            layout.names, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials", _FRACTION
-        ),
-        "n_impostor": _var(
-            layout.names, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", _FRACTION
-        ),
-    }
-    coords = layout.coords()
-    far_attrs = ("false acceptance rate (FAR, FMR)", _FRACTION)
-    length = variables["frr"].sizes["point"]
+        curve = _grid_curves(trials, layout, sweeps, grid)
+    n_gen = [sw.p for sw in sweeps]
+    n_imp = [sw.n for sw in sweeps]
+    del sweeps, ats
+    length = curve["frr"].shape[-1]
+    fraction = _FRACTION
+    variables = {"threshold": _var(dims, curve["threshold"], **_threshold_attrs(trials, score))}
     if grid is None:
-        variables = {
-            "threshold": variables.pop("threshold"),
-            "far": _var(dims, out.pop("far"), *far_attrs),
-            **variables,
-        }
+        variables["far"] = _var(dims, curve["far"], "false acceptance rate (FAR, FMR)", fraction)
+    variables.update(
+        frr=_var(dims, curve["frr"], "false rejection rate (FRR, FNMR)", fraction),
+        tpr=_var(dims, curve["tpr"], "true positive rate (1 - FRR)", fraction),
+        eer=_var(layout.names, layout.summary(eer), "equal error rate (ROC convex hull)", fraction),
+        auc=_var(layout.names, layout.summary(auc), "area under the ROC (ties count half)", fraction),
+        n_genuine=_var(
+            layout.names, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials", fraction
+        ),
+        n_impostor=_var(
+            layout.names, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", fraction
+        ),
+    )
+    coords = layout.coords()
+    if grid is None:
         points = "exact: one per distinct score, then reject-all"
     else:
         coords["far"] = _var(
-            ("point",), grid, *far_attrs, description="frr is the smallest FRR with FAR <= far"
+            ("point",), grid, "false acceptance rate (FAR, FMR)", fraction,
+            description="frr is the smallest FRR with FAR <= far",
         )
         points = "far_grid: the smallest FRR with FAR at most each grid value"
-    coords["point"] = _var(("point",), np.arange(length), "operating point, accept-all first", _FRACTION)
+    # a RangeIndex: the same coordinate as np.arange, without an array (and the copies of
+    # it that building a pandas index from an array makes)
+    coords["point"] = _var(
+        ("point",), pd.RangeIndex(length), "operating point, accept-all first", fraction
+    )
     return _dataset(variables, coords, kind=kind, trials=trials, points=points)
+
+
+def _exact_curves(trials: Trials, layout: _Layout, sweeps: list, ats: list) -> dict:
+    """The exact curves, written straight into the output arrays: nothing of the input's
+    size besides the sweeps, and each element written once (only the padding is filled
+    with NaN)."""
+    names = ("threshold", "far", "frr", "tpr")
+    sizes = [_k.roc_size(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
+    length = max(sizes)
+    out = {name: np.empty((*layout.shape, length)) for name in names}
+    filled = np.zeros(layout.shape, dtype=bool)
+    for idx, sw, at, size in zip(layout.index, sweeps, ats, sizes, strict=True):
+        rows = [out[name][idx] for name in names]
+        m = _k.roc_fill(sw, *rows, at=at, length=size)
+        for row in rows:
+            row[m:] = np.nan
+        if _sign(trials) != 1.0:
+            np.negative(rows[0][:m], out=rows[0][:m])
+        filled[idx] = True
+    if not filled.all():
+        for name in names:
+            out[name][~filled] = np.nan
+    return out
+
+
+def _grid_curves(trials: Trials, layout: _Layout, sweeps: list, grid: np.ndarray) -> dict:
+    """The curves read at the FAR grid (the "at most" rule)."""
+    sign = _sign(trials)
+    thr, frr, tpr = [], [], []
+    for sw in sweeps:
+        pts = _k.roc_points(sw)
+        i = _k.at_most(pts, grid)
+        thr.append(sign * pts.threshold[i])
+        frr.append(pts.frr[i])
+        tpr.append(pts.tpr[i])
+    return {"threshold": layout.curve(thr), "frr": layout.curve(frr), "tpr": layout.curve(tpr)}
 
 
 # ----------------------------------------------------------------------------- public API

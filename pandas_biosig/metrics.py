@@ -50,8 +50,6 @@ ERROR_BAYES_DISTANCE = (
     "pass a number or a criterion"
 )
 
-_COLUMN_DOC = "system, trial, label, score, split"
-
 ERROR_RATE_COLUMNS = [
     "system",
     "split",
@@ -581,7 +579,8 @@ def summary(
         sw = _sweep(g)
         eer_t, op = sw.eer_threshold()
         zero_fnmr = sw.fmr_at_fnmr(0.0)
-        best_hter = sw.min_weighted(0.5)
+        best_hter, min_cost = sw.min_hter_and_dcf(p_target, c_miss, c_fa)
+        min_cllr = sw.min_cllr()  # pools the hull once: eer_rocch reads the same blocks
         rows.append(
             dict(
                 n_genuine=sw.p,
@@ -595,12 +594,12 @@ def summary(
                 fmr1000=sw.fnmr_at_fmr(0.001).frr,
                 zero_fmr=sw.fnmr_at_fmr(0.0).frr,
                 zero_fnmr=float("nan") if zero_fnmr is None else zero_fnmr.far,
-                min_dcf=sw.min_dcf(p_target, c_miss, c_fa)[0] / norm,
+                min_dcf=min_cost / norm,
                 p_target=p_target,
                 c_miss=c_miss,
                 c_fa=c_fa,
                 cllr=sw.cllr() if sign > 0 else float("nan"),
-                min_cllr=sw.min_cllr(),
+                min_cllr=min_cllr,
                 d_prime=d_prime(sw.neg, sw.pos),
             )
         )

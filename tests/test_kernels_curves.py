@@ -237,3 +237,47 @@ def test_roc_fill_in_blocks_and_distinct_scores(monkeypatch):
         assert row.tobytes() == want.tobytes()
     with pytest.raises(ValueError, match="unweighted"):
         k.roc_fill(sw.reweighted(np.ones(3000, int), np.ones(700, int)), *rows)
+
+
+@SETTINGS
+@given(scores, scores, st.integers(0, 2), st.integers(0, 2))
+def test_shared_placement_gives_the_same_size_auc_and_curve(neg, pos, fta_neg, fta_pos):
+    """roc()/det() search once (``placement``) for the AUC, the length and the merge."""
+    sw = Sweep(np.r_[neg, np.full(fta_neg, -np.inf)], np.r_[pos, np.full(fta_pos, -np.inf)])
+    at = k.placement(sw)
+    pts = k.roc_points(sw)
+    size = k.roc_size(sw, at)
+    assert size == k.roc_size(sw) == pts.u.size
+    assert k.auc(sw, at) == sw.auc()
+    rows = np.empty((4, size))
+    assert k.roc_fill(sw, *rows, at=at, length=size) == size
+    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
+        assert row.tobytes() == want.tobytes()
+
+
+def test_distinct_rates_in_blocks_with_a_known_length(monkeypatch):
+    rng = np.random.default_rng(8)
+    sw = Sweep(rng.normal(0, 1, 5000), rng.normal(1, 1, 900))
+    pts = k.roc_points(sw)
+    monkeypatch.setattr(k, "_BLOCK", 100)
+    rows = np.empty((4, pts.u.size))
+    at = k.placement(sw)
+    assert k.roc_fill(sw, *rows, at=at, length=k.roc_size(sw, at)) == pts.u.size
+    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
+        assert row.tobytes() == want.tobytes()
+    assert k.auc(sw, at) == sw.auc()
+
+
+def test_blockwise_fill_of_huge_and_adjacent_scores(monkeypatch):
+    """Midpoints that overflow or round onto the lower score, across block edges."""
+    monkeypatch.setattr(k, "_BLOCK", 3)
+    x = 1.0
+    neg = np.array([-1.7e308, -1e308, x, np.nextafter(np.nextafter(x, 2), 2), 1.6e308])
+    pos = np.array([-1.6e308, np.nextafter(x, 2), 2.0, 1.7e308])
+    sw = Sweep(neg, pos)
+    pts = k.roc_points(sw)
+    rows = np.empty((4, pts.u.size))
+    at = k.placement(sw)
+    assert k.roc_fill(sw, *rows, at=at, length=k.roc_size(sw, at)) == pts.u.size
+    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
+        assert row.tobytes() == want.tobytes()

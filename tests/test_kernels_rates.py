@@ -113,3 +113,15 @@ def test_d_prime_by_hand():
 def test_sweep_needs_both_classes():
     with pytest.raises(ValueError, match="both classes"):
         Sweep(np.array([]), np.array([1.0]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_min_hter_and_dcf_is_the_two_criteria(seed):
+    rng = np.random.default_rng(seed)
+    genuine = rng.random(3000) < 0.3
+    s = np.round(rng.normal(np.where(genuine, 1.0, 0.0), 1.0), 1 + seed % 3)
+    sw = Sweep(s[~genuine], s[genuine])
+    for costs in [(0.01, 1.0, 1.0), (0.5, 2.0, 1.0), (0.001, 10.0, 1.0)]:
+        best, dcf = sw.min_hter_and_dcf(*costs)
+        assert best == sw.min_weighted(0.5)
+        assert dcf == sw.min_dcf(*costs)[0]

@@ -23,6 +23,7 @@ import numpy as np
 from scipy.special import expit, ndtri
 
 from .rates import Sweep
+from .search import search_sorted_keys
 
 __all__ = [
     "EPC_CRITERIA",
@@ -79,24 +80,40 @@ class RocPoints(NamedTuple):
         return (self.p - self.fr) / self.p
 
 
-def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None):
-    """Merge two sorted arrays in linear time: ``(merged, is_pos)``.
+def placement(sweep: Sweep) -> np.ndarray:
+    """The number of impostor scores below each genuine score (``np.searchsorted`` of the
+    sorted genuine scores among the impostor scores): where each genuine score goes when
+    the two classes are merged. Shared by :func:`roc_size`, :func:`roc_fill` and
+    :func:`auc`, so that the search runs once."""
+    return search_sorted_keys(sweep.neg, sweep.pos, side="left")
+
+
+def _merge(neg: np.ndarray, pos: np.ndarray, out: np.ndarray | None = None,
+           at: np.ndarray | None = None, mask: bool = True):
+    """Merge two sorted arrays in linear time: ``(merged, is_pos, where)``, ``where`` the
+    position of each genuine score in ``merged``.
 
     Each genuine score goes before the impostor scores equal to it (the order within a
     run of ties never matters: only the first element of each run is read). ``out`` (at
-    least ``neg.size + pos.size`` long) receives the merged values when given.
+    least ``neg.size + pos.size`` long) receives the merged values when given; ``at`` is
+    :func:`placement` when already known. Without ``mask`` the caller does not read
+    ``is_pos`` (it is returned inverted, one pass saved).
     """
     size = neg.size + pos.size
     merged = np.empty(size) if out is None else out[:size]
-    at = np.searchsorted(neg, pos, side="left")
-    at += np.arange(pos.size)
+    if at is None:
+        at = np.searchsorted(neg, pos, side="left")
+        at += np.arange(pos.size)
+    else:
+        at = at + np.arange(pos.size)
     is_pos = np.zeros(size, dtype=bool)
     is_pos[at] = True
     merged[at] = pos
     np.logical_not(is_pos, out=is_pos)
     merged[is_pos] = neg
-    np.logical_not(is_pos, out=is_pos)
-    return merged, is_pos
+    if mask:
+        np.logical_not(is_pos, out=is_pos)
+    return merged, is_pos, at
 
 
 def _run_starts(merged: np.ndarray) -> np.ndarray | None:
@@ -123,7 +140,7 @@ def roc_points(sweep: Sweep) -> RocPoints:
     """
     neg, pos = sweep.neg, sweep.pos
     if neg.size + pos.size:
-        merged, is_pos = _merge(neg, pos)
+        merged, is_pos, _ = _merge(neg, pos)
         starts = _run_starts(merged)
         # genuine scores strictly below each distinct value: a cumulative count of the
         # merged labels, read at the first element of each run of ties
@@ -149,26 +166,46 @@ def roc_points(sweep: Sweep) -> RocPoints:
     return RocPoints(u, _thresholds(u, sweep), fa, fr, sweep.n, sweep.p)
 
 
-def roc_size(sweep: Sweep) -> int:
+def roc_size(sweep: Sweep, at: np.ndarray | None = None) -> int:
     """The number of points of :func:`roc_points` (distinct finite scores + reject-all),
-    without merging the classes."""
+    without merging the classes (``at``: :func:`placement`, when already known)."""
     neg, pos = sweep.neg, sweep.pos
-    distinct = 0
-    for arr in (neg, pos):
-        if arr.size:
-            distinct += 1 + int(np.count_nonzero(arr[1:] != arr[:-1]))
+    distinct = neg.size + pos.size - _repeats(neg) - _repeats(pos)
     if neg.size and pos.size:  # distinct genuine values that an impostor score equals
-        pv = pos if distinct == neg.size + pos.size or pos.size < 2 else np.unique(pos)
-        i = np.searchsorted(neg, pv, side="left")
-        distinct -= int(np.count_nonzero(neg[np.minimum(i, neg.size - 1)] == pv))
+        if at is None:
+            at = placement(sweep)
+        hit = neg[np.minimum(at, neg.size - 1)] == pos
+        if pos.size > 1:  # count each genuine value once: at the last of its run
+            hit[:-1] &= pos[1:] != pos[:-1]
+        distinct -= int(np.count_nonzero(hit))
     return distinct + 1
 
 
-_BLOCK = 1 << 18  # elements per block of the chunked arithmetic below
+def _repeats(arr: np.ndarray) -> int:
+    """How many elements of the sorted ``arr`` equal the one before them."""
+    return int(np.count_nonzero(arr[1:] == arr[:-1])) if arr.size > 1 else 0
+
+
+def auc(sweep: Sweep, at: np.ndarray) -> float:
+    """:meth:`Sweep.auc` of an unweighted sweep from :func:`placement`: the win counts are
+    the same integers, so the value is the same to the last bit."""
+    neg, pos = sweep.neg, sweep.pos
+    below = int(at.sum())
+    ties = 0
+    if neg.size and pos.size:
+        hit = np.flatnonzero(neg[np.minimum(at, neg.size - 1)] == pos)
+        if hit.size:
+            ties = int((np.searchsorted(neg, pos[hit], side="right") - at[hit]).sum())
+    wins = float(below) + 0.5 * float(ties)
+    wins += float(pos.size) * sweep.rn + 0.5 * sweep.rp * sweep.rn
+    return wins / (float(sweep.n) * float(sweep.p))
+
+
+_BLOCK = 1 << 16  # elements per block of the chunked arithmetic below (cache-sized)
 
 
 def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarray,
-             tpr: np.ndarray) -> int:
+             tpr: np.ndarray, at: np.ndarray | None = None, length: int | None = None) -> int:
     """Write :func:`roc_points` of an unweighted sweep straight into four rows.
 
     ``threshold``, ``far``, ``frr`` and ``tpr`` are float rows of at least
@@ -177,7 +214,10 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
     bit (counts are exact in float64 below 2**53), but nothing of the size of the input is
     allocated besides a boolean mask when the scores are distinct: the merged scores live
     in the ``tpr`` row until the thresholds are made from them, and the counts are
-    computed in blocks.
+    computed in blocks. ``at`` is :func:`placement` and ``length`` :func:`roc_size`, when
+    already known; a ``length`` that says the scores are distinct lets every row be
+    written block by block from the two classes (:func:`_distinct_fill`), with nothing
+    merged whole.
     """
     if sweep._cn is not None or sweep._cp is not None:
         raise ValueError("roc_fill needs an unweighted sweep")
@@ -188,8 +228,11 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
     scratch = tpr if tpr.size >= size + 1 else None
     if size == 0:
         length = 1
+    elif length == size + 1:  # known distinct: merged block by block, never whole
+        where = (placement(sweep) if at is None else at) + np.arange(pos.size)
+        _distinct_fill(sweep, where, threshold, far, frr, tpr)
     else:
-        merged, is_pos = _merge(neg, pos, out=scratch)
+        merged, is_pos, where = _merge(neg, pos, out=scratch, at=at)
         starts = _run_starts(merged)
         if starts is None:
             u = merged
@@ -200,16 +243,7 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
         _thresholds_into(u, sweep, threshold[:length])
         del merged
         if starts is None:
-            # pos_below[k] = is_pos[:k].sum(); computed block by block
-            carry = 0.0
-            for lo in range(0, size, _BLOCK):
-                hi = min(lo + _BLOCK, size)
-                below = np.cumsum(is_pos[lo:hi], dtype=np.float64)
-                below -= is_pos[lo:hi]
-                below += carry
-                carry = below[-1] + is_pos[hi - 1]
-                _rates(below, np.arange(lo, hi, dtype=np.float64) - below, a, n, p, rp,
-                       far[lo:hi], frr[lo:hi], tpr[lo:hi])
+            _distinct_rates(where, size, a, n, p, rp, far, frr, tpr)
         else:
             cpos = np.empty(size + 1, dtype=np.int64)
             cpos[0] = 0
@@ -240,6 +274,84 @@ def _rates(pos_below, neg_below, a, n, p, rp, far, frr, tpr) -> None:
     frr /= p
 
 
+def _distinct_rates(where, size, a, n, p, rp, far, frr, tpr) -> None:
+    """:func:`_rates` of every merged position when the scores are distinct, block by
+    block (:func:`_block_rates`)."""
+    ends = where + 1
+    step = np.arange(0, -_BLOCK, -1, dtype=np.float64)
+    for lo in range(0, size, _BLOCK):
+        hi = min(lo + _BLOCK, size)
+        _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr)
+
+
+def _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr) -> None:
+    """:func:`_rates` of merged positions ``lo`` .. ``hi`` of distinct scores.
+
+    ``pos_below[k]`` (genuine scores before position ``k``) steps up by one at each
+    ``ends[j]`` (one past the position of genuine score ``j``), so a block of it is a
+    ``np.repeat`` of consecutive integers (several times faster than a running sum);
+    ``fa = a - k + pos_below``, ``fr = rp + pos_below`` and ``p - fr`` are sums of exact
+    integers, so every rate has the bits of :func:`_rates`. ``step`` is ``0, -1, -2...``.
+    """
+    j0 = int(np.searchsorted(ends, lo, side="right"))
+    j1 = int(np.searchsorted(ends, hi - 1, side="right"))
+    bounds = np.empty(j1 - j0 + 2, dtype=np.intp)
+    bounds[0], bounds[-1] = lo, hi
+    bounds[1:-1] = ends[j0:j1]
+    c = np.repeat(np.arange(j0, j1 + 1, dtype=np.float64), np.diff(bounds))
+    blk = far[lo:hi]
+    np.add(step[: hi - lo], a - lo, out=blk)
+    blk += c
+    blk /= n
+    np.subtract(p - rp, c, out=tpr[lo:hi])
+    tpr[lo:hi] /= p
+    np.add(c, rp, out=frr[lo:hi])
+    frr[lo:hi] /= p
+
+
+def _distinct_fill(sweep: Sweep, where, threshold, far, frr, tpr) -> None:
+    """:func:`roc_fill`'s rows for distinct scores, block by block: each block of the
+    merged scores is assembled in a small buffer from its slices of the two classes
+    (``where``: the merged position of each genuine score), its thresholds are the
+    midpoints :func:`_thresholds_into` makes, and its rates :func:`_block_rates`."""
+    neg, pos = sweep.neg, sweep.pos
+    a, size = neg.size, neg.size + pos.size
+    ends = where + 1
+    step = np.arange(0, -_BLOCK, -1, dtype=np.float64)
+    vals = np.empty(min(_BLOCK, size) + 1)  # vals[0]: the score before the block
+    mask = np.empty(min(_BLOCK, size), dtype=bool)
+    top = sweep.max_score
+    big = max(abs(float(sweep.min_score)), abs(float(top))) > np.finfo(np.float64).max / 2
+    for lo in range(0, size, _BLOCK):
+        hi = min(lo + _BLOCK, size)
+        g0 = int(np.searchsorted(where, lo, side="left"))
+        g1 = int(np.searchsorted(where, hi, side="left"))
+        local = where[g0:g1] - lo
+        block, is_neg = vals[1 : hi - lo + 1], mask[: hi - lo]
+        is_neg.fill(True)
+        is_neg[local] = False
+        block[local] = pos[g0:g1]
+        block[is_neg] = neg[lo - g0 : hi - g1]
+        first = 1 if lo == 0 else 0  # position 0 keeps the lowest score itself
+        lower, upper = vals[first : hi - lo], vals[first + 1 : hi - lo + 1]
+        mid = threshold[lo + first : hi]
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.add(lower, upper, out=mid)
+            mid *= 0.5
+        if big:
+            bad = ~np.isfinite(mid)
+            if bad.any():  # the sum overflowed
+                mid[bad] = lower[bad] / 2 + upper[bad] / 2
+        low = mid <= lower  # a midpoint on the lower score would accept it: the upper one
+        if low.any():
+            mid[low] = upper[low]
+        if lo == 0:
+            threshold[0] = vals[1]
+        _block_rates(ends, lo, hi, step, a, sweep.n, sweep.p, sweep.rp, far, frr, tpr)
+        vals[0] = vals[hi - lo]
+    threshold[size] = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
+
+
 def _thresholds(u: np.ndarray, sweep: Sweep) -> np.ndarray:
     """:meth:`Sweep.threshold_for` of *all* distinct scores ``u`` (sorted, ``+inf`` last),
     where the predecessor of each score is simply the previous one (no search): the lowest
@@ -255,26 +367,34 @@ def _thresholds_into(finite: np.ndarray, sweep: Sweep, out: np.ndarray) -> None:
     except as the same memory shifted by one (it is read before it is overwritten)."""
     top = sweep.max_score
     last = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
-    if finite.size:
+    m = finite.size
+    if m:
         first = finite[0]
-        m = finite.size
-        # midpoints, written from the end so that ``finite`` may share memory with ``out``
+        # without shared memory the midpoints go straight into ``out``
+        direct = not np.may_share_memory(finite, out)
+        scratch = None if direct else np.empty(min(_BLOCK, m))
+        # a sum of two scores can overflow only if one exceeds half the largest float
+        big = max(abs(float(finite[0])), abs(float(finite[-1]))) > np.finfo(np.float64).max / 2
+        # written from the end so that ``finite`` may share memory with ``out``
         for hi in range(m, 1, -_BLOCK):
             lo = max(1, hi - _BLOCK)
             lower, upper = finite[lo - 1 : hi - 1], finite[lo:hi]
+            mid = out[lo:hi] if direct else scratch[: hi - lo]
             with np.errstate(over="ignore", invalid="ignore"):
-                mid = lower + upper
+                np.add(lower, upper, out=mid)
                 mid *= 0.5
-            bad = ~np.isfinite(mid)
-            if bad.any():  # the sum overflowed
-                mid[bad] = lower[bad] / 2 + upper[bad] / 2
+            if big:
+                bad = ~np.isfinite(mid)
+                if bad.any():  # the sum overflowed
+                    mid[bad] = lower[bad] / 2 + upper[bad] / 2
             # a midpoint that rounds onto the lower score would accept it: use the upper one
             low = mid <= lower
             if low.any():
                 mid[low] = upper[low]
-            out[lo:hi] = mid
+            if not direct:
+                out[lo:hi] = mid
         out[0] = first
-    out[finite.size] = last
+    out[m] = last
 
 
 def at_most(points: RocPoints, far_grid: np.ndarray) -> np.ndarray:

@@ -19,6 +19,18 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .rocch import (
+    MIN_GENUINE,
+    distinct_alternations,
+    isotonic_regression,  # noqa: F401 (shared with the bootstrap kernels)
+    pav,
+    pool,
+    rocch_eer,
+    window_eer,
+)
+from .search import search_sorted_keys
+from .sums import pairwise_sum, softplus_into
+
 __all__ = [
     "OperatingPoint",
     "Sweep",
@@ -31,14 +43,6 @@ __all__ = [
 ]
 
 _LN2 = float(np.log(2.0))
-
-
-def isotonic_regression(y, *, weights, increasing=True):
-    """scipy's pool-adjacent-violators (:func:`scipy.optimize.isotonic_regression`),
-    imported on first use: ``scipy.optimize`` takes long to import."""
-    from scipy.optimize import isotonic_regression as pav
-
-    return pav(y, weights=weights, increasing=increasing)
 
 
 class OperatingPoint(NamedTuple):
@@ -222,7 +226,7 @@ class Sweep:
                 starts = np.zeros(0, dtype=np.intp)
                 pv = np.zeros(0)
             ends = np.append(starts[1:], pos.size)
-            nb = np.searchsorted(self.neg, pv, side="left")
+            nb = search_sorted_keys(self.neg, pv, side="left")
             # only genuine values that an impostor score equals need a second search
             nle = nb.copy()
             if self.neg.size:
@@ -268,6 +272,18 @@ class Sweep:
         crit = c_miss * p_target * frr + c_fa * (1.0 - p_target) * far
         op = self._argmin(u, fa, fr, crit, far + frr)
         return float(crit.min()), op
+
+    def min_hter_and_dcf(self, p_target: float, c_miss: float,
+                         c_fa: float) -> tuple[OperatingPoint, float]:
+        """``(min_weighted(0.5), min_dcf(p_target, c_miss, c_fa)[0])`` from one reading of
+        the candidates' rates (the same operations, so the same values)."""
+        u, fa, fr, *_ = self.candidates()
+        far = fa / self.n
+        frr = fr / self.p
+        total = far + frr
+        best = self._argmin(u, fa, fr, 0.5 * far + (1.0 - 0.5) * frr, total)
+        dcf = c_miss * p_target * frr + c_fa * (1.0 - p_target) * far
+        return best, float(dcf.min())
 
     def _argmin(self, u, fa, fr, crit, total) -> OperatingPoint:
         idx = np.flatnonzero(crit == crit.min())
@@ -332,6 +348,11 @@ class Sweep:
         if self._pav is not None:
             return self._pav
         u, fa, fr, pc, nb, nle = self.candidates()
+        if self._cn is None and self._cp is None and not (self.rn or self.rp) and pc.size \
+                and np.array_equal(nb, nle):  # distinct across classes: runs are nb's steps
+            starts = self.positions()[1]
+            self._pav = pav(*distinct_alternations(starts, nb, self.neg.size, self.pos.size))
+            return self._pav
         m = pc.size
         between = np.empty(m + 1, dtype=np.int64)
         if m:
@@ -347,19 +368,7 @@ class Sweep:
         nneg[2:-1:2] = nle - nb
         npos[2:-1:2] = pc
         nneg[-1] = between[m]
-        keep = (npos + nneg) > 0
-        npos, nneg = npos[keep], nneg[keep]
-        # merge runs of blocks that are all-genuine or all-impostor: PAV never separates
-        # them, and the sequence shrinks to the number of label alternations
-        kind = np.where(nneg == 0, 1, np.where(npos == 0, 0, -1))
-        same = (kind[1:] == kind[:-1]) & (kind[1:] >= 0)
-        starts = np.flatnonzero(np.concatenate(([True], ~same)))
-        npos = np.add.reduceat(npos, starts)
-        nneg = np.add.reduceat(nneg, starts)
-        w = npos + nneg
-        res = isotonic_regression(npos / w, weights=w.astype(np.float64), increasing=True)
-        starts = np.asarray(res.blocks[:-1])
-        self._pav = (np.add.reduceat(npos, starts), np.add.reduceat(nneg, starts))
+        self._pav = pool(npos, nneg)
         return self._pav
 
     def rocch(self) -> tuple[np.ndarray, np.ndarray]:
@@ -370,6 +379,14 @@ class Sweep:
         return fa / self.n, fr / self.p
 
     def eer_rocch(self) -> float:
+        """EER of the ROC convex hull (:func:`rocch_eer` of :meth:`rocch`). Unless the
+        hull is already pooled, it is read off a window around the crossing
+        (:func:`~pandas_biosig._kernels.rocch.window_eer`), to the same bits."""
+        if self._pav is None and self._cn is None and self._cp is None \
+                and self.pos.size >= MIN_GENUINE:
+            value = window_eer(self.neg, self.pos, self.rn, self.rp, self.eer_bracket()[1])
+            if value is not None:
+                return value
         return rocch_eer(*self.rocch())
 
     def min_cllr(self) -> float:
@@ -393,8 +410,12 @@ class Sweep:
         """:func:`cllr` of the scores, failures to acquire counted as ``-inf``."""
         if self.rp:
             return float("inf")
-        if self._cn is None:  # one pass, nothing kept
-            total = softplus(-self.pos).sum() / self.p + softplus(self.neg).sum() / self.n
+        if self._cn is None:  # numpy's sums, computed in cache-sized leaves, nothing kept
+            pos_sum = pairwise_sum(lambda lo, hi, out: softplus_into(self.pos[lo:hi], out,
+                                                                     negate=True), self.pos.size)
+            neg_sum = pairwise_sum(lambda lo, hi, out: softplus_into(self.neg[lo:hi], out),
+                                   self.neg.size)
+            total = pos_sum / self.p + neg_sum / self.n
         else:
             sp_pos, sp_neg = self._softplus()
             wp = np.diff(self._cp)
@@ -483,24 +504,6 @@ def _max_count(rate: float, total: int) -> int:
     return k
 
 
-def rocch_eer(pfa: np.ndarray, pmiss: np.ndarray) -> float:
-    """EER of a ROC convex hull given by its vertices (BOSARIS ``rocch2eer``).
-
-    For each hull segment, the intersection of its line with FAR = FRR; horizontal and
-    vertical segments contribute 0; the EER is the largest value.
-    """
-    x1, x2 = pfa[:-1], pfa[1:]
-    y1, y2 = pmiss[:-1], pmiss[1:]
-    dx = x1 - x2
-    dy = y1 - y2
-    det = x1 * y2 - x2 * y1
-    denom = (y2 - y1) + (x1 - x2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        seg = np.where((dx == 0) | (dy == 0) | (denom == 0), 0.0, det / denom)
-    seg = np.where(np.isfinite(seg), seg, 0.0)
-    return float(max(seg.max(initial=0.0), 0.0))
-
-
 def softplus(x: np.ndarray) -> np.ndarray:
     """``log(1 + exp(x))`` without overflow, in one temporary."""
     out = np.abs(x)
@@ -525,13 +528,14 @@ def cllr(negatives: np.ndarray, positives: np.ndarray) -> float:
 def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
     """Decidability index ``|mu_g - mu_i| / sqrt((var_g + var_i) / 2)`` (population
     variances), on the finite scores."""
-    neg = _finite(negatives)
-    pos = _finite(positives)
+    neg, neg_sum = _finite_sum(negatives)
+    pos, pos_sum = _finite_sum(positives)
     if neg.size == 0 or pos.size == 0:
         return float("nan")
     moments = []
-    for x in (pos, neg):
-        m = x.mean()
+    for x, total in ((pos, pos_sum), (neg, neg_sum)):
+        # x.mean() is this sum over the size; the finiteness check already summed
+        m = x.mean() if total is None else total / x.size
         d = x - m
         moments.append((m, np.dot(d, d) / x.size))  # two-pass population variance
     (mu_g, var_g), (mu_i, var_i) = moments
@@ -541,7 +545,9 @@ def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
         return float(diff / spread) if spread > 0 else float("inf") if diff > 0 else float("nan")
 
 
-def _finite(x: np.ndarray) -> np.ndarray:
-    """The finite values of ``x`` in their order: ``x`` itself when its sum is finite
-    (then every value is), without a mask or a copy."""
-    return x if np.isfinite(np.add.reduce(x)) else x[np.isfinite(x)]
+def _finite_sum(x: np.ndarray) -> tuple[np.ndarray, np.float64 | None]:
+    """The finite values of ``x`` in their order, and their ``np.add.reduce``: ``x``
+    itself when its sum is finite (then every value is), without a mask or a copy; else
+    a masked copy, and None for the sum."""
+    total = np.add.reduce(x)
+    return (x, total) if np.isfinite(total) else (x[np.isfinite(x)], None)

@@ -33,12 +33,6 @@ from __future__ import annotations
 from pandas_biosig._validation import ERROR_ALPHA, ERROR_ALTERNATIVE  # noqa: F401
 
 from ._common import (  # noqa: F401  (the messages, options and checks, as before)
-    _BENGIO,
-    _HTER_CI_NAMES,
-    _HTER_TEST_NAMES,
-    _MCNEMAR_NAMES,
-    _RATE_CI_NAMES,
-    _RECOGNITION_NAMES,
     ALTERNATIVES,
     ERROR_COST,
     ERROR_COUNT,
