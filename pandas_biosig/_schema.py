@@ -597,7 +597,11 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     n = len(series)
     dtype = series.dtype
     arrow = isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
-    if n < 2 or (not arrow and series.hasnans):
+    numpy_object = isinstance(dtype, np.dtype) and dtype.kind == "O"
+    # an object column's missing values are looked for among the run heads below (a
+    # missing value never compares equal to a string, so it heads a run): ``hasnans``
+    # would be a pass as slow as the comparison itself
+    if n < 2 or (not arrow and not numpy_object and series.hasnans):
         return None
     if arrow:
         import pyarrow as pa
@@ -616,13 +620,18 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         values = series.to_numpy(dtype=object)
         if not all(isinstance(v, str) for v in values[:: max(1, n // 64)]):
             return None
-        change = values[1:] != values[:-1]
+        try:
+            change = np.asarray(values[1:] != values[:-1], dtype=bool)
+        except TypeError:  # pd.NA compares to NA, which has no truth value
+            return None
     else:
         return None
     heads = np.flatnonzero(change)
     if heads.size > n // 16:
         return None
     heads = np.concatenate(([0], heads + 1))
+    if numpy_object and pd.isna(values[heads]).any():
+        return None  # missing values: plain factorizing handles (and reports) them
     return heads, np.diff(np.append(heads, n))
 
 
