@@ -416,8 +416,10 @@ def ppndf(x):
     ``[eps, 1 - eps]`` (as bob.measure does), so 0 and 1 map to about -/+8.1; NaN stays
     NaN."""
     x = np.asarray(x, dtype=np.float64)
-    out = ndtri(np.clip(x, _EPS, 1.0 - _EPS))
-    return out if out.ndim else float(out)
+    if x.ndim == 0:
+        return float(ndtri(np.clip(x, _EPS, 1.0 - _EPS)))
+    out = np.clip(x, _EPS, 1.0 - _EPS)  # a new array: the deviates overwrite it
+    return ndtri(out, out=out)
 
 
 # --------------------------------------------------------------------------------- EPC
