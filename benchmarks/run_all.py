@@ -115,7 +115,8 @@ def _table(n: int, *, system_dtype="category", label_dtype="bool"):
     if system_dtype == "str":
         table["system"] = table["system"].astype(str)
     elif system_dtype == "object":
-        table["system"] = np.full(n, "sys", dtype=object)
+        # dtype=object said explicitly: pandas 3 would store a plain object array as str
+        table["system"] = pd.Series(np.full(n, "sys", dtype=object), dtype=object)
     if label_dtype == "str":
         table["label"] = np.where(genuine, "genuine", "impostor").astype(object)
     return table

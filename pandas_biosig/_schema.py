@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pandas_biosig._arrow_strings import all_equal, spelled_labels
+
 __all__ = [
     "LABEL_VOCABULARY",
     "BiosigWarning",
@@ -297,6 +299,9 @@ def _arrow_labels(series: pd.Series) -> np.ndarray | None:
     import pyarrow.compute as pc
 
     arr = pa.chunked_array(series.array.__arrow_array__())
+    genuine = spelled_labels(arr, LABEL_VOCABULARY)
+    if genuine is not None:
+        return genuine
     where = pc.index_in(arr, value_set=pa.array(list(LABEL_VOCABULARY), type=arr.type))
     if where.null_count:  # missing, or spelled otherwise (case, white space), or unknown
         return None
@@ -395,7 +400,70 @@ def validate_trials(
 
     The input is never modified. ``split`` and ``subject`` are used when present; they are
     required only when the caller names a column other than the default.
+
+    The steps, in the order their errors are raised: the arguments and columns
+    (:func:`_check_table`), the labels, the scores and the non-finite policy
+    (:func:`_finite_scores`), the trial ids (:func:`_trial_ids`), then each group (one
+    class only, duplicate trial ids) once the key columns have split the rows
+    (:func:`_group_rows`).
     """
+    by_cols, split_col, subject_col = _check_table(
+        data, system=system, trial=trial, label=label, score=score, split=split,
+        subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+    )
+    genuine = _genuine_from_labels(data, label)
+    scores, keep = _finite_scores(data, score, nonfinite)
+    if orientation == "distance":
+        scores = -scores
+    key_cols = [*by_cols, system] + ([split_col] if split_col is not None else [])
+    codes_list, uniques_list = [], []
+    for col in key_cols:
+        codes, uniques = _factorize(data[col])
+        codes_list.append(codes)
+        uniques_list.append(uniques)
+    trial_values = _trial_ids(data, trial)
+    subject_values = data[subject_col].to_numpy() if subject_col is not None else None
+    slices, fta_codes, fta_genuine = _group_rows(
+        codes_list, uniques_list, len(data), keep, genuine, nonfinite
+    )
+
+    groups: list[Group] = []
+    for code_arr, rows in slices:
+        # the key of a group: the per-column codes of its first row
+        first = 0 if rows is None else int(rows[0])
+        key_vals = [
+            _scalar(u[int(c[first])]) for u, c in zip(uniques_list, codes_list, strict=True)
+        ]
+        key = tuple(key_vals) if split_col is not None else (*key_vals, None)
+        if rows is None:
+            g = Group(key, scores, genuine, trial_values, None, subject_values)
+        else:
+            fta = (0, 0)
+            if fta_codes is not None:
+                mine = fta_codes == int(code_arr[0])
+                n_gen = int(np.count_nonzero(fta_genuine[mine]))
+                fta = (int(np.count_nonzero(mine)) - n_gen, n_gen)
+            subjects = None if subject_values is None else subject_values[rows]
+            g = Group(key, scores[rows], genuine[rows], trial_values[rows], rows, subjects, fta)
+        _check_group(data, g, trial, by_cols, split_col)
+        groups.append(g)
+    # order groups as (by..., system, split) codes: first appearance within each column
+    return Trials(
+        groups=groups,
+        by=by_cols,
+        split_column=split_col,
+        orientation=orientation,
+        columns={"found": list(data.columns), "trial": trial, "system": system, "label": label},
+    )
+
+
+def _check_table(
+    data, *, system, trial, label, score, split, subject, by, orientation, nonfinite
+) -> tuple[tuple[str, ...], str | None, str | None]:
+    """The arguments and the columns: ``(by columns, split column, subject column)``, the
+    optional ones None when absent under their default name; errors for a non-frame, an
+    unknown option, a non-string column name, bad column labels, missing columns and an
+    empty table, in that order."""
     if not isinstance(data, pd.DataFrame):
         raise TypeError(ERROR_NOT_A_FRAME.format(type=type(data).__name__))
     check_option(orientation, ORIENTATIONS, "orientation")
@@ -406,7 +474,6 @@ def validate_trials(
         by=list(by_cols),
     )
     check_columns(data)
-    found = list(data.columns)
     required = [*by_cols, system, trial, label, score]
     split_col = split if split is not None and (split in data.columns or split != "split") else None
     subject_col = (
@@ -417,106 +484,70 @@ def validate_trials(
             required.append(optional)
     missing = [c for c in dict.fromkeys(required) if c not in data.columns]
     if missing:
-        raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=missing, found=found))
+        raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=missing, found=list(data.columns)))
     if len(data) == 0:
         raise SchemaError(ERROR_EMPTY)
+    return by_cols, split_col, subject_col
 
-    genuine = _genuine_from_labels(data, label)
-    scores = _scores(data, score)
-    keep: np.ndarray | None = None
+
+def _finite_scores(
+    data: pd.DataFrame, column: str, nonfinite: str
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The float64 scores and, when some are NaN/±inf, the mask of the finite ones (None
+    when all are finite); under ``nonfinite='raise'`` a non-finite score is an error."""
+    scores = _scores(data, column)
     # a finite sum proves every score finite without a mask (an overflowing or non-finite
     # sum falls back to the exact check)
-    all_finite = bool(np.isfinite(np.add.reduce(scores))) or bool(np.isfinite(scores).all())
-    if not all_finite:
-        finite = np.isfinite(scores)
+    if bool(np.isfinite(np.add.reduce(scores))) or bool(np.isfinite(scores).all()):
+        return scores, None
+    finite = np.isfinite(scores)
+    if nonfinite == "raise":
         bad = np.flatnonzero(~finite)
-        if nonfinite == "raise":
-            raise SchemaError(
-                ERROR_NONFINITE.format(column=score, n=bad.size, rows=_example_rows(data, bad))
-            )
-        keep = finite  # "drop", and "reject" counts them per group below
-    if orientation == "distance":
-        scores = -scores
-
-    key_cols = [*by_cols, system] + ([split_col] if split_col is not None else [])
-    codes_list, uniques_list = [], []
-    for col in key_cols:
-        codes, uniques = _factorize(data[col])
-        codes_list.append(codes)
-        uniques_list.append(uniques)
-    trial_series = data[trial]
-    trial_values = trial_series.to_numpy()
-    if trial_values.dtype.kind in "iub":  # integers cannot be missing: skip the mask
-        missing_trials = np.zeros(0, dtype=bool)
-    else:
-        missing_trials = pd.isna(trial_series).to_numpy()
-    if missing_trials.any():
-        bad = np.flatnonzero(missing_trials)
         raise SchemaError(
-            ERROR_MISSING_TRIALS.format(column=trial, n=bad.size, rows=_example_rows(data, bad))
+            ERROR_NONFINITE.format(column=column, n=bad.size, rows=_example_rows(data, bad))
         )
-    subject_values = data[subject_col].to_numpy() if subject_col is not None else None
+    return scores, finite  # "drop", and "reject" counts them per group
 
-    fta_codes = fta_genuine = None
+
+def _trial_ids(data: pd.DataFrame, column: str) -> np.ndarray:
+    """The trial ids as an array; a missing one is an error."""
+    series = data[column]
+    values = series.to_numpy()
+    if values.dtype.kind in "iub":  # integers cannot be missing: skip the mask
+        return values
+    missing = pd.isna(series).to_numpy()
+    if missing.any():
+        bad = np.flatnonzero(missing)
+        raise SchemaError(
+            ERROR_MISSING_TRIALS.format(column=column, n=bad.size, rows=_example_rows(data, bad))
+        )
+    return values
+
+
+def _group_rows(codes_list, uniques_list, n: int, keep, genuine, nonfinite):
+    """``(slices, fta_codes, fta_genuine)``: one ``(code, rows)`` per group in key-code
+    order (``rows`` None for a single group holding every row), and under
+    ``nonfinite='reject'`` the key code and label of each failure to acquire."""
     if len(codes_list) == 1 and len(uniques_list[0]) == 1 and keep is None:
-        slices = [(np.zeros(1, dtype=np.intp), None)]
-        combined = None
-    else:
-        combined = combine_codes(codes_list, [len(u) for u in uniques_list], len(data))
-        fta_codes = fta_genuine = None
-        if keep is not None:
-            if nonfinite == "reject":
-                fta_codes, fta_genuine = combined[~keep], genuine[~keep]
-            combined = np.where(keep, combined, -1)
-        uniq = np.unique(combined)
-        uniq = uniq[uniq >= 0]
-        if uniq.size == 0:
-            raise SchemaError(ERROR_EMPTY)
-        dense = np.searchsorted(uniq, combined)
-        dense_dtype = np.int16 if uniq.size < 2**15 else np.int64
-        dense = np.where(combined < 0, uniq.size, dense).astype(dense_dtype)
-        order = np.argsort(dense, kind="stable")
-        counts = np.bincount(dense, minlength=uniq.size + 1)[: uniq.size]
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        slices = [(uniq[i : i + 1], order[starts[i] : starts[i] + counts[i]]) for i in range(uniq.size)]
-
-    groups: list[Group] = []
-    for code_arr, rows in slices:
-        # the key of a group: the per-column codes of its first row
-        first = 0 if rows is None else int(rows[0])
-        key_vals = [
-            _scalar(u[int(c[first])]) for u, c in zip(uniques_list, codes_list, strict=True)
-        ]
-        if split_col is None:
-            key_vals.append(None)
-        key = tuple(key_vals)
-        fta = (0, 0)
-        if rows is not None and fta_codes is not None:
-            mine = fta_codes == int(code_arr[0])
-            n_gen = int(np.count_nonzero(fta_genuine[mine]))
-            fta = (int(np.count_nonzero(mine)) - n_gen, n_gen)
-        if rows is None:
-            g = Group(key, scores, genuine, trial_values, None, subject_values)
-        else:
-            g = Group(
-                key,
-                scores[rows],
-                genuine[rows],
-                trial_values[rows],
-                rows,
-                None if subject_values is None else subject_values[rows],
-                fta,
-            )
-        _check_group(data, g, trial, by_cols, split_col)
-        groups.append(g)
-    # order groups as (by..., system, split) codes: first appearance within each column
-    return Trials(
-        groups=groups,
-        by=by_cols,
-        split_column=split_col,
-        orientation=orientation,
-        columns={"found": found, "trial": trial, "system": system, "label": label},
-    )
+        return [(np.zeros(1, dtype=np.intp), None)], None, None
+    combined = combine_codes(codes_list, [len(u) for u in uniques_list], n)
+    fta_codes = fta_genuine = None
+    if keep is not None:
+        if nonfinite == "reject":
+            fta_codes, fta_genuine = combined[~keep], genuine[~keep]
+        combined = np.where(keep, combined, -1)
+    uniq = np.unique(combined)
+    uniq = uniq[uniq >= 0]
+    if uniq.size == 0:
+        raise SchemaError(ERROR_EMPTY)
+    dense = np.searchsorted(uniq, combined)
+    dense_dtype = np.int16 if uniq.size < 2**15 else np.int64
+    dense = np.where(combined < 0, uniq.size, dense).astype(dense_dtype)
+    order = np.argsort(dense, kind="stable")
+    counts = np.bincount(dense, minlength=uniq.size + 1)[: uniq.size]
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    slices = [(uniq[i : i + 1], order[starts[i] : starts[i] + counts[i]]) for i in range(uniq.size)]
+    return slices, fta_codes, fta_genuine
 
 
 def _by_columns(by) -> tuple[str, ...]:
@@ -565,14 +596,21 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     """
     n = len(series)
     dtype = series.dtype
-    if n < 2 or series.hasnans:
+    arrow = isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
+    numpy_object = isinstance(dtype, np.dtype) and dtype.kind == "O"
+    # an object column's missing values are looked for among the run heads below (a
+    # missing value never compares equal to a string, so it heads a run): ``hasnans``
+    # would be a pass as slow as the comparison itself
+    if n < 2 or (not arrow and not numpy_object and series.hasnans):
         return None
-    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+    if arrow:
         import pyarrow as pa
         import pyarrow.compute as pc
 
         arr = pa.chunked_array(series.array.__arrow_array__())
-        same = _arrow_all_equal(arr)
+        if arr.null_count:  # a missing value, counted by arrow (``hasnans`` is a pass)
+            return None
+        same = all_equal(arr)
         if same is None:
             same = pc.all(pc.equal(arr, arr[0])).as_py()
         if same:
@@ -582,55 +620,19 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         values = series.to_numpy(dtype=object)
         if not all(isinstance(v, str) for v in values[:: max(1, n // 64)]):
             return None
-        change = values[1:] != values[:-1]
+        try:
+            change = np.asarray(values[1:] != values[:-1], dtype=bool)
+        except TypeError:  # pd.NA compares to NA, which has no truth value
+            return None
     else:
         return None
     heads = np.flatnonzero(change)
     if heads.size > n // 16:
         return None
     heads = np.concatenate(([0], heads + 1))
+    if numpy_object and pd.isna(values[heads]).any():
+        return None  # missing values: plain factorizing handles (and reports) them
     return heads, np.diff(np.append(heads, n))
-
-
-def _arrow_all_equal(arr, block: int = 1 << 16) -> bool | None:
-    """Whether every string of a pyarrow ``string`` / ``large_string`` column without
-    missing values equals the first, read off its buffers; None for other layouts.
-
-    They do iff every offset step equals the first string's length ``L`` and the bytes
-    repeat with period ``L`` from the first string on: block-wise passes over the
-    offsets and the bytes, several times cheaper than comparing every string.
-    """
-    import pyarrow as pa
-
-    first = None
-    for chunk in arr.chunks:
-        if len(chunk) == 0:
-            continue
-        if chunk.null_count or chunk.type not in (pa.string(), pa.large_string()):
-            return None
-        _, off_buf, data_buf = chunk.buffers()
-        width = np.int64 if chunk.type == pa.large_string() else np.int32
-        off = np.frombuffer(off_buf, dtype=width)[chunk.offset : chunk.offset + len(chunk) + 1]
-        start, length = int(off[0]), int(off[1] - off[0])
-        data = np.frombuffer(data_buf, dtype=np.uint8)[start : int(off[-1])] if length else None
-        if first is None:
-            first = b"" if data is None else data[:length].tobytes()
-        if length != len(first) or int(off[-1]) - start != length * len(chunk):
-            return False
-        if data is not None and data[:length].tobytes() != first:
-            return False
-        step = np.empty(block, dtype=off.dtype)
-        for a in range(0, len(chunk), block):
-            seg = off[a : a + block + 1]
-            d = np.subtract(seg[1:], seg[:-1], out=step[: seg.size - 1])
-            if d.min() != length or d.max() != length:
-                return False
-        if data is not None:
-            for a in range(0, data.size - length, block):
-                later = data[a + length : a + length + block]
-                if not np.array_equal(later, data[a : a + later.size]):
-                    return False
-    return True
 
 
 def _scalar(value: Any) -> Any:

@@ -35,7 +35,7 @@ from ._schema import SchemaError
 from .export import to_latex, to_markdown
 from .io import FORMATS
 from .metrics import error_rates, summary
-from .resampling import bootstrap, epc_bootstrap
+from .resampling import BOOTSTRAP_METRICS, bootstrap, epc_bootstrap
 from .significance import (
     ADJUST_METHODS,
     TESTS,
@@ -178,8 +178,8 @@ def _report(
     figs: dict = {}
     if figures:
         figs = _figures(trials, apriori=apriori, on=on, apply_to=apply_to, n_systems=n_systems,
-                        n_resamples=n_resamples, confidence_level=confidence_level, seed=seed,
-                        progress=progress, steps=steps, **cols)
+                        n_resamples=n_resamples, confidence_level=confidence_level,
+                        resample=resample, seed=seed, progress=progress, steps=steps, **cols)
     return out, figs
 
 
@@ -255,7 +255,12 @@ def _apriori_section(out: _Report, trials: pd.DataFrame, on, apply_to, confidenc
             f"Each system's threshold is bob.measure's EER threshold on "
             f"{escape_markdown(on)}, applied unchanged to {escape_markdown(apply_to)}; "
             "the HTER interval combines the Clopper–Pearson intervals of FAR and FRR "
-            "(MOVER)."
+            "(MOVER)"
+            + (
+                ", each on its class's effective number of trials given the subjects "
+                "(design effect)."
+                if table["ci_method"].astype(str).str.endswith("-deff").any() else "."
+            )
             + (
                 " Failures to acquire (non-finite scores) as bob.measure counts them: "
                 "thresholds and FA/FR on the acquired scores (FMR, FNMR), "
@@ -309,7 +314,7 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
         )
     else:
         why = (
-            f" Test `{used}` ({TESTS[used]}): the systems scored the same trials"
+            f" Test `{used}` ({_test_description(used, cmp)}): the systems scored the same trials"
             + (" (or, with --common-trials, are tested on the trials they share)."
                if common_trials else ".")
         )
@@ -322,8 +327,22 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
     )
 
 
-def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidence_level, seed,
-             progress, steps, split, orientation, nonfinite) -> dict:
+#: What a bootstrap drew, in words, by its ``resample`` unit.
+_DRAWN = {"subject": "subjects", "label": "trials within each class", "trial": "trials"}
+
+
+def _test_description(test: str, cmp: pd.DataFrame) -> str:
+    """What ``test`` tested, in words; the bootstrap's metric and resampling unit as run."""
+    if test != "bootstrap" or cmp.empty:
+        return TESTS[test]
+    metric, unit = cmp["metric"].iloc[0], cmp["resample"].iloc[0]
+    what = (f"{metric.upper()} at those thresholds" if metric in ("far", "frr", "hter")
+            else BOOTSTRAP_METRICS[metric])
+    return f"paired bootstrap of the difference in {what}, {_DRAWN.get(unit, unit)} resampled"
+
+
+def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidence_level,
+             resample, seed, progress, steps, split, orientation, nonfinite) -> dict:
     from . import plot
 
     try:
@@ -347,7 +366,8 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
             try:
                 ds = epc_bootstrap(
                     trials, on=on, apply_to=apply_to, n_resamples=n_resamples,
-                    confidence_level=confidence_level, seed=seed, progress=progress, **cols,
+                    confidence_level=confidence_level, resample=resample, seed=seed,
+                    progress=progress, **cols,
                 )
             except SchemaError:  # systems that do not share their trials: no paired bands
                 ds = None
@@ -364,8 +384,9 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
             f"Expected performance curve: thresholds on {on}, HTER on {apply_to}"
         )
         bands = (
-            f" with {100 * confidence_level:g}% bootstrap bands" if "hter_low" in ds
-            else " (no bootstrap bands)"
+            f" with {100 * confidence_level:g}% bootstrap bands "
+            f"({_DRAWN.get(ds.attrs['resample'], ds.attrs['resample'])} resampled)"
+            if "hter_low" in ds else " (no bootstrap bands)"
         )
         figs["epc"] = (
             fig,
@@ -524,6 +545,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``biosig``; return the exit status (0, or 1 after a one-line error on stderr)."""
     args = _parser().parse_args(argv)
     try:
+        unused = [f for f, on in (("--latex", args.latex), ("--pdf", args.pdf),
+                                  ("--force", args.force)) if on]
+        if unused and args.out is None:
+            verb = "needs" if len(unused) == 1 else "need"
+            raise ValueError(f"{' and '.join(unused)} {verb} --out DIR: without it the report "
+                             "is printed, not written")
         trials, title = _load(args)
         adjust = None if args.adjust.lower() in ("none", "") else args.adjust
         if adjust is not None and adjust not in ADJUST_METHODS:

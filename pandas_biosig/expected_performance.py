@@ -316,7 +316,8 @@ def epc_bootstrap(
     r"""Expected Performance Curve with bootstrap bands, and where two systems differ.
 
     The thresholds :math:`\theta^*(\alpha)` are chosen once on ``on``; the ``apply_to``
-    trials are resampled with replacement, the same trials for every system (paired), and
+    trials are resampled with replacement (whole subjects by default when the table has a
+    subject column, see ``resample``), the same draw for every system (paired), and
     the rates at the fixed thresholds are recomputed for every replicate (Bengio,
     Mariéthoz & Keller 2005, section 5 and Fig. 8).
 
@@ -356,7 +357,8 @@ def epc_bootstrap(
     counts of four cells per class (each system: accepted or not at that weight's
     threshold; each pair: both, A only, B only, neither): exactly the distribution of
     resampling the trials, at O(1) per replicate and weight. Weights are drawn
-    independently of each other.
+    independently of each other. With ``resample="subject"`` a replicate draws the
+    subjects once and counts every trial by its subject's multiplicity, at every weight.
 
     Examples
     --------

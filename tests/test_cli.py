@@ -80,7 +80,8 @@ def test_example_report_folder(capsys, tmp_path):
     assert (out_dir / "epc.pdf").read_bytes()[:4] == b"%PDF"
     text = (out_dir / "report.md").read_text()
     assert "![DET curves; the dot on each curve and the legend give its EER (threshold)" in text
-    assert "![EPC with 95% bootstrap bands; shaded where cnn and cnn_aug differ](epc.png)" in text
+    assert ("![EPC with 95% bootstrap bands (subjects resampled); shaded where cnn and cnn_aug "
+            "differ](epc.png)") in text
     assert out.strip() == f"biosig: wrote {out_dir / 'report.md'} and 12 more file(s) in {out_dir}"
     # the CSV tables hold numbers, the same as the library's
     apriori = pd.read_csv(out_dir / "apriori.csv")
@@ -133,6 +134,23 @@ def test_bob_files_of_two_systems_are_compared(capsys, tmp_path, bob_files):
     assert status == 0, err
     assert "| face       | iris       | eval    |   7 |" in out
     assert "paired bootstrap test" in out  # bob files name subjects: the subject bootstrap
+
+
+@pytest.mark.parametrize(("resample", "drawn"), [
+    ("auto", "subjects resampled"), ("label", "trials within each class resampled"),
+])
+def test_the_report_says_what_the_bootstrap_test_and_the_interval_did(capsys, tmp_path,
+                                                                      resample, drawn):
+    status, _, err = _run(capsys, "--n-resamples", "20", "--resample", resample, "--out",
+                          tmp_path)
+    assert status == 0, err
+    out = (tmp_path / "report.md").read_text()
+    assert f"(paired bootstrap of the difference in HTER at those thresholds, {drawn})" in out
+    # --resample reaches the EPC's bands too
+    assert f"![EPC with 95% bootstrap bands ({drawn}); shaded where" in out
+    assert "`metric`" not in out
+    # the example has subjects: the a-priori interval is on the effective numbers of trials
+    assert "(MOVER), each on its class's effective number of trials given the subjects" in out
 
 
 # ------------------------------------------------------------------ tables and formats
@@ -232,6 +250,8 @@ def test_bad_inputs_exit_non_zero_with_one_line(capsys, tmp_path, make, expected
     [
         (["--column", "llr"], "expected OLD=NEW"),
         (["--adjust", "tukey"], "--adjust 'tukey' is not one of"),
+        (["--latex"], "--latex needs --out DIR: without it the report is printed"),
+        (["--latex", "--pdf"], "--latex and --pdf need --out DIR"),
     ],
 )
 def test_bad_options(capsys, argv, expected):

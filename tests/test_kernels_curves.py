@@ -108,6 +108,22 @@ def test_ppndf():
     assert np.isnan(k.ppndf(np.nan))
 
 
+def test_ppndf_in_place_has_the_bits_of_clip_then_ndtri():
+    """The deviates written over the clipped copy: the caller's array untouched, and
+    the values of ``ndtri(np.clip(x, eps, 1 - eps))`` bit for bit."""
+    from scipy.special import ndtri
+
+    eps = np.finfo(np.float64).eps
+    x = np.concatenate(([0.0, 1.0, np.nan, eps / 2, 1 - eps / 4], np.linspace(0, 1, 1001)))
+    grid = np.stack([x, x[::-1]])
+    keep = grid.copy()
+    out = k.ppndf(grid)
+    assert out.shape == grid.shape and out.dtype == np.float64
+    assert out.tobytes() == ndtri(np.clip(keep, eps, 1 - eps)).tobytes()
+    assert grid.tobytes() == keep.tobytes()
+    assert k.ppndf([0.25]).tobytes() == ndtri(np.array([0.25])).tobytes()
+
+
 # ----------------------------------------------------------------------------- EPC
 def test_iris_epc_bob_reference():
     """bob.measure's EPC fixture: Iris sepal length, setosa = impostor, versicolor =

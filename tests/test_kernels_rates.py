@@ -125,3 +125,22 @@ def test_min_hter_and_dcf_is_the_two_criteria(seed):
         best, dcf = sw.min_hter_and_dcf(*costs)
         assert best == sw.min_weighted(0.5)
         assert dcf == sw.min_dcf(*costs)[0]
+
+
+@pytest.mark.parametrize("share", [0.0, 0.05, 0.5, 0.85, 0.97, 1.0])
+def test_from_scores_splits_like_boolean_indexing(share):
+    """Either way of taking a class (compress for a sparse mask, boolean indexing for a
+    dense one) gives the scores of a plain boolean index, sorted, to the last bit."""
+    rng = np.random.default_rng(7)
+    scores = rng.normal(size=5000).round(1)  # ties
+    scores[:40] = -np.inf
+    scores[40:60] = -0.0
+    scores[60:80] = 0.0
+    genuine = rng.random(scores.size) < share
+    genuine[[0, 1, 50, 70]] = [True, False, True, False]
+    genuine[[2, 3, 51, 71]] = [False, True, False, True]
+    sw = Sweep.from_scores(scores, genuine)
+    neg, pos = np.sort(scores[~genuine]), np.sort(scores[genuine])
+    assert (sw.rn, sw.rp) == (np.isneginf(neg).sum(), np.isneginf(pos).sum())
+    assert sw.neg.tobytes() == neg[sw.rn :].tobytes()
+    assert sw.pos.tobytes() == pos[sw.rp :].tobytes()

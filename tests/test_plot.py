@@ -283,6 +283,14 @@ def two_boot(trials):
 def test_epc_bands_and_significance_shading(two_boot):
     ax = plot.epc(two_boot)
     assert _legend(ax) == ["cnn", "gmm", "cnn ≠ gmm (95% bootstrap)"]
+    # the bands say what they are: the example has subjects, resampled by default
+    assert ax.get_legend().get_title().get_text() == "95% bootstrap bands, subjects resampled"
+    plain = plot.epc(pbs.epc(pbs.datasets.example_trials()))
+    assert plain.get_legend().get_title().get_text() == ""  # no bands, no title
+    labelled = pbs.epc_bootstrap(pbs.datasets.example_trials(), weight=[0.25, 0.75], n_resamples=20,
+                                 seed=0, resample="label", confidence_level=0.9)
+    assert plot.epc(labelled).get_legend().get_title().get_text() == (
+        "90% bootstrap bands, trials within each class resampled")
     assert len(ax.collections) == 2  # one band per system
     for line, name in zip(_curves(ax), ["cnn", "gmm"], strict=True):
         np.testing.assert_allclose(line.get_ydata(), two_boot.hter.sel(system=name).values)
@@ -411,6 +419,26 @@ def test_hist_into_given_axes(trials):
     with pytest.raises(ValueError) as info:
         plot.hist(trials, ax=given)
     assert str(info.value) == plot.ERROR_PANELS.format(needed=8, got=4)
+
+
+# ------------------------------------------------------------------ PAD
+def test_pad_det_labels_its_percent_axes_and_its_thin_lines():
+    ax = plot.pad_det(pbs.datasets.example_pad(), apply_to="eval")
+    # the ticks are rates in percent, as on the verification DET
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("BPCER (%)", "APCER (%)")
+    assert ax.get_legend().get_title().get_text() == "thin: one line per species"
+    assert _legend(ax) == ["resnet / eval: max over species", "cnn / eval: max over species"]
+
+
+def test_pad_figures_tell_dev_from_eval_and_explain_every_line():
+    both = plot.pad_det(pbs.datasets.example_pad())
+    thick = [line for line in both.get_lines() if line.get_linewidth() > 2]
+    assert len(thick) == 4 and len({line.get_color() for line in thick}) == 4
+    ax = plot.epsc(pbs.datasets.example_vulnerability())
+    assert _legend(ax) == ["face / dev: WER (area 0.124)", "face / eval: WER (area 0.120)",
+                           "face / dev: IAPMR", "face / eval: IAPMR"]
+    wer = [line.get_color() for line in ax.get_lines()]
+    assert len(set(wer)) == 2  # dev and eval of one system in two colours
 
 
 # ------------------------------------------------------------------ accessor and files

@@ -215,7 +215,7 @@ def test_unknown_and_missing_string_labels_in_every_storage(dtype):
 def test_arrow_all_equal_reads_the_buffers_exactly(values, same, large):
     import pyarrow as pa
 
-    from pandas_biosig._schema import _arrow_all_equal
+    from pandas_biosig._arrow_strings import all_equal as _arrow_all_equal
 
     kind = pa.large_string() if large else pa.string()
     whole = pa.chunked_array([pa.array(["x", *values], type=kind).slice(1)])  # an offset
@@ -223,3 +223,133 @@ def test_arrow_all_equal_reads_the_buffers_exactly(values, same, large):
     split = pa.chunked_array([pa.array(values[:1], type=kind), pa.array(values[1:], type=kind)])
     assert _arrow_all_equal(split) is same
     assert _arrow_all_equal(whole, block=1) is same
+
+
+def _arrow_str(chunks, *, large=True, sliced=True):
+    """A str column of pyarrow chunks (each sliced, so its rows start at an offset)."""
+    import pyarrow as pa
+
+    kind = pa.large_string() if large else pa.string()
+    parts = [
+        pa.array(["x", *c], type=kind).slice(1) if sliced else pa.array(c, type=kind)
+        for c in chunks
+    ]
+    return pd.Series(pa.chunked_array(parts, type=kind), dtype=pd.StringDtype("pyarrow", np.nan))
+
+
+def _labels_outcome(series):
+    """``(genuine, None)`` or ``(None, error message)`` of validating ``series`` as labels."""
+    from pandas_biosig._schema import _genuine_from_labels
+
+    frame = pd.DataFrame({"label": series})
+    try:
+        return _genuine_from_labels(frame, "label"), None
+    except SchemaError as exc:
+        return None, str(exc)
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        [["genuine", "impostor", "impostor"], ["genuine"]],
+        [["impostor"] * 3, ["impostor", "genuine"]],  # the first chunk holds one spelling
+        [["genuine"] * 4],  # one spelling only
+        [["impostor", "imposter", "genuine"]],  # three spellings: the general path
+        [["impostor", "imposter"]],  # two spellings of one class
+        [["target", "nontarget"], ["nontarget"]],
+        [["1", "0", "1"]],
+        [["genuine", "Genuine"]],  # case: the general path maps it
+        [["genuine", " impostor"]],  # white space
+        [["genuine", "maybe", "impostor"]],  # an unknown label: the error
+        [["maybe", "genuine"]],  # the first row unknown
+        [["genuine", ""], ["impostor"]],  # an empty string
+        [["genuine", "impostor", "géñuine"]],  # non-ASCII
+        [["génuine", "impostor"]],
+        [["genuine", None, "impostor"]],  # a missing label: the error
+        [[None, "genuine"], ["impostor"]],
+        [[], ["genuine", "impostor"], []],  # empty chunks
+    ],
+)
+@pytest.mark.parametrize("large", [True, False])
+@pytest.mark.parametrize("sliced", [True, False])
+def test_arrow_label_fast_path_equals_the_general_path(chunks, large, sliced, monkeypatch):
+    import pandas_biosig._schema as schema
+
+    series = _arrow_str(chunks, large=large, sliced=sliced)
+    fast = _labels_outcome(series)
+    monkeypatch.setattr(schema, "spelled_labels", lambda arr, vocabulary: None)
+    general = _labels_outcome(series)
+    assert (fast[1] is None) == (general[1] is None)
+    if general[1] is None:
+        assert fast[0].dtype == bool and np.array_equal(fast[0], general[0])
+        flat = [v for c in chunks for v in c]  # the same as an object column
+        assert np.array_equal(fast[0], _labels_outcome(pd.Series(flat, dtype=object))[0])
+    else:
+        assert fast[1] == general[1]
+
+
+def test_spelled_labels_declines_what_it_does_not_read():
+    import pyarrow as pa
+
+    from pandas_biosig._arrow_strings import spelled_labels
+
+    def run(values):
+        return spelled_labels(pa.chunked_array([pa.array(values, type=pa.string())]), LABEL_VOCABULARY)
+
+    assert run(["genuine", "GENUINE"]) is None
+    assert run(["genuine", "impostor", "target"]) is None
+    assert run(["genuine", None]) is None
+    assert run(["", "genuine"]) is None
+    assert run(["genuine", "impostor", "genuine"]).tolist() == [True, False, True]
+    assert run(["impostor", "genuine"]).tolist() == [False, True]
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        [["sys", "sys"], ["sys"]],
+        [["sys", "sys"], ["syt"]],
+        [["sys", None], ["sys"]],
+        [["a", "b", "a"]],
+        [["", ""], [""]],
+        [["é", "é"], ["é"]],
+        [["ab"], ["a", "b"]],  # same bytes, other cuts
+    ],
+)
+@pytest.mark.parametrize("large", [True, False])
+def test_arrow_key_fast_path_equals_factorize(chunks, large):
+    from pandas_biosig._schema import _factorize
+
+    series = _arrow_str(chunks, large=large)
+    codes, uniques = _factorize(series)
+    want_codes, want_uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
+    assert np.array_equal(codes, want_codes)
+    assert list(uniques) == list(want_uniques) or (
+        pd.isna(list(uniques)).tolist() == pd.isna(list(want_uniques)).tolist()
+    )
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["sys"] * 40,
+        ["a"] * 20 + ["b"] * 20,
+        ["a"] * 20 + [None] * 20,
+        ["a"] * 20 + [None] + ["a"] * 19,
+        ["a"] * 20 + [np.nan] * 3 + ["b"] * 17,
+        ["a"] * 20 + [pd.NA] + ["a"] * 19,
+        ["a"] * 39 + [None],
+        [None] + ["a"] * 39,
+    ],
+)
+def test_object_key_runs_equal_factorize(values):
+    """A numpy object key column (no ``hasnans`` pass): the runs path gives pandas'
+    factorization, missing values included."""
+    from pandas_biosig._schema import _factorize
+
+    series = pd.Series(np.array(values, dtype=object), dtype=object)
+    codes, uniques = _factorize(series)
+    want_codes, want_uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
+    assert np.array_equal(codes, want_codes)
+    assert pd.isna(list(uniques)).tolist() == pd.isna(list(want_uniques)).tolist()
+    assert [u for u in uniques if not pd.isna(u)] == [u for u in want_uniques if not pd.isna(u)]

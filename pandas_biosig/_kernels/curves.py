@@ -279,19 +279,22 @@ def _distinct_rates(where, size, a, n, p, rp, far, frr, tpr) -> None:
     block (:func:`_block_rates`)."""
     ends = where + 1
     step = np.arange(0, -_BLOCK, -1, dtype=np.float64)
+    work = np.empty(min(_BLOCK, size))
     for lo in range(0, size, _BLOCK):
         hi = min(lo + _BLOCK, size)
-        _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr)
+        _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr, work)
 
 
-def _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr) -> None:
+def _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr, work) -> None:
     """:func:`_rates` of merged positions ``lo`` .. ``hi`` of distinct scores.
 
     ``pos_below[k]`` (genuine scores before position ``k``) steps up by one at each
     ``ends[j]`` (one past the position of genuine score ``j``), so a block of it is a
     ``np.repeat`` of consecutive integers (several times faster than a running sum);
     ``fa = a - k + pos_below``, ``fr = rp + pos_below`` and ``p - fr`` are sums of exact
-    integers, so every rate has the bits of :func:`_rates`. ``step`` is ``0, -1, -2...``.
+    integers, so every rate has the bits of :func:`_rates`. ``step`` is ``0, -1, -2...``;
+    ``work`` (a block long) holds each numerator, so that a row is written once, by its
+    division (an in-place pass over the row costs as much again as the arithmetic).
     """
     j0 = int(np.searchsorted(ends, lo, side="right"))
     j1 = int(np.searchsorted(ends, hi - 1, side="right"))
@@ -299,14 +302,14 @@ def _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr) -> None:
     bounds[0], bounds[-1] = lo, hi
     bounds[1:-1] = ends[j0:j1]
     c = np.repeat(np.arange(j0, j1 + 1, dtype=np.float64), np.diff(bounds))
-    blk = far[lo:hi]
-    np.add(step[: hi - lo], a - lo, out=blk)
-    blk += c
-    blk /= n
-    np.subtract(p - rp, c, out=tpr[lo:hi])
-    tpr[lo:hi] /= p
-    np.add(c, rp, out=frr[lo:hi])
-    frr[lo:hi] /= p
+    w = work[: hi - lo]
+    np.add(step[: hi - lo], a - lo, out=w)
+    w += c
+    np.divide(w, n, out=far[lo:hi])
+    np.subtract(p - rp, c, out=w)
+    np.divide(w, p, out=tpr[lo:hi])
+    np.add(c, rp, out=w)
+    np.divide(w, p, out=frr[lo:hi])
 
 
 def _distinct_fill(sweep: Sweep, where, threshold, far, frr, tpr) -> None:
@@ -320,6 +323,7 @@ def _distinct_fill(sweep: Sweep, where, threshold, far, frr, tpr) -> None:
     step = np.arange(0, -_BLOCK, -1, dtype=np.float64)
     vals = np.empty(min(_BLOCK, size) + 1)  # vals[0]: the score before the block
     mask = np.empty(min(_BLOCK, size), dtype=bool)
+    half, work = np.empty(min(_BLOCK, size)), np.empty(min(_BLOCK, size))
     top = sweep.max_score
     big = max(abs(float(sweep.min_score)), abs(float(top))) > np.finfo(np.float64).max / 2
     for lo in range(0, size, _BLOCK):
@@ -334,7 +338,8 @@ def _distinct_fill(sweep: Sweep, where, threshold, far, frr, tpr) -> None:
         block[is_neg] = neg[lo - g0 : hi - g1]
         first = 1 if lo == 0 else 0  # position 0 keeps the lowest score itself
         lower, upper = vals[first : hi - lo], vals[first + 1 : hi - lo + 1]
-        mid = threshold[lo + first : hi]
+        # made in a cache-sized buffer, then written to the row once
+        mid = half[: lower.size]
         with np.errstate(over="ignore", invalid="ignore"):
             np.add(lower, upper, out=mid)
             mid *= 0.5
@@ -345,9 +350,10 @@ def _distinct_fill(sweep: Sweep, where, threshold, far, frr, tpr) -> None:
         low = mid <= lower  # a midpoint on the lower score would accept it: the upper one
         if low.any():
             mid[low] = upper[low]
+        threshold[lo + first : hi] = mid
         if lo == 0:
             threshold[0] = vals[1]
-        _block_rates(ends, lo, hi, step, a, sweep.n, sweep.p, sweep.rp, far, frr, tpr)
+        _block_rates(ends, lo, hi, step, a, sweep.n, sweep.p, sweep.rp, far, frr, tpr, work)
         vals[0] = vals[hi - lo]
     threshold[size] = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
 
@@ -410,8 +416,10 @@ def ppndf(x):
     ``[eps, 1 - eps]`` (as bob.measure does), so 0 and 1 map to about -/+8.1; NaN stays
     NaN."""
     x = np.asarray(x, dtype=np.float64)
-    out = ndtri(np.clip(x, _EPS, 1.0 - _EPS))
-    return out if out.ndim else float(out)
+    if x.ndim == 0:
+        return float(ndtri(np.clip(x, _EPS, 1.0 - _EPS)))
+    out = np.clip(x, _EPS, 1.0 - _EPS)  # a new array: the deviates overwrite it
+    return ndtri(out, out=out)
 
 
 # --------------------------------------------------------------------------------- EPC

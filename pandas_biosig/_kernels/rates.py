@@ -149,8 +149,11 @@ class Sweep:
     def from_scores(cls, scores: np.ndarray, genuine: np.ndarray) -> Sweep:
         """Split ``scores`` by the boolean ``genuine`` mask and sort each class in place
         (the masked copies are the only temporaries)."""
-        neg = np.compress(~genuine, scores)  # faster than boolean indexing
-        pos = np.compress(genuine, scores)
+        scores = np.asarray(scores)
+        genuine = np.asarray(genuine, dtype=bool)
+        k = int(np.count_nonzero(genuine))
+        neg = _take(scores, ~genuine, scores.size - k)
+        pos = _take(scores, genuine, k)
         neg.sort()
         pos.sort()
         return cls(neg, pos, assume_sorted=True)
@@ -484,6 +487,16 @@ def interpolated_eer(prev: OperatingPoint | None, star: OperatingPoint) -> float
     d_b = b.far - b.frr
     t = d_a / (d_a - d_b)
     return a.far + t * (b.far - a.far)
+
+
+def _take(values: np.ndarray, mask: np.ndarray, count: int) -> np.ndarray:
+    """``values[mask]`` (``count``: how many are True) by the faster of numpy's two ways:
+    ``np.compress`` (a list of indices, then a gather) for a sparse mask, boolean indexing
+    (a copy of each run of True) when most of it is True and the runs are long: at 10^7
+    scores, a class of 90 % costs half again as much through ``np.compress``."""
+    if count > 0.8 * mask.size:
+        return values[mask]
+    return np.compress(mask, values)
 
 
 def _search(cumulative, value, side: str) -> int:

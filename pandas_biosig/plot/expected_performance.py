@@ -145,6 +145,8 @@ def epc(
     >>> ax = pbs.plot.epc(two, weight=np.linspace(0.05, 0.95, 19), n_resamples=200, seed=0)
     >>> ax.get_legend_handles_labels()[1]
     ['cnn', 'gmm', 'cnn ≠ gmm (95% bootstrap)']
+    >>> ax.get_legend().get_title().get_text()
+    '95% bootstrap bands, subjects resampled'
     >>> plt.close(ax.figure)
     """
     def compute(d):
@@ -197,7 +199,16 @@ def epc(
             "far": "target FAR α", "frr": "target FRR α"}.get(crit, "weight α")
     ax.set_xlabel(f"{what} (threshold chosen on {on_split})")
     ax.set_ylabel(f"HTER on {ds.attrs.get('apply_to', apply_to)} (%)")
-    _legend(ax)
+    _legend(ax, title=_bands_title(ds.attrs) if with_bands else None, title_fontsize="small")
     return ax
+
+
+def _bands_title(attrs: dict) -> str:
+    """The legend's title over bootstrap bands: their level and what was resampled."""
+    level = attrs.get("confidence_level", 0.95)
+    unit = attrs.get("resample")
+    drawn = {"subject": "subjects", "label": "trials within each class",
+             "trial": "trials"}.get(unit, unit)
+    return f"{100 * level:g}% bootstrap bands" + (f", {drawn} resampled" if drawn else "")
 
 

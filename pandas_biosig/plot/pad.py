@@ -94,12 +94,12 @@ def pad_det(
     Examples
     --------
     >>> ax = pbs.plot.pad_det(pbs.datasets.example_pad(), apply_to="eval")
-    >>> ax.get_xlabel()
-    'BPCER'
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('BPCER (%)', 'APCER (%)')
     """
     from ..curves import ppndf
     from ..pad import pad_det as _pad_det
-    from ._axes import _check_limits, _det_axes
+    from ._axes import _check_limits, _det_axes, _legend
 
     kwargs = dict(by=by, system=system, trial=trial, label=label, score=score, pai=pai,
                   split=split, orientation=orientation, nonfinite=nonfinite)
@@ -107,24 +107,25 @@ def pad_det(
     low, high = _check_limits(limits)
     ax = _axes(ax)
     species = list(ds.species.values)
-    for i, name in enumerate(ds.system.values):
-        for sp in _splits(ds, apply_to):
-            sel = ds.sel(system=name) if sp is None else ds.sel(system=name, split=sp)
-            tag = f"{name}" if sp is None else f"{name} / {sp}"
-            bp = sel.bpcer.values
-            for s in species:
-                ap = sel.apcer.sel(species=s).values
-                ok = np.isfinite(ap) & np.isfinite(bp)
-                if s == "max":
-                    ax.plot(ppndf(np.clip(bp[ok], 1e-9, 1)), ppndf(np.clip(ap[ok], 1e-9, 1)),
-                            color=f"C{i}", lw=2.2, label=f"{tag}: max over species")
-                else:
-                    ax.plot(ppndf(np.clip(bp[ok], 1e-9, 1)), ppndf(np.clip(ap[ok], 1e-9, 1)),
-                            color=f"C{i}", lw=0.8, alpha=0.6)
+    # one colour per drawn (system, split): dev and eval of one system differ
+    drawn = [(n, sp) for n in ds.system.values for sp in _splits(ds, apply_to)]
+    for i, (name, sp) in enumerate(drawn):
+        sel = ds.sel(system=name) if sp is None else ds.sel(system=name, split=sp)
+        tag = f"{name}" if sp is None else f"{name} / {sp}"
+        bp = sel.bpcer.values
+        for s in species:
+            ap = sel.apcer.sel(species=s).values
+            ok = np.isfinite(ap) & np.isfinite(bp)
+            if s == "max":
+                ax.plot(ppndf(np.clip(bp[ok], 1e-9, 1)), ppndf(np.clip(ap[ok], 1e-9, 1)),
+                        color=f"C{i % 10}", lw=2.2, label=f"{tag}: max over species")
+            else:
+                ax.plot(ppndf(np.clip(bp[ok], 1e-9, 1)), ppndf(np.clip(ap[ok], 1e-9, 1)),
+                        color=f"C{i % 10}", lw=0.8, alpha=0.6)
     _det_axes(ax, low, high)
-    ax.set_xlabel("BPCER")
-    ax.set_ylabel("APCER")
-    ax.legend(fontsize=8)
+    ax.set_xlabel("BPCER (%)")
+    ax.set_ylabel("APCER (%)")
+    _legend(ax, title="thin: one line per species", title_fontsize="small")
     return ax
 
 
@@ -183,19 +184,25 @@ def epsc(
     ds = ds.sel(beta=beta)
     ax = _axes(ax)
     twin = ax.twinx() if iapmr else None
-    for i, name in enumerate(ds.system.values):
-        for sp in _splits(ds, apply_to):
-            sel = ds.sel(system=name) if sp is None else ds.sel(system=name, split=sp)
-            tag = f"{name}" if sp is None else f"{name} / {sp}"
-            aue = float(sel.aue)
-            ax.plot(ds.omega, 100 * sel.wer, color=f"C{i}", label=f"{tag}: WER (area {aue:.3f})")
-            if twin is not None:
-                twin.plot(ds.omega, 100 * sel.iapmr, color=f"C{i}", ls="--", label=f"{tag}: IAPMR")
+    # one colour per drawn (system, split): dev and eval of one system differ
+    drawn = [(n, sp) for n in ds.system.values for sp in _splits(ds, apply_to)]
+    for i, (name, sp) in enumerate(drawn):
+        sel = ds.sel(system=name) if sp is None else ds.sel(system=name, split=sp)
+        tag = f"{name}" if sp is None else f"{name} / {sp}"
+        aue = float(sel.aue)
+        ax.plot(ds.omega, 100 * sel.wer, color=f"C{i % 10}", label=f"{tag}: WER (area {aue:.3f})")
+        if twin is not None:
+            twin.plot(ds.omega, 100 * sel.iapmr, color=f"C{i % 10}", ls="--", label=f"{tag}: IAPMR")
     ax.set_xlabel("omega (weight of attacks among impostors)")
     ax.set_ylabel(f"WER at beta = {beta:g} (%)")
+    handles, labels = ax.get_legend_handles_labels()
     if twin is not None:
         twin.set_ylabel("IAPMR (%)")
-    ax.legend(fontsize=8, loc="upper left")
+        more = twin.get_legend_handles_labels()
+        handles, labels = handles + more[0], labels + more[1]
+    # outside the data, right of the IAPMR axis's labels
+    ax.legend(handles, labels, fontsize=8, loc="upper left", frameon=False,
+              bbox_to_anchor=(1.15 if twin is not None else 1.02, 1.0), borderaxespad=0.0)
     return ax
 
 
