@@ -23,6 +23,7 @@ __all__ = [
     "ERROR_CONFIDENCE_LEVEL",
     "ERROR_COSTS",
     "ERROR_COUNT",
+    "ERROR_FLAG",
     "ERROR_POSITIVE_COUNT",
     "ERROR_RATE",
     "adjust_methods",
@@ -32,10 +33,13 @@ __all__ = [
     "check_confidence_level",
     "check_costs",
     "check_count",
+    "check_flag",
+    "check_open_unit",
     "check_rate",
 ]
 
 ERROR_RATE = "{name} must be a rate in [0, 1], got {value!r}"
+ERROR_FLAG = "{name} must be True or False, got {value!r}"
 ERROR_COUNT = "{name} must be a non-negative integer, got {value!r}"
 ERROR_POSITIVE_COUNT = "{name} must be a positive integer, got {value!r}"
 ERROR_COSTS = (
@@ -104,7 +108,15 @@ def check_costs(p_target, c_miss, c_fa) -> None:
         raise ValueError(ERROR_COSTS)
 
 
-def _check_open_unit(value: Any, message: str) -> float:
+def check_flag(value: Any, name: str) -> bool:
+    """``value`` as a bool; anything but True/False (numpy's included) is ERROR_FLAG."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise ValueError(ERROR_FLAG.format(name=name, value=value))
+
+
+def check_open_unit(value: Any, message: str) -> float:
+    """A real number strictly between 0 and 1, else ``message`` formatted with it."""
     if (
         isinstance(value, bool | np.bool_)
         or not isinstance(value, numbers.Real)
@@ -125,12 +137,12 @@ def check_n_resamples(n_resamples: Any) -> int:
 
 def check_alpha(alpha: Any) -> float:
     """A significance level in (0, 1), else ``ValueError`` (:data:`ERROR_ALPHA`)."""
-    return _check_open_unit(alpha, ERROR_ALPHA)
+    return check_open_unit(alpha, ERROR_ALPHA)
 
 
 def check_confidence_level(confidence_level: Any) -> float:
     """A confidence level in (0, 1), else ``ValueError`` (:data:`ERROR_CONFIDENCE_LEVEL`)."""
-    return _check_open_unit(confidence_level, ERROR_CONFIDENCE_LEVEL)
+    return check_open_unit(confidence_level, ERROR_CONFIDENCE_LEVEL)
 
 
 def check_alternative(alternative: Any) -> str:

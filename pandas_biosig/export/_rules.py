@@ -13,6 +13,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._validation import ERROR_FLAG  # noqa: F401 (re-exported by export)
+from .._validation import check_flag as _check_flag  # noqa: F401 (used by _table)
+
 #: Header text of the known columns (and display names of the values of ``metric``).
 HEADERS: dict[str, str] = {
     "system": "System",
@@ -176,7 +179,6 @@ ERROR_PERCENT = "percent={value!r} must be True, False or a list of numeric colu
 ERROR_PRECISION = "precision={value!r} must be a non-negative integer or a mapping {{column: integer}}"
 ERROR_BEST = "best={value!r} must be 'auto', 'min', 'max', None or a mapping {{column: 'min' | 'max' | None}}"
 ERROR_MARKS = "marks={value!r} must be True, False, a column name or a mapping {{metric: column}}"
-ERROR_FLAG = "{name}={value!r} must be True or False"
 ERROR_COMPARISON = (
     "comparison= must be a pairwise table (the result of compare) with columns {needed}; "
     "missing {missing}"
@@ -231,10 +233,6 @@ def _check_columns(names, frame: pd.DataFrame, name: str) -> list:
     return names
 
 
-def _check_flag(value, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise ValueError(ERROR_FLAG.format(name=name, value=value))
-    return bool(value)
 
 
 def _is_int(value) -> bool:

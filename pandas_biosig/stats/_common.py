@@ -12,17 +12,19 @@ import math
 import numbers
 from typing import Any, Literal, get_args
 
-import numpy as np
-
 from pandas_biosig._kernels import inference as _inference
 from pandas_biosig._typing import Alternative
 from pandas_biosig._validation import (  # noqa: F401 (one message per concept, re-exported)
     ERROR_COUNT,
+    ERROR_FLAG,
     ERROR_POSITIVE_COUNT,
     ERROR_RATE,
     check_alternative,
 )
+from pandas_biosig._validation import check_alternative as _check_alternative  # noqa: F401
 from pandas_biosig._validation import check_count as _check_count  # noqa: F401
+from pandas_biosig._validation import check_flag as _check_flag  # noqa: F401
+from pandas_biosig._validation import check_open_unit as _check_open_unit  # noqa: F401
 from pandas_biosig._validation import check_rate as _check_rate  # noqa: F401
 from pandas_biosig.results import TestResult
 
@@ -47,7 +49,6 @@ RATE_CI_METHODS: tuple[str, ...] = get_args(RateCIMethod)
 
 ERROR_METHOD = "method={value!r} is not one of {allowed}"
 ERROR_COUNT_EXCEEDS = "{name}={value!r} exceeds {total_name}={total!r}"
-ERROR_FLAG = "{name} must be True or False, got {value!r}"
 ERROR_P_TARGET = "p_target must be strictly between 0 and 1, got {value!r}"
 ERROR_COST = "{name} must be a positive finite number, got {value!r}"
 ERROR_DISCORDANT_MISSING = (
@@ -123,8 +124,6 @@ def _check_method(value: Any, allowed: tuple[str, ...]) -> str:
     return _check_option(value, allowed, ERROR_METHOD)
 
 
-def _check_alternative(value: Any) -> str:
-    return check_alternative(value)
 
 
 def _check_positive_real(value: Any, name: str) -> float:
@@ -138,20 +137,8 @@ def _check_positive_real(value: Any, name: str) -> float:
     return float(value)
 
 
-def _check_flag(value: Any, name: str) -> bool:
-    if isinstance(value, bool | np.bool_):
-        return bool(value)
-    raise ValueError(ERROR_FLAG.format(name=name, value=value))
 
 
-def _check_open_unit(value: Any, message: str) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not 0.0 < float(value) < 1.0
-    ):
-        raise ValueError(message.format(value=value))
-    return float(value)
 
 
 # --------------------------------------------------------------------------- helpers
