@@ -175,7 +175,7 @@ def _dask_distributed(spec: dict, out: dict) -> dict:
     workers = int(spec.get("workers") or len(os.sched_getaffinity(0)))
     t0 = time.perf_counter()
     with distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         client.wait_for_workers(workers)
         out["cluster_start"] = time.perf_counter() - t0

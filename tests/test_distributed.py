@@ -31,7 +31,7 @@ def client():
         "distributed", reason="dask.distributed is not installed (the test extra has it)"
     )
     cluster = distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0",
         memory_limit=0,
     )
     try:
