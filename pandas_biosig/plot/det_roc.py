@@ -267,7 +267,7 @@ def roc(
     for c in found:
         x = far.sel(c.sel).values
         frr = frr_all.sel(c.sel).values
-        y = 1.0 - frr if "tpr" not in ds else ds["tpr"].sel(c.sel).values
+        y = 1.0 - frr
         keep = np.isfinite(x) & np.isfinite(y)
         px, py, e = (_hull_eer_point if hull else _eer_point)(x[keep], frr[keep])
         if xscale == "log":
@@ -298,5 +298,10 @@ def roc(
 
 def _frr(ds: xr.Dataset) -> xr.DataArray:
     """The FRR of a curve Dataset: its own (:func:`pandas_biosig.det`,
-    :func:`pandas_biosig.rocch`) or ``1 - tpr`` for a :func:`pandas_biosig.roc` one."""
-    return ds["frr"] if "frr" in ds else 1.0 - ds["tpr"]
+    :func:`pandas_biosig.rocch`), or for a :func:`pandas_biosig.roc` one the same value
+    to the last bit, from the count of false rejections that ``tpr`` holds exactly
+    (``1 - tpr`` may differ by a rounding, enough to move the EER point of a near tie)."""
+    if "frr" in ds:
+        return ds["frr"]
+    p = ds["n_genuine"].astype(np.float64)
+    return (p - np.round(ds["tpr"] * p)) / p
