@@ -126,3 +126,58 @@ def test_neighbour_changes_equal_the_plain_comparison(runs, block):
     want = np.flatnonzero(np.asarray(arr[1:] != arr[:-1], dtype=bool))
     assert np.array_equal(neighbour_changes(arr, arr.size, block=block), want)
     _outcome(values)
+
+
+# -- labels of a pyarrow string column: the fast path against pd.factorize + lookup --
+
+_LABEL_WORDS = ["genuine", "impostor", "target", "nontarget", "genuin", "genuinee", "genuinf",
+                "impostoR", "Genuine", "", "é", None]  # fmt: skip
+
+
+def _general_labels(series):
+    import pandas_biosig._schema as schema
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(schema, "_arrow_labels", lambda s: None)
+        return _labels(series)
+
+
+def _labels(series):
+    from pandas_biosig import SchemaError
+    from pandas_biosig._schema import _genuine_from_labels
+
+    try:
+        return _genuine_from_labels(pd.DataFrame({"label": series}), "label"), None
+    except SchemaError as exc:
+        return None, str(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(range(len(_LABEL_WORDS))), min_size=1, max_size=60),
+    st.sampled_from([(0, 1), (0, 1), (1, 0), (2, 3), (0, 4), (0, 5), (0, 6), (1, 7), (0, 8)]),
+    st.lists(st.integers(0, 60), max_size=3),
+    st.booleans(),
+    st.integers(0, 2),
+)
+def test_arrow_labels_equal_the_general_path(picks, pair, cuts, large, head):
+    """Mostly two words (a pair of the vocabulary, or a word and a near miss: a prefix,
+    an extension, one changed byte, another case), now and then any other word, empty or
+    missing; chunked at ``cuts``, each chunk a slice of a larger array: the fast path
+    gives the general path's booleans, or its error."""
+    import pyarrow as pa
+
+    words = [_LABEL_WORDS[pair[i % 2]] if i < 8 else _LABEL_WORDS[i] for i in picks]
+    if head:  # the first row, which the fast path compares with, from the pair
+        words[0] = _LABEL_WORDS[pair[head - 1]]
+    kind = pa.large_string() if large else pa.string()
+    bounds = [0, *sorted(min(c, len(words)) for c in cuts), len(words)]
+    chunks = [
+        pa.array(["pad", *words[a:b], "pad"], type=kind).slice(1, b - a)
+        for a, b in zip(bounds[:-1], bounds[1:], strict=True)
+    ]
+    series = pd.Series(pa.chunked_array(chunks, type=kind), dtype=pd.StringDtype("pyarrow", np.nan))
+    fast, general = _labels(series), _general_labels(series)
+    assert fast[1] == general[1]
+    if general[1] is None:
+        assert fast[0].dtype == bool and np.array_equal(fast[0], general[0])
