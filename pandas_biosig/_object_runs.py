@@ -5,7 +5,7 @@ object repeated: ``["sys"] * n``, a categorical turned to object, a CSV parser t
 boxes each distinct string once. Neighbours holding the same object are equal, so a
 pass over the object *pointers* (a uint64 view of the array's buffer, no copy) finds the
 only places where values may differ, and only those are compared as Python objects
-(a rich comparison per row costs about twenty times a pointer comparison).
+(a rich comparison per row costs ten times a pointer comparison or more).
 
 A block where most identities differ (distinct but equal objects) is compared as values
 throughout: the pointer pass then costs a fraction of the comparison it could not avoid.
