@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # not at import: see pandas_biosig._dask_engine
 __all__ = ["DET_VARIABLES", "det"]
 
 #: Variables of :func:`det`'s Dataset.
-DET_VARIABLES = ["threshold", "far", "frr", "tpr", "eer", "auc", "n_genuine", "n_impostor", "far_gap", "frr_gap"]
+DET_VARIABLES = ["threshold", "far", "frr", "eer", "auc", "n_genuine", "n_impostor", "far_gap", "frr_gap"]
 
 
 def det(
@@ -67,7 +67,7 @@ def det(
     -------
     xarray.Dataset
         The variables of :func:`pandas_biosig.curves.det` (``threshold``, ``far``,
-        ``frr``, ``tpr`` over (..., ``point``); ``eer``, ``auc``, ``n_genuine``,
+        ``frr`` over (..., ``point``); ``eer``, ``auc``, ``n_genuine``,
         ``n_impostor``), with ``kind="det"``. Without ``far_grid``, also ``far_gap`` and
         ``frr_gap`` (the error bound) and ``points="grid: ..."``; the thresholds are the
         bins' lower edges (accept iff ``score >= threshold``), not bob.measure midpoints.
@@ -134,10 +134,10 @@ def _eer_and_grid_points(eng, grid) -> list:
 
 
 def _curve_points(eng, solved, grid) -> dict:
-    """Per group, the points of the curve: thresholds in score units, FAR, FRR, TPR, and
+    """Per group, the points of the curve: thresholds in score units, FAR, FRR, and
     without a grid the largest steps between consecutive points."""
     sign = eng.spec.sign
-    points = {"threshold": [], "far": [], "frr": [], "tpr": [], "gaps": []}
+    points = {"threshold": [], "far": [], "frr": [], "gaps": []}
     for g, (_, ops) in zip(eng.trials.groups, solved, strict=True):
         ps = eng.scores[g.key]
         if grid is None:
@@ -151,7 +151,6 @@ def _curve_points(eng, solved, grid) -> dict:
         points["threshold"].append(sign * pts.threshold)
         points["far"].append(pts.far)
         points["frr"].append(pts.frr)
-        points["tpr"].append(pts.tpr)
     return points
 
 
@@ -165,7 +164,6 @@ def _det_dataset(eng, solved, full, points, grid, score) -> xr.Dataset:
     variables = {
         "threshold": var(dims, layout.curve(points["threshold"]), **_threshold_attrs(trials, score)),
         "frr": var(dims, layout.curve(points["frr"]), "false rejection rate (FRR, FNMR)", "1"),
-        "tpr": var(dims, layout.curve(points["tpr"]), "true positive rate (1 - FRR)", "1"),
         "eer": var(layout.names, summ([e for e, _ in solved]), "equal error rate (ROC convex hull)", "1"),
         "auc": var(layout.names, summ([full[g.key].auc(eng.scores[g.key].p - eng.scores[g.key].rp) for g in groups]),
                    "area under the ROC (ties count half)", "1"),

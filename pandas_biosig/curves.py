@@ -86,21 +86,25 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
     auc = [_k.auc(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
     for sw in sweeps:  # free what a pooled hull cached before the curves are allocated
         sw._positions = sw._cand = sw._pav = None
+    # each curve carries its own axes: (FAR, FRR) for the DET, (FAR, TPR) for the ROC
+    axis = "frr" if kind == "det" else "tpr"
     if grid is None:
-        curve = _exact_curves(trials, layout, sweeps, ats)
+        curve = _exact_curves(trials, layout, sweeps, ats, axis)
     else:
-        curve = _grid_curves(trials, layout, sweeps, grid)
+        curve = _grid_curves(trials, layout, sweeps, grid, axis)
     n_gen = [sw.p for sw in sweeps]
     n_imp = [sw.n for sw in sweeps]
     del sweeps, ats
-    length = curve["frr"].shape[-1]
+    length = curve[axis].shape[-1]
     fraction = _FRACTION
     variables = {"threshold": _var(dims, curve["threshold"], **_threshold_attrs(trials, score))}
     if grid is None:
         variables["far"] = _var(dims, curve["far"], "false acceptance rate (FAR, FMR)", fraction)
+    if axis == "frr":
+        variables["frr"] = _var(dims, curve["frr"], "false rejection rate (FRR, FNMR)", fraction)
+    else:
+        variables["tpr"] = _var(dims, curve["tpr"], "true positive rate (1 - FRR)", fraction)
     variables.update(
-        frr=_var(dims, curve["frr"], "false rejection rate (FRR, FNMR)", fraction),
-        tpr=_var(dims, curve["tpr"], "true positive rate (1 - FRR)", fraction),
         eer=_var(layout.names, layout.summary(eer), "equal error rate (ROC convex hull)", fraction),
         auc=_var(layout.names, layout.summary(auc), "area under the ROC (ties count half)", fraction),
         n_genuine=_var(
@@ -116,7 +120,10 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
     else:
         coords["far"] = _var(
             ("point",), grid, "false acceptance rate (FAR, FMR)", fraction,
-            description="frr is the smallest FRR with FAR <= far",
+            description=(
+                "frr is the smallest FRR with FAR <= far" if axis == "frr"
+                else "tpr is 1 - the smallest FRR with FAR <= far"
+            ),
         )
         points = "far_grid: the smallest FRR with FAR at most each grid value"
     # a RangeIndex: the same coordinate as np.arange, without an array (and the copies of
@@ -127,40 +134,47 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
     return _dataset(variables, coords, kind=kind, trials=trials, points=points)
 
 
-def _exact_curves(trials: Trials, layout: _Layout, sweeps: list, ats: list) -> dict:
-    """The exact curves, written straight into the output arrays: nothing of the input's
-    size besides the sweeps, and each element written once (only the padding is filled
-    with NaN)."""
-    names = ("threshold", "far", "frr", "tpr")
-    sizes = [_k.roc_size(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
-    length = max(sizes)
-    out = {name: np.empty((*layout.shape, length)) for name in names}
+def _exact_curves(trials: Trials, layout: _Layout, sweeps: list, ats: list, axis: str) -> dict:
+    """The exact curves (``threshold``, ``far`` and ``axis``: ``"frr"`` or ``"tpr"``),
+    written straight into the output arrays: nothing of the input's size besides the
+    sweeps, and each element written once (only the padding is filled with NaN)."""
+    names = ("threshold", "far", axis)
+    # room for one point per score plus reject-all: the length of a curve of distinct
+    # scores, found without a pass of its own (ties make a curve shorter, see below)
+    bound = max(sw.neg.size + sw.pos.size + 1 for sw in sweeps)
+    out = {name: np.empty((*layout.shape, bound)) for name in names}
     filled = np.zeros(layout.shape, dtype=bool)
-    for idx, sw, at, size in zip(layout.index, sweeps, ats, sizes, strict=True):
+    sizes = []
+    for idx, sw, at in zip(layout.index, sweeps, ats, strict=True):
         rows = [out[name][idx] for name in names]
-        m = _k.roc_fill(sw, *rows, at=at, length=size)
-        for row in rows:
-            row[m:] = np.nan
+        m = _k.roc_fill(sw, *rows, axis=axis, at=at)
+        sizes.append(m)
         if _sign(trials) != 1.0:
             np.negative(rows[0][:m], out=rows[0][:m])
         filled[idx] = True
+    length = max(sizes)
+    if length < bound:  # ties: the room no curve reaches goes (copied, not held)
+        out = {name: np.ascontiguousarray(arr[..., :length]) for name, arr in out.items()}
+    for idx, m in zip(layout.index, sizes, strict=True):  # pad the shorter curves
+        for name in names:
+            out[name][idx][m:] = np.nan
     if not filled.all():
         for name in names:
             out[name][~filled] = np.nan
     return out
 
 
-def _grid_curves(trials: Trials, layout: _Layout, sweeps: list, grid: np.ndarray) -> dict:
-    """The curves read at the FAR grid (the "at most" rule)."""
+def _grid_curves(trials: Trials, layout: _Layout, sweeps: list, grid: np.ndarray,
+                 axis: str) -> dict:
+    """The curves read at the FAR grid (the "at most" rule): ``threshold`` and ``axis``."""
     sign = _sign(trials)
-    thr, frr, tpr = [], [], []
+    thr, rate = [], []
     for sw in sweeps:
         pts = _k.roc_points(sw)
         i = _k.at_most(pts, grid)
         thr.append(sign * pts.threshold[i])
-        frr.append(pts.frr[i])
-        tpr.append(pts.tpr[i])
-    return {"threshold": layout.curve(thr), "frr": layout.curve(frr), "tpr": layout.curve(tpr)}
+        rate.append(getattr(pts, axis)[i])
+    return {"threshold": layout.curve(thr), axis: layout.curve(rate)}
 
 
 # ----------------------------------------------------------------------------- public API
@@ -213,12 +227,15 @@ def roc(
           (bob.measure's candidates: the lowest score, midpoints between consecutive
           distinct scores, the next float above the highest score);
         - ``far`` (exact curve; with ``far_grid`` it is a coordinate over ``point``
-          instead), ``frr``, ``tpr`` = 1 - FRR (fractions).
+          instead) and ``tpr``, the true positive rate (fractions): the ROC's own two
+          axes. ``tpr`` is computed from counts, :math:`(N_G - \#\{\text{genuine }
+          s < \theta\}) / N_G`, so it equals scikit-learn's ``tpr`` to the last bit;
+          :func:`det` gives the FRR instead (``1 - tpr`` may differ from it by one
+          rounding).
 
         Exact points: one per distinct score (tied scores form one point) plus
         reject-all, ordered from accept-all to reject-all, i.e. by increasing threshold
-        (decreasing for distances); FAR never increases and FRR never decreases along
-        ``point``. Systems with fewer points are padded at the end with NaN.
+        (decreasing for distances); FAR and TPR never increase along ``point``. Systems with fewer points are padded at the end with NaN.
 
         Variables over (..., ``system``, ``split``): ``eer`` (ROC convex hull EER),
         ``auc`` (area under the ROC, ties counted half = Mann-Whitney U / (NI NC)),
@@ -253,8 +270,8 @@ def roc(
     {'system': 4, 'split': 2, 'point': 1098}
     >>> ds.eer.sel(split="eval").round(4).values.tolist()
     [0.0494, 0.0458, 0.0939, 0.1615]
-    >>> roc(trials, far_grid=[0.001, 0.01, 0.1]).frr.sel(split="eval", system="cnn").values
-    array([0.52083333, 0.20416667, 0.0125    ])
+    >>> roc(trials, far_grid=[0.001, 0.01, 0.1]).tpr.sel(split="eval", system="cnn").values
+    array([0.47916667, 0.79583333, 0.9875    ])
 
     Compare with scikit-learn: ``roc_curve(y, s, drop_intermediate=False)`` gives the same
     points in reverse order (its first point, threshold ``inf``, is our reject-all).
@@ -283,9 +300,11 @@ def det(
 ) -> xr.Dataset:
     r"""Detection error tradeoff curve of every system: the ROC, for the DET axes.
 
-    The content is that of :func:`roc` (``kind="det"``); a DET plot draws
-    ``pbs.ppndf(ds.frr)`` against ``pbs.ppndf(ds.far)`` (:func:`ppndf`, the standard
-    normal deviate, clipped so that rates of 0 and 1 stay finite).
+    The content is that of :func:`roc` (``kind="det"``) with the DET's own axes: ``far``
+    and ``frr`` (the false rejection rate, from counts, in place of the ROC's ``tpr``). A
+    DET plot draws ``pbs.ppndf(ds.frr)`` against ``pbs.ppndf(ds.far)`` (:func:`ppndf`, the
+    standard normal deviate, clipped so that rates of 0 and 1 stay finite); FRR never
+    decreases along ``point``.
 
     Parameters
     ----------
@@ -300,7 +319,8 @@ def det(
     Returns
     -------
     Dataset
-        As :func:`roc`, with ``kind="det"``.
+        As :func:`roc`, with ``kind="det"`` and ``frr`` (the false rejection rate, FNMR) in
+        place of ``tpr``.
 
     See Also
     --------

@@ -72,7 +72,10 @@ def test_roc_layout_and_attrs(example):
     assert dict(ds.sizes) == {"system": 4, "split": 2, "point": ds.sizes["point"]}
     assert ds.threshold.dims == ("system", "split", "point")
     assert ds.eer.dims == ("system", "split")
-    assert list(ds.data_vars) == ["threshold", "far", "frr", "tpr", "eer", "auc", "n_genuine", "n_impostor"]
+    assert list(ds.data_vars) == ["threshold", "far", "tpr", "eer", "auc", "n_genuine", "n_impostor"]
+    # each curve carries its own axes: the DET the FRR in place of the TPR
+    det = curves.det(example)
+    assert list(det.data_vars) == ["threshold", "far", "frr", "eer", "auc", "n_genuine", "n_impostor"]
     assert ds.system.values.tolist() == ["cnn", "cnn_aug", "gmm", "lbp"]
     assert ds.attrs["kind"] == "roc" and ds.attrs["orientation"] == "similarity"
     assert ds.attrs["pandas_biosig_version"] == pbs.__version__
@@ -112,7 +115,7 @@ def test_by_columns_become_dims_and_absent_groups_are_empty(example):
     assert np.isnan(float(ds.eer.sel(site="b", system="lbp", split="dev")))
     one_group = curves.roc(df[(df.site == "a") & (df.system == "gmm") & (df.split == "dev")])
     np.testing.assert_array_equal(
-        one(ds, "frr", site="a", system="gmm", split="dev"), one(one_group, "frr")
+        one(ds, "tpr", site="a", system="gmm", split="dev"), one(one_group, "tpr")
     )
 
 
@@ -121,15 +124,20 @@ def test_no_split_column_means_no_split_dim():
     assert ds.far.dims == ("system", "point")
     # distinct scores 0.1 (i), 0.2 (g), 0.3 (i), 0.9 (g), then reject-all
     assert one(ds, "far").tolist() == [1.0, 0.5, 0.5, 0.0, 0.0]
-    assert one(ds, "frr").tolist() == [0.0, 0.0, 0.5, 0.5, 1.0]
+    assert one(ds, "tpr").tolist() == [1.0, 1.0, 0.5, 0.5, 0.0]
+    assert one(curves.det(table([0.1, 0.3], [0.2, 0.9])), "frr").tolist() == [0.0, 0.0, 0.5, 0.5, 1.0]
     np.testing.assert_allclose(one(ds, "threshold")[:-1], [0.1, 0.15, 0.25, 0.6])
 
 
 def test_far_grid_at_most_rule(example):
     grid = [0.0, 0.001, 0.01, 0.1, 0.5, 1.0]
-    ds = curves.roc(example, far_grid=grid)
+    ds = curves.det(example, far_grid=grid)
     assert ds.far.dims == ("point",) and ds.far.values.tolist() == grid
     assert "far" not in ds.data_vars and ds.frr.dims == ("system", "split", "point")
+    r = curves.roc(example, far_grid=grid)
+    assert "frr" not in r and r.tpr.dims == ("system", "split", "point")
+    np.testing.assert_array_equal(r.threshold.values, ds.threshold.values)
+    np.testing.assert_allclose(r.tpr.values, 1 - ds.frr.values, rtol=0, atol=1e-15)
     s = pbs.summary(example)
     np.testing.assert_array_equal(ds.frr.sel(point=0).values.ravel(), s.zero_fmr)
     np.testing.assert_array_equal(ds.frr.sel(point=2).values.ravel(), s.fmr100)
@@ -144,7 +152,8 @@ def test_far_grid_at_most_rule(example):
 def test_det_is_the_roc_with_ppndf_axes(example):
     r, d = curves.roc(example), curves.det(example)
     assert d.attrs["kind"] == "det"
-    xr.testing.assert_identical(r.drop_attrs(), d.drop_attrs())
+    xr.testing.assert_identical(r.drop_vars("tpr").drop_attrs(), d.drop_vars("frr").drop_attrs())
+    np.testing.assert_allclose(d.frr.values, 1 - r.tpr.values, rtol=0, atol=1e-15)
     grid = curves.det_grid(50)
     assert grid[0] == pytest.approx(1e-4) and grid[-1] == 1.0 and np.all(np.diff(grid) > 0)
     g = curves.det(example, far_grid=grid)
@@ -164,7 +173,7 @@ def test_rocch_vertices(trials_tiny):
 
 
 def test_rocch_vertices_lie_on_the_roc(example):
-    hull, r = curves.rocch(example), curves.roc(example)
+    hull, r = curves.rocch(example), curves.det(example)
     for system in hull.system.values:
         for split in hull.split.values:
             sel = dict(system=system, split=split)
@@ -178,7 +187,10 @@ def test_rocch_vertices_lie_on_the_roc(example):
 def _assert_matches_sklearn_roc(ds, y, s):
     fpr, tpr, thr = sklearn_metrics.roc_curve(y, s, drop_intermediate=False)
     assert np.isinf(thr[0])  # sklearn's extra (0, 0) point at +inf is our reject-all
-    far, frr, ours_tpr = one(ds, "far"), one(ds, "frr"), one(ds, "tpr")
+    genuine = np.asarray(y, dtype=bool)
+    det = curves.det(table(s[~genuine], s[genuine]))
+    far, frr, ours_tpr = one(ds, "far"), one(det, "frr"), one(ds, "tpr")
+    np.testing.assert_array_equal(one(det, "far"), far)
     np.testing.assert_array_equal(far, fpr[::-1])
     np.testing.assert_array_equal(ours_tpr, tpr[::-1])
     np.testing.assert_allclose(frr, 1 - tpr[::-1], rtol=0, atol=1e-15)
@@ -391,8 +403,10 @@ def test_max_bayes_error_is_the_rocch_eer(neg, pos):
 @SETTINGS
 @given(scores, scores)
 def test_far_nonincreasing_frr_nondecreasing_along_points(neg, pos):
-    ds = curves.roc(table(neg, pos))
+    ds = curves.det(table(neg, pos))
     far, frr = one(ds, "far"), one(ds, "frr")
+    tpr = one(curves.roc(table(neg, pos)), "tpr")
+    assert np.all(np.diff(tpr) <= 0) and (tpr[0], tpr[-1]) == (1.0, 0.0)
     assert np.all(np.diff(far) <= 0) and np.all(np.diff(frr) >= 0)
     assert (far[0], frr[-1]) == (1.0, 1.0) and (far[-1], frr[0]) == (0.0, 0.0)
     assert np.all(np.diff(one(ds, "threshold")) > 0)
@@ -406,9 +420,11 @@ def test_curves_invariant_under_increasing_transform_and_shuffles(neg, pos, rnd)
     moved = df.assign(score=np.exp(df.score / 2) * 3 + 1)
     a = curves.roc(df)
     for other in (curves.roc(shuffled), curves.roc(moved)):
-        for name in ("far", "frr", "tpr", "eer", "auc"):
+        for name in ("far", "tpr", "eer", "auc"):
             np.testing.assert_array_equal(a[name].values, other[name].values)
     xr.testing.assert_identical(a, curves.roc(shuffled))
+    np.testing.assert_array_equal(curves.det(df).frr.values, curves.det(moved).frr.values)
+    xr.testing.assert_identical(curves.det(df), curves.det(shuffled))
     xr.testing.assert_identical(curves.rocch(df), curves.rocch(shuffled))
     np.testing.assert_array_equal(
         curves.bayes_error(df).min_ber.values, curves.bayes_error(moved).min_ber.values
@@ -425,8 +441,10 @@ def test_distance_orientation_negates_thresholds_only(neg, pos):
     df = table(neg, pos)
     a = curves.roc(df)
     b = curves.roc(df.assign(score=-df.score), orientation="distance")
-    for name in ("far", "frr", "tpr", "eer", "auc"):
+    for name in ("far", "tpr", "eer", "auc"):
         np.testing.assert_array_equal(a[name].values, b[name].values)
+    d = curves.det(df.assign(score=-df.score), orientation="distance")
+    np.testing.assert_array_equal(curves.det(df).frr.values, d.frr.values)
     np.testing.assert_array_equal(a.threshold.values, -b.threshold.values)
     h = curves.rocch(df.assign(score=-df.score), orientation="distance")
     np.testing.assert_array_equal(curves.rocch(df).threshold.values, -h.threshold.values)
@@ -436,8 +454,8 @@ def test_failures_to_acquire_leave_the_curves_to_the_acquired_scores():
     # bob.measure draws ROC/DET from the acquired scores (FMR/FNMR): no FRR floor at the
     # FTA rate, and a hull that starts where a threshold can reach
     df = table([0.1, 0.5, np.nan], [0.4, 0.9, np.nan, np.inf])
-    ds = curves.roc(df, nonfinite="reject")
-    acquired = curves.roc(df, nonfinite="drop")
+    ds = curves.det(df, nonfinite="reject")
+    acquired = curves.det(df, nonfinite="drop")
     far, frr = one(ds, "far"), one(ds, "frr")
     assert (far[0], frr[0]) == (1.0, 0.0)
     assert (far[-1], frr[-1]) == (0.0, 1.0)

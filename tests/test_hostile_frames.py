@@ -459,7 +459,7 @@ def test_rank_one_recognition_rate_or_a_named_error(m):
 @SETTINGS
 @given(models())
 def test_roc_points_match_a_brute_force_count(m):
-    """Every ROC point of every system: FAR and FRR at its threshold, counted by brute
+    """Every DET point of every system: FAR and FRR at its threshold, counted by brute
     force with the decision rule (accept iff score >= threshold), or a named error."""
     frame, defects = _frame(m)
     before = frame.copy(deep=True)
@@ -482,6 +482,6 @@ def test_roc_points_match_a_brute_force_count(m):
             np.testing.assert_array_equal(point.far.values[ok], far)
             np.testing.assert_array_equal(point.frr.values[ok], frr)
 
-    outcome(lambda: pbs.roc(frame), check,
+    outcome(lambda: pbs.det(frame), check,
             expect="named" if expected is None else "correct", family="frames")
     pd.testing.assert_frame_equal(frame, before)

@@ -228,18 +228,24 @@ def test_bayes_error_vs_brute_force(neg, pos):
     assert np.isnan(k.bayes_error(sw, plo, actual=False)[1]).all()
 
 
+def _assert_fill(sw, pts, extra: int = 0, **kwargs) -> None:
+    """roc_fill's three rows, for either second axis, equal roc_points bit for bit (the
+    points go to the start of rows that may be longer)."""
+    for axis in ("frr", "tpr"):
+        rows = np.full((3, pts.u.size + extra), np.nan)
+        assert k.roc_fill(sw, *rows, axis=axis, **kwargs) == pts.u.size
+        m = pts.u.size
+        for row, want in zip(rows, (pts.threshold, pts.far, getattr(pts, axis)), strict=True):
+            assert row[:m].tobytes() == want.tobytes()
+
+
 @SETTINGS
 @given(scores, scores, st.integers(0, 2), st.integers(0, 2), st.integers(0, 3))
 def test_roc_fill_is_roc_points_bit_for_bit(neg, pos, fta_neg, fta_pos, extra):
     """The in-place curve writer (used by roc()/det()) equals roc_points exactly."""
     sw = Sweep(np.r_[neg, np.full(fta_neg, -np.inf)], np.r_[pos, np.full(fta_pos, -np.inf)])
     pts = k.roc_points(sw)
-    assert k.roc_size(sw) == pts.u.size
-    rows = np.full((4, pts.u.size + extra), np.nan)
-    m = k.roc_fill(sw, *rows)
-    assert m == pts.u.size
-    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
-        assert row[:m].tobytes() == want.tobytes()
+    _assert_fill(sw, pts, extra)
 
 
 def test_roc_fill_in_blocks_and_distinct_scores(monkeypatch):
@@ -247,40 +253,32 @@ def test_roc_fill_in_blocks_and_distinct_scores(monkeypatch):
     sw = Sweep(rng.normal(0, 1, 3000), rng.normal(2, 1, 700))
     pts = k.roc_points(sw)
     monkeypatch.setattr(k, "_BLOCK", 64)  # many blocks, a partial last one
-    rows = np.empty((4, pts.u.size))
-    assert k.roc_fill(sw, *rows) == pts.u.size
-    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
-        assert row.tobytes() == want.tobytes()
+    _assert_fill(sw, pts)
+    rows = np.empty((3, pts.u.size))
     with pytest.raises(ValueError, match="unweighted"):
         k.roc_fill(sw.reweighted(np.ones(3000, int), np.ones(700, int)), *rows)
+    with pytest.raises(ValueError, match="axis"):
+        k.roc_fill(sw, *rows, axis="fpr")
 
 
 @SETTINGS
 @given(scores, scores, st.integers(0, 2), st.integers(0, 2))
 def test_shared_placement_gives_the_same_size_auc_and_curve(neg, pos, fta_neg, fta_pos):
-    """roc()/det() search once (``placement``) for the AUC, the length and the merge."""
+    """roc()/det() search once (``placement``) for the AUC and the merge."""
     sw = Sweep(np.r_[neg, np.full(fta_neg, -np.inf)], np.r_[pos, np.full(fta_pos, -np.inf)])
     at = k.placement(sw)
     pts = k.roc_points(sw)
-    size = k.roc_size(sw, at)
-    assert size == k.roc_size(sw) == pts.u.size
     assert k.auc(sw, at) == sw.auc()
-    rows = np.empty((4, size))
-    assert k.roc_fill(sw, *rows, at=at, length=size) == size
-    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
-        assert row.tobytes() == want.tobytes()
+    _assert_fill(sw, pts, at=at)
 
 
-def test_distinct_rates_in_blocks_with_a_known_length(monkeypatch):
+def test_distinct_rates_in_blocks(monkeypatch):
     rng = np.random.default_rng(8)
     sw = Sweep(rng.normal(0, 1, 5000), rng.normal(1, 1, 900))
     pts = k.roc_points(sw)
     monkeypatch.setattr(k, "_BLOCK", 100)
-    rows = np.empty((4, pts.u.size))
     at = k.placement(sw)
-    assert k.roc_fill(sw, *rows, at=at, length=k.roc_size(sw, at)) == pts.u.size
-    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
-        assert row.tobytes() == want.tobytes()
+    _assert_fill(sw, pts, at=at)
     assert k.auc(sw, at) == sw.auc()
 
 
@@ -292,8 +290,24 @@ def test_blockwise_fill_of_huge_and_adjacent_scores(monkeypatch):
     pos = np.array([-1.6e308, np.nextafter(x, 2), 2.0, 1.7e308])
     sw = Sweep(neg, pos)
     pts = k.roc_points(sw)
-    rows = np.empty((4, pts.u.size))
     at = k.placement(sw)
-    assert k.roc_fill(sw, *rows, at=at, length=k.roc_size(sw, at)) == pts.u.size
-    for row, want in zip(rows, (pts.threshold, pts.far, pts.frr, pts.tpr), strict=True):
-        assert row.tobytes() == want.tobytes()
+    _assert_fill(sw, pts, at=at)
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last", "across_classes"])
+def test_a_tie_met_late_sends_the_fill_to_the_general_path(monkeypatch, where):
+    """The block-by-block fill assumes distinct scores until a tie shows; the rows it has
+    written by then are rewritten, so the curve is roc_points' whatever the tie's place."""
+    monkeypatch.setattr(k, "_BLOCK", 16)
+    rng = np.random.default_rng(3)
+    neg, pos = rng.normal(0, 1, 300), rng.normal(1, 1, 80)
+    order = np.sort(np.r_[neg, pos])
+    tied = {"first": order[0], "middle": order[190], "last": order[-1]}.get(where)
+    if where == "across_classes":
+        neg[7] = pos[11]  # an impostor and a genuine score equal
+    else:
+        neg[5] = tied  # an impostor score equal to another score
+    sw = Sweep(neg, pos)
+    pts = k.roc_points(sw)
+    assert pts.u.size == neg.size + pos.size  # one point fewer than distinct scores give
+    _assert_fill(sw, pts, extra=1)

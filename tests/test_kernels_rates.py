@@ -129,8 +129,11 @@ def test_min_hter_and_dcf_is_the_two_criteria(seed):
 
 @pytest.mark.parametrize("share", [0.0, 0.05, 0.5, 0.85, 0.97, 1.0])
 def test_from_scores_splits_like_boolean_indexing(share):
-    """Either way of taking a class (compress for a sparse mask, boolean indexing for a
-    dense one) gives the scores of a plain boolean index, sorted, to the last bit."""
+    """Every way of taking a class (compress for a sparse mask, boolean indexing for a
+    dense one, a sort behind -inf placeholders for the large class) gives the scores of
+    a plain boolean index, sorted, to the last bit, zeros aside: -0.0 and 0.0 are equal
+    values, and numpy's vectorized sort (min/max networks) does not even keep how many
+    of each a run of zeros holds, so their signs are its own choice either way."""
     rng = np.random.default_rng(7)
     scores = rng.normal(size=5000).round(1)  # ties
     scores[:40] = -np.inf
@@ -142,5 +145,40 @@ def test_from_scores_splits_like_boolean_indexing(share):
     sw = Sweep.from_scores(scores, genuine)
     neg, pos = np.sort(scores[~genuine]), np.sort(scores[genuine])
     assert (sw.rn, sw.rp) == (np.isneginf(neg).sum(), np.isneginf(pos).sum())
-    assert sw.neg.tobytes() == neg[sw.rn :].tobytes()
-    assert sw.pos.tobytes() == pos[sw.rp :].tobytes()
+    for got, want in ((sw.neg, neg[sw.rn :]), (sw.pos, pos[sw.rp :])):
+        assert (got + 0.0).tobytes() == (want + 0.0).tobytes()  # + 0.0: -0.0 becomes 0.0
+
+
+@pytest.mark.parametrize("fraction", [0.0, 0.02, 0.1, 0.3, 0.34, 0.5, 0.7, 0.9, 0.98, 1.0])
+@pytest.mark.parametrize("kind", ["normal", "ties", "nonfinite", "int"])
+def test_from_scores_is_the_split_then_sorted_classes(fraction, kind):
+    """Whichever way from_scores splits the classes (gathering the small one and sorting
+    the large one behind -inf placeholders, or masking both), each class comes out as
+    its own scores sorted: the same values, -inf failures first, NaN last."""
+    rng = np.random.default_rng(int(fraction * 100) + len(kind))
+    n = 3001
+    genuine = rng.random(n) < fraction
+    if kind == "normal":
+        scores = rng.normal(size=n)
+    elif kind == "ties":
+        scores = rng.integers(-3, 4, size=n).astype(float)
+        scores[rng.random(n) < 0.1] = -0.0
+    elif kind == "nonfinite":
+        scores = rng.normal(size=n)
+        scores[rng.random(n) < 0.05] = -np.inf
+        scores[rng.random(n) < 0.02] = np.inf
+        scores[rng.random(n) < 0.02] = np.nan
+    else:
+        scores = rng.integers(-1000, 1000, size=n)
+    before = scores.copy()
+    if genuine.all() or not genuine.any():
+        with pytest.raises(ValueError, match="both classes"):
+            Sweep.from_scores(scores, genuine)
+        return
+    sw = Sweep.from_scores(scores, genuine)
+    np.testing.assert_array_equal(scores, before)  # the input is not touched
+    for got, rejected, want in ((sw.neg, sw.rn, scores[~genuine]), (sw.pos, sw.rp, scores[genuine])):
+        want = np.sort(want.astype(float))
+        assert got.dtype == np.float64
+        assert rejected == np.count_nonzero(np.isneginf(want))
+        np.testing.assert_array_equal(got, want[rejected:])

@@ -83,8 +83,8 @@ class RocPoints(NamedTuple):
 def placement(sweep: Sweep) -> np.ndarray:
     """The number of impostor scores below each genuine score (``np.searchsorted`` of the
     sorted genuine scores among the impostor scores): where each genuine score goes when
-    the two classes are merged. Shared by :func:`roc_size`, :func:`roc_fill` and
-    :func:`auc`, so that the search runs once."""
+    the two classes are merged. Shared by :func:`roc_fill` and :func:`auc`, so that the
+    search runs once."""
     return search_sorted_keys(sweep.neg, sweep.pos, side="left")
 
 
@@ -166,26 +166,6 @@ def roc_points(sweep: Sweep) -> RocPoints:
     return RocPoints(u, _thresholds(u, sweep), fa, fr, sweep.n, sweep.p)
 
 
-def roc_size(sweep: Sweep, at: np.ndarray | None = None) -> int:
-    """The number of points of :func:`roc_points` (distinct finite scores + reject-all),
-    without merging the classes (``at``: :func:`placement`, when already known)."""
-    neg, pos = sweep.neg, sweep.pos
-    distinct = neg.size + pos.size - _repeats(neg) - _repeats(pos)
-    if neg.size and pos.size:  # distinct genuine values that an impostor score equals
-        if at is None:
-            at = placement(sweep)
-        hit = neg[np.minimum(at, neg.size - 1)] == pos
-        if pos.size > 1:  # count each genuine value once: at the last of its run
-            hit[:-1] &= pos[1:] != pos[:-1]
-        distinct -= int(np.count_nonzero(hit))
-    return distinct + 1
-
-
-def _repeats(arr: np.ndarray) -> int:
-    """How many elements of the sorted ``arr`` equal the one before them."""
-    return int(np.count_nonzero(arr[1:] == arr[:-1])) if arr.size > 1 else 0
-
-
 def auc(sweep: Sweep, at: np.ndarray) -> float:
     """:meth:`Sweep.auc` of an unweighted sweep from :func:`placement`: the win counts are
     the same integers, so the value is the same to the last bit."""
@@ -204,33 +184,45 @@ def auc(sweep: Sweep, at: np.ndarray) -> float:
 _BLOCK = 1 << 16  # elements per block of the chunked arithmetic below (cache-sized)
 
 
-def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarray,
-             tpr: np.ndarray, at: np.ndarray | None = None, length: int | None = None) -> int:
-    """Write :func:`roc_points` of an unweighted sweep straight into four rows.
+def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, rate: np.ndarray, *,
+             axis: str = "frr", at: np.ndarray | None = None) -> int:
+    """Write :func:`roc_points` of an unweighted sweep straight into three rows.
 
-    ``threshold``, ``far``, ``frr`` and ``tpr`` are float rows of at least
-    :func:`roc_size` elements; the points go to their start (the rest is left as is) and
-    the number of points is returned. The values are those of :func:`roc_points` bit for
-    bit (counts are exact in float64 below 2**53), but nothing of the size of the input is
-    allocated besides a boolean mask when the scores are distinct: the merged scores live
-    in the ``tpr`` row until the thresholds are made from them, and the counts are
-    computed in blocks. ``at`` is :func:`placement` and ``length`` :func:`roc_size`, when
-    already known; a ``length`` that says the scores are distinct lets every row be
-    written block by block from the two classes (:func:`_distinct_fill`), with nothing
-    merged whole.
+    ``threshold``, ``far`` and ``rate`` are float rows at least as long as the curve (one
+    point per distinct score, plus reject-all); ``rate`` receives the FRR (``axis="frr"``, the DET's second axis) or the TPR
+    (``axis="tpr"``, the ROC's), so that a curve computes and stores only its own axes. The
+    points go to the start of each row and the number of points is returned (what
+    follows them in ``rate`` may be overwritten: it holds the merged scores for a while).
+    The values are those of :func:`roc_points` bit for bit (counts are exact in float64
+    below 2**53), but nothing of the size of the input is allocated besides a boolean
+    mask when the scores are distinct.
+
+    ``at`` is :func:`placement`, when already known. Rows of at least one element more
+    than the scores are first written block by block from the two classes
+    (:func:`_distinct_fill`, nothing merged whole) until a tie shows: the common case of
+    distinct scores never pays a pass to find the curve's length. If one does (or the
+    rows are shorter), the classes are merged whole and the ties grouped.
     """
     if sweep._cn is not None or sweep._cp is not None:
         raise ValueError("roc_fill needs an unweighted sweep")
+    if axis not in ("frr", "tpr"):
+        raise ValueError(f"internal: axis must be 'frr' or 'tpr', not {axis!r}")
+    tpr = axis == "tpr"
     neg, pos = sweep.neg, sweep.pos
     size = neg.size + pos.size
     n, p, rp = sweep.n, sweep.p, sweep.rp
     a = neg.size
-    scratch = tpr if tpr.size >= size + 1 else None
+    scratch = rate if rate.size >= size + 1 else None
+    # tried as distinct when the rows can hold every score: the first tie met sends the
+    # rows to the general path
+    distinct = size > 0 and min(threshold.size, far.size) > size and scratch is not None
     if size == 0:
         length = 1
-    elif length == size + 1:  # known distinct: merged block by block, never whole
-        where = (placement(sweep) if at is None else at) + np.arange(pos.size)
-        _distinct_fill(sweep, where, threshold, far, frr, tpr)
+    elif distinct and _distinct_fill(
+        sweep, (placement(sweep) if at is None else at) + np.arange(pos.size),
+        threshold, far, rate, tpr,
+    ):
+        length = size + 1
     else:
         merged, is_pos, where = _merge(neg, pos, out=scratch, at=at)
         starts = _run_starts(merged)
@@ -243,7 +235,7 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
         _thresholds_into(u, sweep, threshold[:length])
         del merged
         if starts is None:
-            _distinct_rates(where, size, a, n, p, rp, far, frr, tpr)
+            _distinct_rates(where, size, a, n, p, rp, far, rate, tpr)
         else:
             cpos = np.empty(size + 1, dtype=np.int64)
             cpos[0] = 0
@@ -252,29 +244,29 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, frr: np.ndarr
             del cpos
             neg_below = starts - pos_below
             m = starts.size
-            _rates(pos_below, neg_below, a, n, p, rp, far[:m], frr[:m], tpr[:m])
+            _rates(pos_below, neg_below, a, n, p, rp, far[:m], rate[:m], tpr)
     if size == 0:
         threshold[0] = np.inf if not np.isfinite(sweep.max_score) else np.nextafter(
             sweep.max_score, np.inf)
     last = length - 1
     far[last] = 0 / n
-    frr[last] = p / p
-    tpr[last] = (p - p) / p
+    rate[last] = (p - p) / p if tpr else p / p
     return length
 
 
-def _rates(pos_below, neg_below, a, n, p, rp, far, frr, tpr) -> None:
-    """FAR, FRR and TPR from float counts, each computed as :class:`RocPoints` does from
-    integers (the same IEEE operations on the same exact values)."""
+def _rates(pos_below, neg_below, a, n, p, rp, far, rate, tpr: bool) -> None:
+    """FAR and the FRR (or, ``tpr``, the TPR) from float counts, each computed as
+    :class:`RocPoints` does from integers (the same IEEE operations on the same exact
+    values)."""
     np.subtract(a, neg_below, out=far)  # fa
     far /= n
-    np.add(pos_below, rp, out=frr)  # fr
-    np.subtract(p, frr, out=tpr)
-    tpr /= p
-    frr /= p
+    np.add(pos_below, rp, out=rate)  # fr
+    if tpr:
+        np.subtract(p, rate, out=rate)
+    rate /= p
 
 
-def _distinct_rates(where, size, a, n, p, rp, far, frr, tpr) -> None:
+def _distinct_rates(where, size, a, n, p, rp, far, rate, tpr: bool) -> None:
     """:func:`_rates` of every merged position when the scores are distinct, block by
     block (:func:`_block_rates`)."""
     ends = where + 1
@@ -282,10 +274,10 @@ def _distinct_rates(where, size, a, n, p, rp, far, frr, tpr) -> None:
     work = np.empty(min(_BLOCK, size))
     for lo in range(0, size, _BLOCK):
         hi = min(lo + _BLOCK, size)
-        _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr, work)
+        _block_rates(ends, lo, hi, step, a, n, p, rp, far, rate, tpr, work)
 
 
-def _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr, work) -> None:
+def _block_rates(ends, lo, hi, step, a, n, p, rp, far, rate, tpr, work) -> None:
     """:func:`_rates` of merged positions ``lo`` .. ``hi`` of distinct scores.
 
     ``pos_below[k]`` (genuine scores before position ``k``) steps up by one at each
@@ -306,24 +298,29 @@ def _block_rates(ends, lo, hi, step, a, n, p, rp, far, frr, tpr, work) -> None:
     np.add(step[: hi - lo], a - lo, out=w)
     w += c
     np.divide(w, n, out=far[lo:hi])
-    np.subtract(p - rp, c, out=w)
-    np.divide(w, p, out=tpr[lo:hi])
-    np.add(c, rp, out=w)
-    np.divide(w, p, out=frr[lo:hi])
+    if tpr:
+        np.subtract(p - rp, c, out=w)
+    else:
+        np.add(c, rp, out=w)
+    np.divide(w, p, out=rate[lo:hi])
 
 
-def _distinct_fill(sweep: Sweep, where, threshold, far, frr, tpr) -> None:
+def _distinct_fill(sweep: Sweep, where, threshold, far, rate, tpr: bool) -> bool:
     """:func:`roc_fill`'s rows for distinct scores, block by block: each block of the
     merged scores is assembled in a small buffer from its slices of the two classes
     (``where``: the merged position of each genuine score), its thresholds are the
-    midpoints :func:`_thresholds_into` makes, and its rates :func:`_block_rates`."""
+    midpoints :func:`_thresholds_into` makes, and its rates :func:`_block_rates`.
+
+    Two equal neighbours (a midpoint that is not above the lower score, then an
+    equality) stop the fill and False is returned (the rows then hold part of a curve);
+    True when every row is written."""
     neg, pos = sweep.neg, sweep.pos
     a, size = neg.size, neg.size + pos.size
     ends = where + 1
     step = np.arange(0, -_BLOCK, -1, dtype=np.float64)
     vals = np.empty(min(_BLOCK, size) + 1)  # vals[0]: the score before the block
     mask = np.empty(min(_BLOCK, size), dtype=bool)
-    half, work = np.empty(min(_BLOCK, size)), np.empty(min(_BLOCK, size))
+    work = np.empty(min(_BLOCK, size))
     top = sweep.max_score
     big = max(abs(float(sweep.min_score)), abs(float(top))) > np.finfo(np.float64).max / 2
     for lo in range(0, size, _BLOCK):
@@ -338,8 +335,7 @@ def _distinct_fill(sweep: Sweep, where, threshold, far, frr, tpr) -> None:
         block[is_neg] = neg[lo - g0 : hi - g1]
         first = 1 if lo == 0 else 0  # position 0 keeps the lowest score itself
         lower, upper = vals[first : hi - lo], vals[first + 1 : hi - lo + 1]
-        # made in a cache-sized buffer, then written to the row once
-        mid = half[: lower.size]
+        mid = threshold[lo + first : hi]  # the block of the row stays in cache meanwhile
         with np.errstate(over="ignore", invalid="ignore"):
             np.add(lower, upper, out=mid)
             mid *= 0.5
@@ -349,13 +345,15 @@ def _distinct_fill(sweep: Sweep, where, threshold, far, frr, tpr) -> None:
                 mid[bad] = lower[bad] / 2 + upper[bad] / 2
         low = mid <= lower  # a midpoint on the lower score would accept it: the upper one
         if low.any():
+            if np.any(lower[low] == upper[low]):
+                return False
             mid[low] = upper[low]
-        threshold[lo + first : hi] = mid
         if lo == 0:
             threshold[0] = vals[1]
-        _block_rates(ends, lo, hi, step, a, sweep.n, sweep.p, sweep.rp, far, frr, tpr, work)
+        _block_rates(ends, lo, hi, step, a, sweep.n, sweep.p, sweep.rp, far, rate, tpr, work)
         vals[0] = vals[hi - lo]
     threshold[size] = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
+    return True
 
 
 def _thresholds(u: np.ndarray, sweep: Sweep) -> np.ndarray:

@@ -152,6 +152,9 @@ class Sweep:
         scores = np.asarray(scores)
         genuine = np.asarray(genuine, dtype=bool)
         k = int(np.count_nonzero(genuine))
+        if 0 < min(k, scores.size - k) <= scores.size // 3:
+            neg, pos = _split_sorted(scores, genuine, k)
+            return cls(neg, pos, assume_sorted=True)
         neg = _take(scores, ~genuine, scores.size - k)
         pos = _take(scores, genuine, k)
         neg.sort()
@@ -487,6 +490,29 @@ def interpolated_eer(prev: OperatingPoint | None, star: OperatingPoint) -> float
     d_b = b.far - b.frr
     t = d_a / (d_a - d_b)
     return a.far + t * (b.far - a.far)
+
+
+def _split_sorted(scores: np.ndarray, genuine: np.ndarray, k: int):
+    """The two classes of ``scores`` sorted, ``(neg, pos)``, when one class is small.
+
+    The small class is gathered by its indices; the large one is never gathered: a copy
+    of every score with the small class's places set to ``-inf`` is sorted, and its last
+    elements are the large class in order. The placeholders sort first and equal the
+    smallest possible score, so the tail is the large class's sorted values exactly (its
+    own ``-inf`` failures included, NaN last as ``np.sort`` puts them). A mask that
+    selects most of the rows in short runs is the slowest way numpy copies: at 10^7
+    scores and 10 % genuine the split costs half a sort, the copy and the scatter a
+    fifth of that.
+    """
+    small_is_pos = k <= scores.size - k
+    idx = np.flatnonzero(genuine if small_is_pos else ~genuine)
+    small = scores[idx].astype(np.float64, copy=False)
+    large = np.array(scores, dtype=np.float64)
+    large[idx] = -np.inf
+    large.sort()
+    large = large[idx.size :]
+    small.sort()
+    return (large, small) if small_is_pos else (small, large)
 
 
 def _take(values: np.ndarray, mask: np.ndarray, count: int) -> np.ndarray:

@@ -138,7 +138,8 @@ def det(
     )
     ds = _select_split(ds, apply_to)
     found = _lines(ds, "det", split_style=True)
-    far = ds["far"].broadcast_like(ds["frr"])
+    frr_all = _frr(ds)
+    far = ds["far"].broadcast_like(frr_all)
     hull = ds.attrs.get("kind") == "rocch"
     made = ax is None
     ax = _axes(ax, "det", figsize=(8.0, 5.5))
@@ -147,7 +148,7 @@ def det(
     drawn = []
     for c in found:
         x = far.sel(c.sel).values
-        y = ds["frr"].sel(c.sel).values
+        y = frr_all.sel(c.sel).values
         keep = np.isfinite(x) & np.isfinite(y)
         x, y = x[keep], y[keep]
         px, py, e = _hull_eer_point(x, y) if hull else _eer_point(x, y)
@@ -244,16 +245,18 @@ def roc(
     """
     if xscale not in ("linear", "log"):
         raise ValueError(ERROR_XSCALE.format(value=xscale))
+    # a table is drawn from the DET's rates: its FRR gives the EER as summary() does
     ds = _dataset(
         data, "roc", ("roc", "det", "rocch"),
-        lambda d: _cv.roc(
+        lambda d: _cv.det(
             d, far_grid=far_grid, by=by, system=system, trial=trial, label=label,
             score=score, split=split, orientation=orientation, nonfinite=nonfinite,
         ),
     )
     ds = _select_split(ds, apply_to)
     found = _lines(ds, "roc", split_style=True)
-    far = ds["far"].broadcast_like(ds["frr"])
+    frr_all = _frr(ds)
+    far = ds["far"].broadcast_like(frr_all)
     ax = _axes(ax, "roc")
     if xscale == "linear":
         ax.plot([0, 1], [0, 1], color="0.6", linewidth=0.8, linestyle=":", zorder=1)
@@ -263,8 +266,8 @@ def roc(
     hull = ds.attrs.get("kind") == "rocch"
     for c in found:
         x = far.sel(c.sel).values
-        frr = ds["frr"].sel(c.sel).values
-        y = 1.0 - frr
+        frr = frr_all.sel(c.sel).values
+        y = 1.0 - frr if "tpr" not in ds else ds["tpr"].sel(c.sel).values
         keep = np.isfinite(x) & np.isfinite(y)
         px, py, e = (_hull_eer_point if hull else _eer_point)(x[keep], frr[keep])
         if xscale == "log":
@@ -293,3 +296,7 @@ def roc(
     return ax
 
 
+def _frr(ds: xr.Dataset) -> xr.DataArray:
+    """The FRR of a curve Dataset: its own (:func:`pandas_biosig.det`,
+    :func:`pandas_biosig.rocch`) or ``1 - tpr`` for a :func:`pandas_biosig.roc` one."""
+    return ds["frr"] if "frr" in ds else 1.0 - ds["tpr"]
