@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from pandas_biosig._arrow_strings import all_equal, spelled_labels
+from pandas_biosig._object_runs import neighbour_changes
 
 __all__ = [
     "LABEL_VOCABULARY",
@@ -592,7 +593,8 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     None when there are many runs (or missing values): then plain hashing is cheaper.
 
     A trial table usually lists each system's trials together, so comparing neighbours
-    (a vectorized string comparison) finds the few runs faster than hashing every row.
+    (a vectorized string comparison; for Python objects, of identities first) finds the
+    few runs faster than hashing every row.
     """
     n = len(series)
     dtype = series.dtype
@@ -616,18 +618,17 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         if same:
             return np.zeros(1, dtype=np.intp), np.array([n])
         change = pc.not_equal(arr[1:], arr[:-1]).to_numpy(zero_copy_only=False)
+        heads = np.flatnonzero(change)
+        if heads.size > n // 16:
+            return None
     elif isinstance(dtype, pd.StringDtype) or (isinstance(dtype, np.dtype) and dtype.kind == "O"):
         values = series.to_numpy(dtype=object)
         if not all(isinstance(v, str) for v in values[:: max(1, n // 64)]):
             return None
-        try:
-            change = np.asarray(values[1:] != values[:-1], dtype=bool)
-        except TypeError:  # pd.NA compares to NA, which has no truth value
+        heads = neighbour_changes(values, n // 16)
+        if heads is None:  # many runs, or pd.NA (no truth value)
             return None
     else:
-        return None
-    heads = np.flatnonzero(change)
-    if heads.size > n // 16:
         return None
     heads = np.concatenate(([0], heads + 1))
     if numpy_object and pd.isna(values[heads]).any():

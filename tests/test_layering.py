@@ -23,7 +23,8 @@ KERNELS = sorted((ROOT / "_kernels").glob("*.py"))
 FORBIDDEN = {"pandas", "xarray", "statsmodels", "matplotlib", "dask"}
 
 HELPERS = {
-    "_typing", "_validation", "_schema", "_arrow_strings", "results", "protocol", "_pairwise",
+    "_typing", "_validation", "_schema", "_arrow_strings", "_object_runs", "results", "protocol",
+    "_pairwise",
     "_progress", "_lazy", "_frames", "_datasets", "_replicates", "stats._common",
     "io._errors", "io._names", "io._open", "io._parse", "io._formats",
 }  # fmt: skip
