@@ -31,7 +31,7 @@ from ._cli_independent import _compare_independent_sets
 from ._cli_inputs import cli_message, load_trials
 from ._progress import interactive, make_bar
 from ._report_folder import escape_frame, escape_markdown, write_report
-from ._schema import SchemaError
+from ._schema import SchemaError, validate_trials
 from .export import to_latex, to_markdown
 from .io import FORMATS
 from .metrics import error_rates, summary
@@ -191,11 +191,38 @@ def _summary_section(out: _Report, trials: pd.DataFrame, splits: list, cols: dic
         "Trials",
         f"{s['system'].nunique()} system(s)"
         + (f", splits {', '.join(escape_markdown(x) for x in splits)}" if splits else "")
-        + f"; {len(trials)} scores.",
+        + f"; {len(trials)} scores."
+        + _attack_note(trials),
     )
     out.table(
         "summary", "Per-system summary (a posteriori, each split on its own)", s[shown],
         precision=_PRECISION,
+    )
+
+
+def _attack_note(trials: pd.DataFrame) -> str:
+    """A warning when the impostor trials mix presentation attacks (a ``pai`` value) and
+    zero-effort impostors (none): the report's error rates then pool the two."""
+    if "pai" not in trials.columns or "label" not in trials.columns:
+        return ""
+    pai = trials["pai"]
+    attack = pai.notna().to_numpy() & (pai.astype(str).str.strip() != "").to_numpy()
+    if not attack.any():
+        return ""
+    # the labels as the library reads them: one group of every row, in order
+    labels = pd.DataFrame({"system": 0, "trial": range(len(trials)),
+                           "label": trials["label"].to_numpy(), "score": 0.0})
+    try:
+        genuine = validate_trials(labels, split=None, subject=None).groups[0].genuine
+    except SchemaError:  # one class only: nothing is pooled
+        return ""
+    attacks, impostors = int((attack & ~genuine).sum()), int((~genuine).sum())
+    if attacks == 0 or attacks == impostors:
+        return ""
+    return escape_markdown(
+        f" Warning: {attacks} of the {impostors} impostor trials carry a presentation attack "
+        "instrument (column 'pai'): every error rate below pools zero-effort impostors and "
+        "attacks. pandas_biosig.iapmr measures the attacks apart."
     )
 
 

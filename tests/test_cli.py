@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -526,3 +527,45 @@ def test_pairs_whose_names_repeat_are_numbered(capsys, tmp_path):
     assert status == 0, err
     assert _systems_and_splits(out_dir) == [("1", "dev"), ("1", "eval"), ("2", "dev"),
                                             ("2", "eval")]
+
+
+# --------------------------------------------------------- tables of another kind
+def test_impostors_mixed_with_attacks_are_said(capsys, tmp_path):
+    """A tidy table whose impostor rows mix zero-effort impostors and presentation
+    attacks (a pai value): the report warns that its error rates pool the two."""
+    t = pbs.datasets.example_trials().query("split == 'dev'").reset_index(drop=True)
+    impostor = (t.label == "impostor").to_numpy()
+    attack = impostor & (t.trial.to_numpy() % 3 == 0)
+    path = tmp_path / "mixed.csv"
+    t.assign(pai=pd.Series(["print" if a else None for a in attack], dtype=object)).to_csv(
+        path, index=False)
+    code, out, _ = _run(capsys, str(path), "--n-resamples", "0")
+    assert code == 0
+    n_attacks, n_impostors = int(attack.sum()), int(impostor.sum())
+    assert f"Warning: {n_attacks} of the {n_impostors} impostor trials carry a presentation " in out
+    # only attacks as impostors (a PAD table), or no attack: nothing pooled, no warning
+    for pai in (pd.Series(np.where(impostor, "print", None), dtype=object),
+                pd.Series([None] * len(t), dtype=object)):
+        t.assign(pai=pai).to_csv(path, index=False)
+        code, out, _ = _run(capsys, str(path), "--n-resamples", "0")
+        assert code == 0 and "Warning" not in out
+
+
+def test_vulnerability_and_asvspoof_files_are_named_with_their_reader(capsys, tmp_path):
+    vuln = tmp_path / "vuln-dev.csv"
+    vuln.write_text("bio_ref_subject_id,probe_subject_id,probe_key,probe_attack_type,score\n"
+                    "a,a,k1,,3.1\na,b,k2,,0.2\na,a,k3,print,1.4\n")
+    kinds = tmp_path / "kinds.csv"
+    kinds.write_text("system,trial,kind,score\nA,0,genuine,2.0\nA,1,zei,0.1\nA,2,attack,1.1\n")
+    asv = tmp_path / "asv_dev.txt"
+    asv.write_text("- target 13.2\n- nontarget -4.0\nSS_1 spoof 0.3\n")
+    cm = tmp_path / "cm_dev.txt"
+    cm.write_text("LA_0039 LA_E_1 - bonafide 1.2\nLA_0039 LA_E_2 A07 spoof -3.0\n"
+                  "LA_0040 LA_E_3 - bonafide 0.7\n")
+    for path, reader in ((vuln, "read_bob_vuln"), (kinds, "pandas.read_csv"),
+                         (asv, "read_asvspoof_asv"), (cm, "read_asvspoof_cm")):
+        code, _, err = _run(capsys, str(path))
+        assert code == 1 and reader in err and err.count("\n") == 1  # one line
+        assert ("iapmr" in err) == (path in (vuln, kinds))
+        with pytest.raises(pbs.SchemaError, match=reader.replace(".", r"\.")):
+            pbs.read_scores(path)

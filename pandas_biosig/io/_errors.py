@@ -73,3 +73,13 @@ class FileTooLargeError(ScoreFileError):
     """A file holds more than ``max_bytes`` bytes once decompressed (a reader's bound)."""
 
     __module__ = "pandas_biosig.io"
+ERROR_ASVSPOOF_FILE = (
+    "{source}: its field {field} holds ASVspoof keys {keys}: an ASVspoof "
+    "{kind} score file, not a bob one (whose genuine trials are those with claimed_id == "
+    "real_id); read it with pandas_biosig.{reader}"
+)
+ERROR_VULN_TABLE = (
+    "{path}: {what}, no label column (genuine / impostor) as a verification table has: "
+    "a table of genuine, zero-effort and attack probes; {advice}, and measure the attacks "
+    "with pandas_biosig.iapmr"
+)

@@ -24,6 +24,7 @@ from .._schema import (
     validate_trials,
 )
 from ._errors import (
+    ERROR_ASVSPOOF_FILE,
     ERROR_COLUMN_CLASH,
     ERROR_CORRUPT,
     ERROR_DUPLICATE_KEY,
@@ -35,6 +36,7 @@ from ._errors import (
     ERROR_NOT_A_NUMBER,
     ERROR_TABLE_MEMBERS,
     ERROR_TOO_LARGE,
+    ERROR_VULN_TABLE,
     FileTooLargeError,
     ScoreFileError,
 )
@@ -66,6 +68,10 @@ BOB_LAYOUTS: dict[int, tuple[str, ...]] = {
     5: ("claimed_id", "model_label", "real_id", "test_label", "score"),
 }
 
+#: Columns of bob.bio.base's vulnerability score CSV (read by
+#: :func:`~pandas_biosig.io.pad.read_bob_vuln`; refused here, as it has no label column).
+BOB_VULN_CSV_COLUMNS = ("bio_ref_subject_id", "probe_subject_id", "probe_key", "probe_attack_type", "score")
+
 #: Fields of the two files of the NIST SRE / Kaldi format.
 NIST_TRIALS_FIELDS = ("enroll", "test", "label")
 NIST_SCORES_FIELDS = ("enroll", "test", "score")
@@ -96,7 +102,11 @@ def _bob_frame(path, *, fields, member, system, split, max_bytes=DEFAULT_MAX_BYT
     system = _file_system_name(path) if system is None else system
     parts, offset = [], 0
     for source in _read_sources(path, member, max_bytes):
-        columns = _split_fields(source, layouts)
+        try:
+            columns = _split_fields(source, layouts)
+        except ScoreFileError:
+            _refuse_asvspoof_asv_lines(source)
+            raise
         n = len(columns)
         layouts = {n: BOB_LAYOUTS[n]}  # every member of an archive has the same layout
         score = _numbers(source, columns[-1], n, "score")
@@ -109,6 +119,7 @@ def _bob_frame(path, *, fields, member, system, split, max_bytes=DEFAULT_MAX_BYT
             parts.append(_tidy(system, trial, genuine, score, split))
             continue
         named = dict(zip(BOB_LAYOUTS[n], columns, strict=True))
+        _refuse_asvspoof(source, columns)
         genuine = named["claimed_id"] == named["real_id"]
         model = named["model_label" if n == 5 else "claimed_id"]
         trial = model + " " + named["test_label"]
@@ -116,6 +127,37 @@ def _bob_frame(path, *, fields, member, system, split, max_bytes=DEFAULT_MAX_BYT
         extra["subject"] = named["real_id"]
         parts.append(_tidy(system, trial, genuine, score, split, extra))
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+
+#: Keys of the ASVspoof score files: ``{keys: (kind of file, reader)}``.
+_ASVSPOOF_KEYS = {
+    frozenset({"target", "nontarget", "spoof"}): ("ASV", "read_asvspoof_asv"),
+    frozenset({"bonafide", "spoof"}): ("CM", "read_asvspoof_cm"),
+}
+
+
+def _refuse_asvspoof(source, columns: list[np.ndarray]) -> None:
+    """An ASVspoof score file has the field count of a bob one, but a field of keys
+    (``target``/``nontarget``/``spoof``, ``bonafide``/``spoof``) where bob has subject
+    ids: read as bob's, it would have no genuine trial (or a wrong one)."""
+    heads = [frozenset(pd.unique(column[:10_000]).tolist()) for column in columns[:-1]]
+    for keys, (kind, reader) in _ASVSPOOF_KEYS.items():  # the ASV keys are the telling ones
+        for field, (head, column) in enumerate(zip(heads, columns, strict=False), start=1):
+            if len(head) > 1 and head <= keys and frozenset(pd.unique(column)) <= keys:
+                raise ScoreFileError(ERROR_ASVSPOOF_FILE.format(
+                    source=source.name, field=field, keys=sorted(keys), kind=kind, reader=reader,
+                ))
+
+
+def _refuse_asvspoof_asv_lines(source) -> None:
+    """ASVspoof's ASV scores come as ``attack key score`` lines, three fields that no bob
+    layout has: when the first line's key is an ASV one, say what reads the file."""
+    first = next(_data_lines(source.text), None)
+    if first is not None and len(first[1]) == 3 and first[1][1] in ("target", "nontarget", "spoof"):
+        keys = sorted(next(k for k in _ASVSPOOF_KEYS if "target" in k))
+        raise ScoreFileError(ERROR_ASVSPOOF_FILE.format(
+            source=source.name, field=2, keys=keys, kind="ASV", reader="read_asvspoof_asv",
+        ))
 
 
 @dataclass(frozen=True)
@@ -310,6 +352,7 @@ def _table_frame(
         raise SchemaError(ERROR_MAPPING.format(path=path, missing=missing, found=list(frame.columns)))
     frame = frame.rename(columns=mapping)
     check_columns(frame)
+    _refuse_vulnerability_table(path, frame)
     if split_from_name and "split" in frame.columns:
         split = None  # the table's own split column wins over a token in its file name
     for column, value in (("system", system), ("split", split)):
@@ -326,6 +369,23 @@ def _table_frame(
         frame["trial"] = frame.groupby("system", sort=False).cumcount().to_numpy()
     first = [c for c in _CANONICAL if c in frame.columns]
     return frame[first + [c for c in frame.columns if c not in first]].reset_index(drop=True)
+
+
+def _refuse_vulnerability_table(path, frame: pd.DataFrame) -> None:
+    """A bob vulnerability score file, or a table of genuine / zero-effort / attack
+    probes (a ``kind`` column), has no label column: say what it is and what reads it."""
+    if "label" in frame.columns:
+        return
+    if set(BOB_VULN_CSV_COLUMNS) <= set(frame.columns):
+        raise SchemaError(ERROR_VULN_TABLE.format(
+            path=path, what="bob vulnerability columns " + ", ".join(BOB_VULN_CSV_COLUMNS),
+            advice="read it with pandas_biosig.read_bob_vuln",
+        ))
+    if "kind" in frame.columns:
+        raise SchemaError(ERROR_VULN_TABLE.format(
+            path=path, what="a 'kind' column",
+            advice="read it with pandas.read_csv (or read_parquet)",
+        ))
 
 
 def _validated(frame: pd.DataFrame) -> pd.DataFrame:

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ._errors import ScoreFileError
+from ._formats import BOB_VULN_CSV_COLUMNS
 from ._names import _file_system_name
 from ._open import _read_sources
 from ._parse import _numbers, _split_fields
@@ -46,7 +47,6 @@ __all__ = [
 ]
 
 BOB_PAD_CSV_COLUMNS = ("claimed_id", "test_label", "is_bonafide", "attack_type", "score")
-BOB_VULN_CSV_COLUMNS = ("bio_ref_subject_id", "probe_subject_id", "probe_key", "probe_attack_type", "score")
 BOB_PAD_FIELDS = ("claimed_id", "real_id", "test_label", "score")
 ASVSPOOF_CM_LAYOUTS = {
     4: ("utterance", "attack", "key", "score"),
