@@ -182,3 +182,24 @@ def test_from_scores_is_the_split_then_sorted_classes(fraction, kind):
         assert got.dtype == np.float64
         assert rejected == np.count_nonzero(np.isneginf(want))
         np.testing.assert_array_equal(got, want[rejected:])
+
+
+@pytest.mark.parametrize("n", [1, 7, 1000, 40_000, 300_001])
+def test_d_prime_is_numpys_two_pass_formula_to_the_bit(n):
+    """The variances are numpy's pairwise sums of the squared deviations (made leaf by
+    leaf, never whole), so d' has the bits of the plain numpy formula, and it is within
+    a rounding or two of the exactly summed one."""
+    import math
+
+    rng = np.random.default_rng(n)
+    neg, pos = rng.normal(0, 1, n) * 1e3 + 7, rng.normal(2, 1.5, n + 3)
+    moments = []
+    for x in (pos, neg):
+        m = np.add.reduce(x) / x.size
+        moments.append((m, np.add.reduce((x - m) ** 2) / x.size))
+    (mg, vg), (mi, vi) = moments
+    plain = float(abs(mg - mi) / np.sqrt((vg + vi) / 2))
+    assert d_prime(neg, pos) == plain
+    fm = [math.fsum(x) / x.size for x in (pos, neg)]
+    fv = [math.fsum((x - m) ** 2) / x.size for x, m in zip((pos, neg), fm, strict=True)]
+    assert d_prime(neg, pos) == pytest.approx(abs(fm[0] - fm[1]) / math.sqrt(sum(fv) / 2), rel=1e-13)

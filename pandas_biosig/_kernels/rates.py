@@ -575,13 +575,22 @@ def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
     for x, total in ((pos, pos_sum), (neg, neg_sum)):
         # x.mean() is this sum over the size; the finiteness check already summed
         m = x.mean() if total is None else total / x.size
-        d = x - m
-        moments.append((m, np.dot(d, d) / x.size))  # two-pass population variance
+        # two-pass population variance: numpy's pairwise sum of the squared deviations,
+        # made leaf by leaf in cache (no array of the deviations, no BLAS threads: the
+        # same bits on every machine, as np.dot's do not)
+        squares = pairwise_sum(lambda lo, hi, out, x=x, m=m: _squared_deviations(x[lo:hi], m, out),
+                               x.size)
+        moments.append((m, squares / x.size))
     (mu_g, var_g), (mu_i, var_i) = moments
     spread = np.sqrt((var_g + var_i) / 2)
     diff = abs(mu_g - mu_i)
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(diff / spread) if spread > 0 else float("inf") if diff > 0 else float("nan")
+
+
+def _squared_deviations(x: np.ndarray, m: float, out: np.ndarray) -> None:
+    np.subtract(x, m, out=out)
+    np.multiply(out, out, out=out)
 
 
 def _finite_sum(x: np.ndarray) -> tuple[np.ndarray, np.float64 | None]:
