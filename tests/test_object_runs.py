@@ -24,6 +24,25 @@ def _outcome(values):
     assert [u for u in uniques if not pd.isna(u)] == [u for u in want_uniques if not pd.isna(u)]
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["sys"] * 40,
+        ["a"] * 20 + ["b"] * 20,
+        ["a"] * 20 + [None] * 20,
+        ["a"] * 20 + [None] + ["a"] * 19,
+        ["a"] * 20 + [np.nan] * 3 + ["b"] * 17,
+        ["a"] * 20 + [pd.NA] + ["a"] * 19,
+        ["a"] * 39 + [None],
+        [None] + ["a"] * 39,
+    ],
+)
+def test_object_key_runs_equal_factorize(values):
+    """A numpy object key column (no ``hasnans`` pass): the runs path gives pandas'
+    factorization, missing values included."""
+    _outcome(values)
+
+
 def test_pointers_view_the_objects_without_a_copy():
     a, b = "alpha", "beta"
     values = np.array([a, b, a, None], dtype=object)

@@ -329,27 +329,3 @@ def test_arrow_key_fast_path_equals_factorize(chunks, large):
     )
 
 
-@pytest.mark.parametrize(
-    "values",
-    [
-        ["sys"] * 40,
-        ["a"] * 20 + ["b"] * 20,
-        ["a"] * 20 + [None] * 20,
-        ["a"] * 20 + [None] + ["a"] * 19,
-        ["a"] * 20 + [np.nan] * 3 + ["b"] * 17,
-        ["a"] * 20 + [pd.NA] + ["a"] * 19,
-        ["a"] * 39 + [None],
-        [None] + ["a"] * 39,
-    ],
-)
-def test_object_key_runs_equal_factorize(values):
-    """A numpy object key column (no ``hasnans`` pass): the runs path gives pandas'
-    factorization, missing values included."""
-    from pandas_biosig._schema import _factorize
-
-    series = pd.Series(np.array(values, dtype=object), dtype=object)
-    codes, uniques = _factorize(series)
-    want_codes, want_uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
-    assert np.array_equal(codes, want_codes)
-    assert pd.isna(list(uniques)).tolist() == pd.isna(list(want_uniques)).tolist()
-    assert [u for u in uniques if not pd.isna(u)] == [u for u in want_uniques if not pd.isna(u)]
