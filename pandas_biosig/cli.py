@@ -157,7 +157,7 @@ def _report(
                            progress=progress)
         steps("bootstrap intervals")
     if apriori:
-        _apriori_section(out, trials, on, apply_to, confidence_level, cols)
+        _apriori_section(out, trials, on, apply_to, confidence_level, resample, cols)
         steps("a-priori error rates")
     elif has_split and len(splits) > 1:
         out.add(
@@ -240,13 +240,15 @@ def _bootstrap_section(out: _Report, trials: pd.DataFrame, has_split: bool, cols
     )
 
 
-def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: dict):
-    """The a-priori error rates at the EER threshold of ``on`` with the HTER interval, and
-    whether failures to acquire are shown."""
+def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: dict,
+                   resample: str = "auto"):
+    """The a-priori error rates at the EER threshold of ``on`` with the HTER interval
+    (subjects accounted for as ``--resample`` says), and whether failures to acquire are
+    shown."""
     er = error_rates(trials, threshold="eer", on=on, apply_to=apply_to, **cols)
     hter_ci = ci(
         trials, metric="hter", threshold="eer", on=on, apply_to=apply_to,
-        confidence_level=confidence_level, **cols,
+        confidence_level=confidence_level, resample=resample, **cols,
     )
     fta = ["fta", "fmr", "fnmr"] if (er["fta"] > 0).any() else []
     low, high = hter_ci["ci_low"].to_numpy(), hter_ci["ci_high"].to_numpy()
@@ -270,9 +272,9 @@ def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: d
 
 
 def _apriori_section(out: _Report, trials: pd.DataFrame, on, apply_to, confidence_level,
-                     cols: dict) -> None:
+                     resample: str, cols: dict) -> None:
     """Error rates on ``apply_to`` at the EER thresholds chosen on ``on``."""
-    table, fta = _apriori_table(trials, on, apply_to, confidence_level, cols)
+    table, fta = _apriori_table(trials, on, apply_to, confidence_level, cols, resample)
     out.table(
         "apriori",
         f"A-priori error rates on {escape_markdown(apply_to)} "
@@ -505,8 +507,10 @@ def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
     rep.add_argument("--n-resamples", type=int, default=1000, metavar="N",
                      help="bootstrap replicates; 0 skips the bootstrap (default 1000)")
     rep.add_argument("--resample", default="auto", choices=["auto", "label", "trial", "subject"],
-                     help="what the bootstrap resamples (default auto: subjects when the "
-                          "table has a subject column, else trials within each class)")
+                     help="the unit of dependence: what the bootstraps resample and what the "
+                          "a-priori HTER interval counts as independent (default auto: "
+                          "subjects when the table has a subject column, else trials within "
+                          "each class)")
     rep.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     rep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bars on stderr (default: only on a terminal)")

@@ -569,3 +569,20 @@ def test_vulnerability_and_asvspoof_files_are_named_with_their_reader(capsys, tm
         assert ("iapmr" in err) == (path in (vuln, kinds))
         with pytest.raises(pbs.SchemaError, match=reader.replace(".", r"\.")):
             pbs.read_scores(path)
+
+
+@pytest.mark.parametrize("resample", ["auto", "label"])
+def test_the_a_priori_interval_follows_resample(capsys, tmp_path, resample):
+    """--resample says the unit of dependence for the a-priori HTER interval too: the
+    example has subjects, so the default interval is on the subjects' effective counts
+    (pbs.ci's default), and --resample label gives the trial-level one."""
+    out_dir = tmp_path / "report"
+    status, _, err = _run(capsys, "--out", out_dir, "--n-resamples", "0", "--resample", resample)
+    assert status == 0, err
+    apriori = pd.read_csv(out_dir / "apriori.csv")
+    expected = pbs.ci(pbs.datasets.example_trials(), metric="hter", threshold="eer", on="dev",
+                      apply_to="eval", resample=resample)
+    np.testing.assert_array_equal(apriori.ci_low, expected.ci_low)
+    np.testing.assert_array_equal(apriori.ci_high, expected.ci_high)
+    assert apriori.ci_method.str.endswith("-deff").all() == (resample == "auto")
+    assert ("design effect" in (out_dir / "report.md").read_text()) == (resample == "auto")
