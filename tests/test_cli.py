@@ -150,8 +150,10 @@ def test_the_report_says_what_the_bootstrap_test_and_the_interval_did(capsys, tm
     # --resample reaches the EPC's bands too
     assert f"![EPC with 95% bootstrap bands ({drawn}); shaded where" in out
     assert "`metric`" not in out
-    # the example has subjects: the a-priori interval is on the effective numbers of trials
-    assert "(MOVER), each on its class's effective number of trials given the subjects" in out
+    # the example has subjects: the a-priori interval is on the effective numbers of
+    # trials, unless --resample says the trials are independent
+    said = "(MOVER), each on its class's effective number of trials given the subjects" in out
+    assert said == (resample == "auto")
 
 
 # ------------------------------------------------------------------ tables and formats
