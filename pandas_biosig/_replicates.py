@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from scipy.stats import t as student_t
 
 from ._kernels.rates import Sweep
 from ._kernels.resample import (
@@ -169,15 +170,26 @@ class BootstrapTestResult(TestResult):
     ``alternative``, as the other tests' intervals: ``(q_{1-δ}, inf)`` for ``"greater"``,
     ``(-inf, q_δ)`` for ``"less"`` (``q_x`` the x-quantile of the replicates), so the
     interval excludes 0 where the p-value is below 1 − δ (up to the +1 correction).
+
+    With a finite ``df`` (a metric at fixed thresholds, subjects resampled: see
+    :func:`satterthwaite_df`) the test is studentized instead: ``statistic`` (the estimate
+    over the replicates' standard deviation) is referred to Student's t with ``df``
+    degrees of freedom, and the interval is ``estimate ± t_{df} · se``, so it excludes 0
+    exactly where the p-value is below 1 − δ.
     """
 
     _replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     #: the weight of FAR the threshold criterion minimized (as the ``weight`` column of
     #: :func:`pandas_biosig.error_rates`), NaN when no weighted criterion chose it
     weight: float = math.nan
+    #: degrees of freedom of the studentized test (NaN: the percentile test)
+    df: float = math.nan
 
     def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
         confidence_level = check_confidence_level(confidence_level)
+        if np.isfinite(self.df):
+            return _t_interval(self.estimate, self._se, self.df, confidence_level,
+                               self.alternative)
         if self.alternative == "two-sided":
             low, high = percentile_interval(self._replicates, confidence_level)
             return ConfidenceInterval(float(low), float(high))
@@ -188,6 +200,17 @@ class BootstrapTestResult(TestResult):
             return ConfidenceInterval(float(low), math.inf)
         high = np.nanquantile(self._replicates, confidence_level)
         return ConfidenceInterval(-math.inf, float(high))
+
+
+def _t_interval(est, se, df, level, alternative) -> ConfidenceInterval:
+    """``est ± t_{df} · se`` (one-sided: the bound on the tested side is infinite)."""
+    if alternative == "two-sided":
+        q = float(student_t.ppf((1 + level) / 2, df))
+        return ConfidenceInterval(est - q * se, est + q * se)
+    q = float(student_t.ppf(level, df))
+    if alternative == "greater":
+        return ConfidenceInterval(est - q * se, math.inf)
+    return ConfidenceInterval(-math.inf, est + q * se)
 
 
 class PairedResampler:
@@ -349,7 +372,10 @@ def bootstrap_difference(
                                          shared)
         if tick is not None:
             tick(n_resamples)
-        return _bootstrap_result(est, deltas, alternative, n=a.genuine.size)
+        df = math.nan
+        if resample == "subject":
+            df = satterthwaite_df(_subject_table(a, b, thresholds, shared)[0], metric)
+        return _bootstrap_result(est, deltas, alternative, n=a.genuine.size, df=df)
     res = PairedResampler([a, b], resample)
     est = f(res.sweeps[0], thresholds[0]) - f(res.sweeps[1], thresholds[1])
     deltas = np.empty(n_resamples)
@@ -365,16 +391,13 @@ def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng
                             shared: FamilyDraws | None = None):
     """Replicated metric(A) - metric(B) at fixed thresholds, from the 8-cell table."""
     shared = FamilyDraws() if shared is None else shared
-    acc_a = a.scores >= thresholds[0]
-    acc_b = b.scores >= thresholds[1]
-    cell = a.genuine.astype(np.int64) * 4 + acc_a * 2 + acc_b
     if resample == "subject":
-        codes, n_subjects = shared.subjects(a)
-        table = np.bincount(codes * 8 + cell, minlength=8 * n_subjects).reshape(n_subjects, 8)
-        mult = shared.multiplicities(rng, codes, n_subjects, n_resamples)
+        table, codes = _subject_table(a, b, thresholds, shared)
+        mult = shared.multiplicities(rng, codes, table.shape[0], n_resamples)
         counts = mult @ table.astype(np.float64)
     else:
-        counts = _cell_draws(np.bincount(cell, minlength=8), n_resamples, resample, rng)
+        counts = _cell_draws(np.bincount(_cells(a, b, thresholds), minlength=8), n_resamples,
+                             resample, rng)
     with np.errstate(invalid="ignore", divide="ignore"):
         ni = counts[:, :4].sum(axis=1)
         nc = counts[:, 4:].sum(axis=1)
@@ -387,6 +410,51 @@ def _fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng
     if metric == "frr":
         return frr_a - frr_b
     return (far_a + frr_a) / 2 - (far_b + frr_b) / 2
+
+
+def _cells(a: Group, b: Group, thresholds) -> np.ndarray:
+    """Each trial's cell: class x A accepts x B accepts, ``4 * genuine + 2 * A + B``."""
+    acc_a = a.scores >= thresholds[0]
+    acc_b = b.scores >= thresholds[1]
+    return a.genuine.astype(np.int64) * 4 + acc_a * 2 + acc_b
+
+
+def _subject_table(a: Group, b: Group, thresholds, shared: FamilyDraws):
+    """The subjects' cell counts, ``(n_subjects, 8)``, and the trials' subject codes."""
+    codes, n_subjects = shared.subjects(a)
+    cell = _cells(a, b, thresholds)
+    table = np.bincount(codes * 8 + cell, minlength=8 * n_subjects).reshape(n_subjects, 8)
+    return table, codes
+
+
+def satterthwaite_df(table: np.ndarray, metric: str) -> float:
+    """Welch–Satterthwaite degrees of freedom of the subjects' variance of a paired
+    difference of ``far``, ``frr`` or ``hter`` at fixed thresholds.
+
+    ``table`` holds each subject's trials per cell (rows: subjects; columns: class x A
+    accepts x B accepts, as :func:`_cells`). Each subject's contribution to the
+    difference, linearized (its influence), is ``u_j = (d_j - D n_j) / N`` per class (``d_j``
+    its trials where A errs and B does not minus the reverse, ``n_j`` its trials of the
+    class, ``D`` and ``N`` the totals' ratio and sum), halved and summed over the two
+    classes for the HTER. The variance of the difference is estimated by ``Σ u_j²``, one
+    degree of freedom per subject, so (Satterthwaite 1946; Welch 1947)
+    ``df = (Σ u_j²)² / Σ u_j⁴``: about the number of subjects whose errors differ between
+    the systems, far fewer than the subjects when the systems are correlated or their
+    errors rare. NaN when no subject's errors differ (the difference is then 0).
+    """
+    t = np.asarray(table, dtype=np.float64)
+    parts = []
+    if metric in ("far", "hter"):
+        n, d = t[:, :4].sum(axis=1), t[:, 2] - t[:, 1]  # impostors: A alone accepts - B
+        parts.append((d - d.sum() / n.sum() * n) / n.sum())
+    if metric in ("frr", "hter"):
+        n, d = t[:, 4:].sum(axis=1), t[:, 5] - t[:, 6]  # genuines: A alone rejects - B
+        parts.append((d - d.sum() / n.sum() * n) / n.sum())
+    u2 = np.square(sum(parts))
+    total = float(u2.sum())
+    if not total > 0:
+        return math.nan
+    return total**2 / float(np.square(u2).sum())
 
 
 def _cell_draws(n_cell: np.ndarray, n_resamples: int, resample: str, rng) -> np.ndarray:
@@ -442,20 +510,43 @@ def bootstrap_pvalue(deltas: np.ndarray, alternative: str = "two-sided") -> floa
     return below if alternative == "greater" else above  # "greater": H1 is A - B > 0
 
 
-def _bootstrap_result(est, deltas, alternative, n) -> BootstrapTestResult:
+def studentized_pvalue(z: float, df: float, alternative: str = "two-sided") -> tuple[float, float]:
+    """P-value (and its log10) of a studentized difference ``z`` against Student's t with
+    ``df`` degrees of freedom (``"greater"``: H1 is A - B > 0)."""
+    if alternative == "two-sided":
+        log_p = math.log(2) + float(student_t.logsf(abs(z), df))
+    elif alternative == "greater":
+        log_p = float(student_t.logsf(z, df))
+    else:
+        log_p = float(student_t.logcdf(z, df))
+    log_p = min(log_p, 0.0)
+    return math.exp(log_p), log_p / math.log(10)
+
+
+def _bootstrap_result(est, deltas, alternative, n, df=math.nan) -> BootstrapTestResult:
+    """The percentile test of the replicates; with a finite ``df`` (and a positive
+    standard deviation of the replicates), the studentized test against t with ``df``."""
     finite = deltas[np.isfinite(deltas)]
     m = finite.size
-    p = bootstrap_pvalue(finite, alternative)
     se = float(np.std(finite, ddof=1)) if m > 1 else float("nan")
     z = est / se if se and se > 0 else float("nan")
+    method = "paired bootstrap of the metric difference"
+    if np.isfinite(df) and np.isfinite(z):
+        p, log10_p = studentized_pvalue(z, df, alternative)
+        method += f" (studentized, t with {df:.1f} Satterthwaite df)"
+    else:
+        df = math.nan
+        p = bootstrap_pvalue(finite, alternative)
+        log10_p = math.log10(p)
     return BootstrapTestResult(
         statistic=float(z),
         pvalue=float(p),
-        log10_pvalue=math.log10(p),
+        log10_pvalue=log10_p,
         estimate=float(est),
         alternative=alternative,
-        method="paired bootstrap of the metric difference",
+        method=method,
         n=int(n),
         _se=se,
         _replicates=finite,
+        df=float(df),
     )

@@ -392,7 +392,10 @@ def compare(
         - ``"gunter_simple"``, ``"gunter_paired"``: Günter's tests on the per-trial
           correct decisions (recognition rates), eq. 3 and eq. 5–6;
         - ``"bootstrap"``: the paired bootstrap of ``metric``, by the engine of
-          :func:`pandas_biosig.paired_bootstrap` (the same numbers for the same seed).
+          :func:`pandas_biosig.paired_bootstrap` (the same numbers for the same seed);
+          with subjects resampled and a metric at fixed thresholds (the default), a
+          studentized test: estimate / bootstrap s.e. against Student's t with
+          Welch–Satterthwaite degrees of freedom (``method`` gives them).
 
         The null hypothesis of each, in one sentence (the ``null_hypothesis`` column):
         HTER tests and NAIVE: the two HTERs are equal; CLASS: the two classification
@@ -487,8 +490,10 @@ def compare(
         - ``alpha``; ``reject``: whether H0 is rejected after adjustment, as
           statsmodels decides it;
         - ``confidence_level``, ``ci_low``, ``ci_high``: the test's interval for the
-          difference (unadjusted; Wald, or the bootstrap percentile interval; one-sided
-          for one-sided alternatives);
+          difference (unadjusted; Wald, or the bootstrap percentile interval, or for
+          the bootstrap of a metric at fixed thresholds with subjects resampled, the
+          studentized ``estimate ± t_df · se`` of :func:`pandas_biosig.paired_bootstrap`;
+          one-sided for one-sided alternatives);
         - ``alternative``; ``method``: the test's full name (which equation, which
           McNemar variant);
         - ``threshold_a``, ``threshold_b``: the thresholds that made the decisions, in
