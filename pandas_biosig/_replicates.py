@@ -43,7 +43,12 @@ _LOCAL = {"eer_threshold", "eer_interpolated", "fnmr_at_fmr", "fmr_at_fnmr", "fa
 _FIXED = {"far", "frr", "hter"}
 
 #: Interval methods of :func:`pandas_biosig.bootstrap`.
-CI_METHODS = {"percentile": "quantiles of the replicates", "basic": "2*estimate - quantiles"}
+CI_METHODS = {
+    "auto": "studentized for far, frr, hter with subjects resampled, else percentile",
+    "percentile": "quantiles of the replicates",
+    "basic": "2*estimate - quantiles",
+    "studentized": "estimate ± t_df · se, Welch–Satterthwaite df (far, frr, hter)",
+}
 
 ERROR_LABELS_DIFFER = (
     "trial {trial!r} is genuine for one system and impostor for another; paired "
@@ -443,14 +448,32 @@ def satterthwaite_df(table: np.ndarray, metric: str) -> float:
     errors rare. NaN when no subject's errors differ (the difference is then 0).
     """
     t = np.asarray(table, dtype=np.float64)
+    # impostors: A alone accepts - B alone; genuines: A alone rejects - B alone
+    return _welch_df(metric, (t[:, 2] - t[:, 1], t[:, :4].sum(axis=1)),
+                     (t[:, 5] - t[:, 6], t[:, 4:].sum(axis=1)))
+
+
+def rate_df(group: Group, threshold: float, metric: str, codes: np.ndarray,
+            n_units: int) -> float:
+    """Welch–Satterthwaite degrees of freedom of the variance of one system's ``far``,
+    ``frr`` or ``hter`` at a fixed threshold, over the units ``codes`` (each trial's
+    subject, or each trial its own unit): as :func:`satterthwaite_df` with ``d_j`` the
+    unit's errors, so df is about the number of units that err."""
+    accept = group.scores >= threshold
+    neg, pos = ~group.genuine, group.genuine
+    count = lambda mask: np.bincount(codes, weights=mask, minlength=n_units)  # noqa: E731
+    return _welch_df(metric, (count(neg & accept), count(neg)),
+                     (count(pos & ~accept), count(pos)))
+
+
+def _welch_df(metric: str, impostor, genuine) -> float:
+    """``(Σ u_j²)² / Σ u_j⁴`` of the units' influences on ``metric``; ``impostor`` and
+    ``genuine`` are each class's (count d_j, trials n_j) per unit."""
     parts = []
-    if metric in ("far", "hter"):
-        n, d = t[:, :4].sum(axis=1), t[:, 2] - t[:, 1]  # impostors: A alone accepts - B
-        parts.append((d - d.sum() / n.sum() * n) / n.sum())
-    if metric in ("frr", "hter"):
-        n, d = t[:, 4:].sum(axis=1), t[:, 5] - t[:, 6]  # genuines: A alone rejects - B
-        parts.append((d - d.sum() / n.sum() * n) / n.sum())
-    u2 = np.square(sum(parts))
+    for name, (d, n) in (("far", impostor), ("frr", genuine)):
+        if metric in (name, "hter"):
+            parts.append((d - d.sum() / n.sum() * n) / n.sum())
+    u2 = np.square(sum(parts) / len(parts))
     total = float(u2.sum())
     if not total > 0:
         return math.nan

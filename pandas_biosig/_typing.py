@@ -30,7 +30,7 @@ BootstrapMetric = Literal[
     "fmr_at_fnmr", "cllr", "min_cllr", "far", "frr", "hter",
 ]
 #: The bootstrap's interval (:data:`pandas_biosig.resampling.CI_METHODS`).
-BootstrapCIMethod = Literal["percentile", "basic"]
+BootstrapCIMethod = Literal["auto", "percentile", "basic", "studentized"]
 #: Metrics of :func:`pandas_biosig.ci` (:data:`pandas_biosig.significance.CI_METRICS`).
 CIMetric = Literal["far", "frr", "hter", "dcf"]
 #: How :func:`pandas_biosig.ci` builds the HTER and DCF intervals.

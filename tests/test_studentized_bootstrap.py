@@ -118,3 +118,52 @@ def test_identical_systems_give_p_one():
     res = pbs.paired_bootstrap(t, "A", "B", metric="hter", threshold=1.0, n_resamples=100,
                                seed=0)
     assert res.estimate == 0 and res.pvalue == 1.0
+
+
+def test_rate_df_by_hand():
+    from pandas_biosig._replicates import rate_df
+    from pandas_biosig._schema import Group
+
+    # 3 subjects; genuine trials: subject 0 has 2 (both rejected at 0.5), subject 1 has 2
+    # (one rejected), subject 2 has 4 (none rejected); impostors all rejected.
+    # FRR = 3/8; u ∝ e_j - FRR n_j = (2 - 0.75, 1 - 0.75, -1.5) = (1.25, 0.25, -1.5)
+    scores = np.array([0.0, 0.1, 0.2, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0])
+    genuine = np.array([True] * 8 + [False] * 3)
+    subject = np.array([0, 0, 1, 1, 2, 2, 2, 2, 0, 1, 2])
+    g = Group(("A",), scores, genuine, np.arange(11), None, subject)
+    u = np.array([1.25, 0.25, -1.5])
+    want = (u**2).sum() ** 2 / (u**4).sum()
+    assert rate_df(g, 0.5, "frr", subject, 3) == pytest.approx(want)
+    assert rate_df(g, 0.5, "hter", subject, 3) == pytest.approx(want)  # FAR = 0 adds 0
+    assert math.isnan(rate_df(g, 0.5, "far", subject, 3))
+    # each trial its own unit: df = (Σu²)²/Σu⁴ with u ∝ (1 - 3/8) for 3 errors, -3/8 for 5
+    u = np.r_[np.full(3, 5 / 8), np.full(5, -3 / 8), np.zeros(3)]
+    assert rate_df(g, 0.5, "frr", np.arange(11), 11) == pytest.approx(
+        (u**2).sum() ** 2 / (u**4).sum())
+
+
+def test_bootstrap_interval_of_a_rate_is_studentized_with_subjects():
+    t = paired_table()
+    res = pbs.bootstrap(t, metric="hter", threshold=1.0, n_resamples=400, seed=2)
+    assert (res.ci_method == "studentized").all() and (res["resample"] == "subject").all()
+    pct = pbs.bootstrap(t, metric="hter", threshold=1.0, n_resamples=400, seed=2,
+                        ci_method="percentile")
+    assert (pct.ci_method == "percentile").all()
+    np.testing.assert_array_equal(res.se, pct.se)  # the same replicates
+    from pandas_biosig._replicates import rate_df
+    from pandas_biosig._schema import validate_trials
+
+    for row, g in zip(res.itertuples(), validate_trials(t).groups, strict=True):
+        codes = np.unique(g.subject, return_inverse=True)[1]
+        q = stats.t.ppf(0.975, rate_df(g, 1.0, "hter", codes, codes.max() + 1))
+        assert (row.ci_low, row.ci_high) == pytest.approx(
+            (max(row.estimate - q * row.se, 0.0), row.estimate + q * row.se))
+    # label resampling keeps the percentile interval by default; studentized on request
+    lab = pbs.bootstrap(t, metric="hter", threshold=1.0, n_resamples=100, seed=0,
+                        resample="label")
+    assert (lab.ci_method == "percentile").all()
+    lab = pbs.bootstrap(t, metric="far", threshold=1.0, n_resamples=100, seed=0,
+                        resample="label", ci_method="studentized")
+    assert (lab.ci_method == "studentized").all() and (lab.ci_low >= 0).all()
+    with pytest.raises(ValueError, match="studentized"):
+        pbs.bootstrap(t, metric="eer_threshold", ci_method="studentized", n_resamples=10)
