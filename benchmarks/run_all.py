@@ -54,6 +54,9 @@ CURVE_CASES = {
     "eer_default": ("`eer()` (default method)", "self"),
     "eer_system_str": ('`eer(method="threshold")`, `system` as str', "self"),
     "eer_system_object": ('`eer(method="threshold")`, `system` as object', "self"),
+    "eer_system_object_shared": (
+        '`eer(method="threshold")`, `system` as object, one shared str', "self"
+    ),
     "eer_label_str": ('`eer(method="threshold")`, `label` as str', "self"),
     "summary": ("`summary()`", "self"),
     "det": ("`det()`", "self"),
@@ -115,8 +118,13 @@ def _table(n: int, *, system_dtype="category", label_dtype="bool"):
     if system_dtype == "str":
         table["system"] = table["system"].astype(str)
     elif system_dtype == "object":
-        # dtype=object said explicitly: pandas 3 would store a plain object array as str
+        # dtype=object said explicitly: pandas 3 would store a plain object array as str;
+        # np.full makes a str object per row (as a str column cast to object holds)
         table["system"] = pd.Series(np.full(n, "sys", dtype=object), dtype=object)
+    elif system_dtype == "object_shared":
+        # every row the same str object, as read_csv(dtype=object) and a categorical cast
+        # to object give
+        table["system"] = pd.Series(["sys"] * n, dtype=object)
     if label_dtype == "str":
         table["label"] = np.where(genuine, "genuine", "impostor").astype(object)
     return table
@@ -176,6 +184,8 @@ def _make(case: str, n: int):
         kwargs["system_dtype"] = "str"
     elif base == "eer_system_object":
         kwargs["system_dtype"] = "object"
+    elif base == "eer_system_object_shared":
+        kwargs["system_dtype"] = "object_shared"
     elif base == "eer_label_str":
         kwargs["label_dtype"] = "str"
     table = _table(n, **kwargs)
@@ -188,6 +198,7 @@ def _make(case: str, n: int):
         "eer_rocch": lambda: pbs.eer(table, method="rocch"),
         "eer_system_str": lambda: pbs.eer(table, method="threshold"),
         "eer_system_object": lambda: pbs.eer(table, method="threshold"),
+        "eer_system_object_shared": lambda: pbs.eer(table, method="threshold"),
         "eer_label_str": lambda: pbs.eer(table, method="threshold"),
         "summary": lambda: pbs.summary(table),
         "det": lambda: pbs.det(table),

@@ -137,7 +137,8 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
 def _exact_curves(trials: Trials, layout: _Layout, sweeps: list, ats: list, axis: str) -> dict:
     """The exact curves (``threshold``, ``far`` and ``axis``: ``"frr"`` or ``"tpr"``),
     written straight into the output arrays: nothing of the input's size besides the
-    sweeps, and each element written once (only the padding is filled with NaN)."""
+    sweeps, and for distinct scores each element written once (only the padding is
+    filled with NaN)."""
     names = ("threshold", "far", axis)
     # room for one point per score plus reject-all: the length of a curve of distinct
     # scores, found without a pass of its own (ties make a curve shorter, see below)

@@ -189,10 +189,11 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, rate: np.ndar
     """Write :func:`roc_points` of an unweighted sweep straight into three rows.
 
     ``threshold``, ``far`` and ``rate`` are float rows at least as long as the curve (one
-    point per distinct score, plus reject-all); ``rate`` receives the FRR (``axis="frr"``, the DET's second axis) or the TPR
-    (``axis="tpr"``, the ROC's), so that a curve computes and stores only its own axes. The
-    points go to the start of each row and the number of points is returned (what
-    follows them in ``rate`` may be overwritten: it holds the merged scores for a while).
+    point per distinct score, plus reject-all); ``rate`` receives the FRR
+    (``axis="frr"``, the DET's second axis) or the TPR (``axis="tpr"``, the ROC's), so
+    that a curve computes and stores only its own axes. The points go to the start of
+    each row and the number of points is returned (what follows them may be overwritten:
+    ``rate`` holds the merged scores for a while).
     The values are those of :func:`roc_points` bit for bit (counts are exact in float64
     below 2**53), but nothing of the size of the input is allocated besides a boolean
     mask when the scores are distinct.
@@ -213,8 +214,8 @@ def roc_fill(sweep: Sweep, threshold: np.ndarray, far: np.ndarray, rate: np.ndar
     n, p, rp = sweep.n, sweep.p, sweep.rp
     a = neg.size
     scratch = rate if rate.size >= size + 1 else None
-    # tried as distinct when the rows can hold every score: the first tie met sends the
-    # rows to the general path
+    # tried as distinct scores when the rows can hold one point per score: the first tie
+    # met sends the rows to the general path, which rewrites them
     distinct = size > 0 and min(threshold.size, far.size) > size and scratch is not None
     if size == 0:
         length = 1

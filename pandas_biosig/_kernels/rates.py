@@ -147,8 +147,9 @@ class Sweep:
 
     @classmethod
     def from_scores(cls, scores: np.ndarray, genuine: np.ndarray) -> Sweep:
-        """Split ``scores`` by the boolean ``genuine`` mask and sort each class in place
-        (the masked copies are the only temporaries)."""
+        """Split ``scores`` by the boolean ``genuine`` mask and sort each class: the large
+        class behind ``-inf`` placeholders when the other is small (:func:`_split_sorted`),
+        else each masked copy in place."""
         scores = np.asarray(scores)
         genuine = np.asarray(genuine, dtype=bool)
         k = int(np.count_nonzero(genuine))
