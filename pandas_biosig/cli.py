@@ -367,7 +367,12 @@ def _test_description(test: str, cmp: pd.DataFrame) -> str:
     metric, unit = cmp["metric"].iloc[0], cmp["resample"].iloc[0]
     what = (f"{metric.upper()} at those thresholds" if metric in ("far", "frr", "hter")
             else BOOTSTRAP_METRICS[metric])
-    return f"paired bootstrap of the difference in {what}, {_DRAWN.get(unit, unit)} resampled"
+    text = f"paired bootstrap of the difference in {what}, {_DRAWN.get(unit, unit)} resampled"
+    if cmp["method"].astype(str).str.contains("studentized").any():
+        text += ("; studentized: the difference over its bootstrap standard error, against "
+                 "Student's t with the Welch–Satterthwaite degrees of freedom of the "
+                 "subjects' errors, which each row's method gives")
+    return text
 
 
 def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidence_level,

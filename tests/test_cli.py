@@ -146,7 +146,7 @@ def test_the_report_says_what_the_bootstrap_test_and_the_interval_did(capsys, tm
                           tmp_path)
     assert status == 0, err
     out = (tmp_path / "report.md").read_text()
-    assert f"(paired bootstrap of the difference in HTER at those thresholds, {drawn})" in out
+    assert f"(paired bootstrap of the difference in HTER at those thresholds, {drawn}" in out
     # --resample reaches the EPC's bands too
     assert f"![EPC with 95% bootstrap bands ({drawn}); shaded where" in out
     assert "`metric`" not in out
@@ -154,6 +154,9 @@ def test_the_report_says_what_the_bootstrap_test_and_the_interval_did(capsys, tm
     # trials, unless --resample says the trials are independent
     said = "(MOVER), each on its class's effective number of trials given the subjects" in out
     assert said == (resample == "auto")
+    # with subjects resampled, the HTER difference is studentized (t, Satterthwaite df)
+    assert ("resampled; studentized: the difference over its bootstrap standard error" in out) \
+        == (resample == "auto")
 
 
 # ------------------------------------------------------------------ tables and formats
