@@ -336,24 +336,35 @@ def _distinct_fill(sweep: Sweep, where, threshold, far, rate, tpr: bool) -> bool
         block[is_neg] = neg[lo - g0 : hi - g1]
         first = 1 if lo == 0 else 0  # position 0 keeps the lowest score itself
         lower, upper = vals[first : hi - lo], vals[first + 1 : hi - lo + 1]
-        mid = threshold[lo + first : hi]  # the block of the row stays in cache meanwhile
-        with np.errstate(over="ignore", invalid="ignore"):
-            np.add(lower, upper, out=mid)
-            mid *= 0.5
-        if big:
-            bad = ~np.isfinite(mid)
-            if bad.any():  # the sum overflowed
-                mid[bad] = lower[bad] / 2 + upper[bad] / 2
-        low = mid <= lower  # a midpoint on the lower score would accept it: the upper one
-        if low.any():
-            if np.any(lower[low] == upper[low]):
-                return False
-            mid[low] = upper[low]
+        # the block of the row stays in cache meanwhile
+        if not _midpoints(lower, upper, threshold[lo + first : hi], big):
+            return False
         if lo == 0:
             threshold[0] = vals[1]
         _block_rates(ends, lo, hi, step, a, sweep.n, sweep.p, sweep.rp, far, rate, tpr, work)
         vals[0] = vals[hi - lo]
     threshold[size] = np.nextafter(top, np.inf) if np.isfinite(top) else np.inf
+    return True
+
+
+def _midpoints(lower: np.ndarray, upper: np.ndarray, mid: np.ndarray, big: bool) -> bool:
+    """bob.measure's candidate threshold between each pair of consecutive sorted scores,
+    into ``mid``: their midpoint, or the upper score where the midpoint rounds onto the
+    lower one (it would accept that score too). ``big``: a score exceeds half the largest
+    float, so a sum may overflow (then halved before adding). False, with ``mid`` partly
+    written, when two neighbours are equal (a tie: no threshold lies between them)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        np.add(lower, upper, out=mid)
+        mid *= 0.5
+    if big:
+        bad = ~np.isfinite(mid)
+        if bad.any():  # the sum overflowed
+            mid[bad] = lower[bad] / 2 + upper[bad] / 2
+    low = mid <= lower
+    if low.any():
+        if np.any(lower[low] == upper[low]):
+            return False
+        mid[low] = upper[low]
     return True
 
 
@@ -385,17 +396,7 @@ def _thresholds_into(finite: np.ndarray, sweep: Sweep, out: np.ndarray) -> None:
             lo = max(1, hi - _BLOCK)
             lower, upper = finite[lo - 1 : hi - 1], finite[lo:hi]
             mid = out[lo:hi] if direct else scratch[: hi - lo]
-            with np.errstate(over="ignore", invalid="ignore"):
-                np.add(lower, upper, out=mid)
-                mid *= 0.5
-            if big:
-                bad = ~np.isfinite(mid)
-                if bad.any():  # the sum overflowed
-                    mid[bad] = lower[bad] / 2 + upper[bad] / 2
-            # a midpoint that rounds onto the lower score would accept it: use the upper one
-            low = mid <= lower
-            if low.any():
-                mid[low] = upper[low]
+            _midpoints(lower, upper, mid, big)  # the scores are distinct here
             if not direct:
                 out[lo:hi] = mid
         out[0] = first
