@@ -32,8 +32,8 @@ Exact queries (:class:`ExactSweep`)
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import isotonic_regression
 
+from .rocch import pav
 from .rates import OperatingPoint, Sweep, _max_count, _search, rocch_eer
 
 __all__ = [
@@ -613,8 +613,10 @@ class FullSweep:
 
     Feed the distinct finite scores of one group in increasing order (any number of
     batches, each sorted and above the previous one) with their counts per class; the
-    result is the in-memory AUC (exact: integer win counts) and the PAV blocks (streamed
-    through scipy's PAVA with the pooled blocks carried between batches), hence min Cllr.
+    result is the in-memory AUC (exact: integer win counts) and the PAV blocks (the exact
+    PAV of :mod:`~pandas_biosig._kernels.pav`, the pooled blocks carried between batches:
+    the corners of the whole minorant are among the corners of each prefix's), hence
+    min Cllr.
     """
 
     def __init__(self, n: int, p: int, rn: int, rp: int):
@@ -622,9 +624,7 @@ class FullSweep:
         self.neg_below = 0  # finite impostor scores below the current batch
         self.wins = 0  # sum over genuine scores of impostors strictly below
         self.ties = 0  # sum over genuine scores of impostors equal
-        # PAV state: pooled blocks (x, w, P, N) and one pending run-length block
-        self._x = np.zeros(0)
-        self._w = np.zeros(0)
+        # PAV state: pooled blocks (P, N) and one pending run-length block
         self._P = np.zeros(0, np.int64)
         self._N = np.zeros(0, np.int64)
         self._pending = (rp, rn) if rp + rn else None
@@ -650,17 +650,7 @@ class FullSweep:
     def _pav(self, npos, nneg) -> None:
         if npos.size == 0:
             return
-        w = (npos + nneg).astype(np.float64)
-        y = np.concatenate((self._x, npos / (npos + nneg)))
-        ww = np.concatenate((self._w, w))
-        P = np.concatenate((self._P, npos))
-        N = np.concatenate((self._N, nneg))
-        res = isotonic_regression(y, weights=ww, increasing=True)
-        starts = np.asarray(res.blocks[:-1])
-        self._x = np.asarray(res.x)[starts]
-        self._w = np.add.reduceat(ww, starts)
-        self._P = np.add.reduceat(P, starts)
-        self._N = np.add.reduceat(N, starts)
+        self._P, self._N = pav(np.concatenate((self._P, npos)), np.concatenate((self._N, nneg)))
 
     def finish(self) -> tuple[np.ndarray, np.ndarray]:
         """The PAV blocks ``(P, N)`` (as :meth:`Sweep.pav_blocks`)."""

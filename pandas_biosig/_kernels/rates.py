@@ -22,7 +22,6 @@ import numpy as np
 from .rocch import (
     MIN_GENUINE,
     distinct_alternations,
-    isotonic_regression,  # noqa: F401 (shared with the bootstrap kernels)
     pav,
     pool,
     rocch_eer,

@@ -20,7 +20,8 @@ from bisect import bisect_left
 
 import numpy as np
 
-from .rates import Sweep, isotonic_regression, rocch_eer
+from .rates import Sweep, rocch_eer
+from .rocch import pav
 
 __all__ = [
     "HullReplicates",
@@ -215,11 +216,7 @@ class HullReplicates:
         npos = np.concatenate(([rp], dp))
         w = npos + nneg
         keep = w > 0
-        res = isotonic_regression(npos[keep] / w[keep], weights=w[keep].astype(np.float64),
-                                  increasing=True)
-        starts = np.asarray(res.blocks[:-1])
-        P = np.add.reduceat(npos[keep], starts)
-        N = np.add.reduceat(nneg[keep], starts)
+        P, N = pav(npos[keep], nneg[keep])
         fr = np.concatenate(([0], np.cumsum(P)))
         fa = n - np.concatenate(([0], np.cumsum(N)))
         d = fa * p - fr * n  # strictly decreasing along the hull

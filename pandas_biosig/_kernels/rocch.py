@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .pav import isotonic_regression, pav_segments  # noqa: F401 (shared)
+
 __all__ = ["alternations", "distinct_alternations", "pav", "pool", "rocch_eer", "window_eer"]
 
 #: Half-widths (in genuine scores) of the windows tried before pooling everything.
@@ -33,14 +35,6 @@ WINDOWS = (512, 4096, 65536)
 _BLOCK = 1024
 #: Below this many genuine scores the whole hull is cheaper than a window.
 MIN_GENUINE = 4 * WINDOWS[0]
-
-
-def isotonic_regression(y, *, weights, increasing=True):
-    """scipy's pool-adjacent-violators (:func:`scipy.optimize.isotonic_regression`),
-    imported on first use: ``scipy.optimize`` takes long to import."""
-    from scipy.optimize import isotonic_regression as pav
-
-    return pav(y, weights=weights, increasing=increasing)
 
 
 def pool(npos: np.ndarray, nneg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,11 +59,11 @@ def alternations(npos: np.ndarray, nneg: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def pav(npos: np.ndarray, nneg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pool-adjacent-violators on blocks that :func:`alternations` already merged."""
-    w = npos + nneg
-    res = isotonic_regression(npos / w, weights=w.astype(np.float64), increasing=True)
-    starts = np.asarray(res.blocks[:-1])
-    return np.add.reduceat(npos, starts), np.add.reduceat(nneg, starts)
+    """Pool-adjacent-violators on count blocks (each holding a trial), in exact
+    arithmetic (:func:`~pandas_biosig._kernels.pav.pav_segments`): the corners of the
+    greatest convex minorant, blocks of equal means pooled."""
+    P, N, _ = pav_segments(npos, nneg, np.array([0, np.size(npos)]))
+    return P, N
 
 
 def distinct_alternations(starts: np.ndarray, nb: np.ndarray, a: int,
