@@ -21,6 +21,8 @@ from ._schema import Group, Trials
 
 def _sweep(group: Group) -> Sweep:
     """The sorted sweep of one group (all thresholds, one sort)."""
+    if group.count is not None:
+        return Sweep.from_counts(group.scores, group.genuine, group.count)
     return Sweep.from_scores(group.scores, group.genuine)
 
 
@@ -33,16 +35,21 @@ def _frame(trials: Trials, groups: Sequence[Group], rows: list[dict], columns: l
     """One row per group: the ``by``/system/split keys of ``groups``, then ``columns``."""
     if rows and len(rows) != len(groups):  # several rows per group (dcf operating points)
         raise RuntimeError("internal: rows and groups disagree")
+    return _frame_keys(trials, [g.key for g in groups], rows, columns)
+
+
+def _frame_keys(trials: Trials, keys: Sequence[tuple], rows: list[dict], columns: list[str]):
+    """:func:`_frame` from the groups' keys."""
     names = [*trials.key_names, *(c for c in columns if c not in ("system", "split"))]
     if rows and [*trials.by, *columns] == names and len(set(names)) == len(names):
         # one construction from columns: a frame from records plus a concat costs more
         # than the numbers on a small table
-        keys = [g.key for g in groups]
         data = {name: [k[i] for k in keys] for i, name in enumerate(trials.key_names)}
         for name in names[len(trials.key_names) :]:
             data[name] = _column([r.get(name, np.nan) for r in rows])
         return pd.DataFrame(data)
-    keys = trials.key_frame(groups) if groups else pd.DataFrame(columns=trials.key_names)
+    keys = (pd.DataFrame(list(keys), columns=trials.key_names) if len(keys)
+            else pd.DataFrame(columns=trials.key_names))
     body = pd.DataFrame(rows, columns=[c for c in columns if c not in ("system", "split")])
     out = pd.concat([keys, body], axis=1)  # both have a RangeIndex
     wanted = [*trials.by, *columns]

@@ -16,6 +16,7 @@ import pandas as pd
 
 from pandas_biosig._arrow_strings import all_equal, spelled_labels
 from pandas_biosig._object_runs import neighbour_changes
+from pandas_biosig._trial_groups import LazyGroups, Layout, duplicated_groups, layout_groups
 
 __all__ = [
     "LABEL_VOCABULARY",
@@ -107,6 +108,18 @@ ERROR_DUPLICATE_TRIALS = (
     "{where} has {n} duplicate trial id(s) in column {column!r}, e.g. {examples}; each "
     "(system, trial) must appear once. Example rows:\n{rows}"
 )
+ERROR_COUNT_DTYPE = (
+    "column {column!r} (count=) must hold non-negative integers, the number of identical "
+    "trials each row stands for; got dtype {dtype}"
+)
+ERROR_COUNT_VALUE = (
+    "column {column!r} (count=) holds {n} value(s) that are not non-negative integers "
+    "(negative, fractional or missing), e.g. {examples}. Example rows:\n{rows}"
+)
+ERROR_COUNT_TOTAL = (
+    "column {column!r} (count=) adds up to {total:.4g} trials, beyond the 2**53 that "
+    "float64 rates can count exactly"
+)
 ERROR_OPTION = "{name}={value!r} is not one of {allowed}"
 ERROR_SPLIT_VALUE = "{name}={value!r}: column {column!r} has only the values {found}"
 ERROR_NO_SPLIT = (
@@ -158,17 +171,23 @@ def combine_codes(codes_list: Sequence[np.ndarray], sizes: Sequence[int], n: int
     re-numbered densely (``np.unique``) whenever the next column would take it past
     2**62, so it cannot overflow whatever the number of columns and distinct values.
     """
-    combined = np.zeros(n, dtype=np.int64)
+    combined = None
     bound = 1
     for codes, size in zip(codes_list, sizes, strict=True):
         size = max(int(size), 1)
+        if combined is None:  # the first column: its codes (one copy)
+            combined = np.array(codes, dtype=np.int64)
+            bound = size
+            continue
         if bound * size >= 1 << 62:
             uniq, combined = np.unique(combined, return_inverse=True)
             combined = combined.reshape(-1).astype(np.int64)
             bound = max(int(uniq.size), 1)
-        combined = combined * size + np.asarray(codes, dtype=np.int64)
+        if size > 1:  # a column of one value adds nothing
+            combined *= size
+            combined += codes
         bound *= size
-    return combined
+    return np.zeros(n, dtype=np.int64) if combined is None else combined
 
 
 def _example_rows(data: pd.DataFrame, positions: np.ndarray, limit: int = 5) -> str:
@@ -181,7 +200,8 @@ class Group:
 
     ``scores`` are oriented (higher = more genuine) float64 and finite: under
     ``nonfinite='reject'`` the failures to acquire are not among them but counted in
-    ``fta``, ``(impostor failures, genuine failures)``.
+    ``fta``, ``(impostor failures, genuine failures)``. ``count`` holds how many
+    identical trials each row stands for (None: one each).
     """
 
     key: tuple
@@ -191,6 +211,7 @@ class Group:
     rows: np.ndarray | None
     subject: np.ndarray | None = None
     fta: tuple[int, int] = (0, 0)
+    count: np.ndarray | None = None
 
     @property
     def system(self) -> Hashable:
@@ -202,10 +223,14 @@ class Group:
 
     @property
     def n_genuine(self) -> int:
+        if self.count is not None:
+            return int(self.count[self.genuine].sum())
         return int(np.count_nonzero(self.genuine))
 
     @property
     def n_impostor(self) -> int:
+        if self.count is not None:
+            return int(self.count[~self.genuine].sum())
         return int(self.genuine.size - np.count_nonzero(self.genuine))
 
 
@@ -213,15 +238,21 @@ class Group:
 class Trials:
     """A validated trial table, split into groups keyed by ``(*by, system, split)``."""
 
-    groups: list[Group]
+    groups: Sequence[Group]
     by: tuple[str, ...]
     split_column: str | None
     orientation: str
     columns: dict
+    layout: Layout | None = None  # every group's trials, in group order (in memory)
 
     @property
     def key_names(self) -> list[str]:
         return [*self.by, "system", "split"]
+
+    @property
+    def keys(self) -> list[tuple]:
+        """The key of each group, in order (without building the groups)."""
+        return self.layout.keys if self.layout is not None else [g.key for g in self.groups]
 
     def key_frame(self, groups: Sequence[Group] | None = None) -> pd.DataFrame:
         groups = self.groups if groups is None else groups
@@ -229,20 +260,27 @@ class Trials:
 
     def select_split(self, value: Hashable, *, name: str) -> list[Group]:
         """The groups whose split equals ``value`` (error naming the available splits)."""
+        groups = self.groups
+        return [groups[i] for i in self.split_indices(value, name=name)]
+
+    def split_indices(self, value: Hashable, *, name: str) -> list[int]:
+        """The positions of the groups whose split equals ``value`` (as
+        :meth:`select_split`)."""
         if self.split_column is None:
             raise SchemaError(
                 ERROR_NO_SPLIT.format(
                     name=name, value=value, column="split", found=self.columns["found"]
                 )
             )
-        found = list(dict.fromkeys(g.split for g in self.groups))
+        splits = [k[-1] for k in self.keys]
+        found = list(dict.fromkeys(splits))
         if value not in found:
             raise SchemaError(
                 ERROR_SPLIT_VALUE.format(
                     name=name, value=value, column=self.split_column, found=found
                 )
             )
-        return [g for g in self.groups if g.split == value]
+        return [i for i, s in enumerate(splits) if s == value]
 
 
 def _genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
@@ -396,22 +434,28 @@ def validate_trials(
     by: str | Sequence[str] | None = None,
     orientation: str = "similarity",
     nonfinite: str = "raise",
+    count: str | None = None,
 ) -> Trials:
     """Validate a tidy trial table and split it into per-system groups.
 
     The input is never modified. ``split`` and ``subject`` are used when present; they are
-    required only when the caller names a column other than the default.
+    required only when the caller names a column other than the default. ``count`` names
+    a column of frequency weights: a row stands for that many identical trials, and a
+    row counted 0 is no trial at all (it is left out before any other check).
 
     The steps, in the order their errors are raised: the arguments and columns
-    (:func:`_check_table`), the labels, the scores and the non-finite policy
-    (:func:`_finite_scores`), the trial ids (:func:`_trial_ids`), then each group (one
-    class only, duplicate trial ids) once the key columns have split the rows
-    (:func:`_group_rows`).
+    (:func:`_check_table`), the counts (:func:`_counts`), the labels, the scores and the
+    non-finite policy (:func:`_finite_scores`), the trial ids (:func:`_trial_ids`), then
+    the groups (one class only, duplicate trial ids, the first failing group named)
+    once the key columns have split the rows (:func:`_layout`).
     """
     by_cols, split_col, subject_col = _check_table(
         data, system=system, trial=trial, label=label, score=score, split=split,
-        subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+        subject=subject, by=by, orientation=orientation, nonfinite=nonfinite, count=count,
     )
+    counts = None
+    if count is not None:
+        data, counts = _counts(data, count)
     genuine = _genuine_from_labels(data, label)
     scores, keep = _finite_scores(data, score, nonfinite)
     if orientation == "distance":
@@ -424,42 +468,79 @@ def validate_trials(
         uniques_list.append(uniques)
     trial_values = _trial_ids(data, trial)
     subject_values = data[subject_col].to_numpy() if subject_col is not None else None
-    slices, fta_codes, fta_genuine = _group_rows(
-        codes_list, uniques_list, len(data), keep, genuine, nonfinite
-    )
-
-    groups: list[Group] = []
-    for code_arr, rows in slices:
-        # the key of a group: the per-column codes of its first row
-        first = 0 if rows is None else int(rows[0])
-        key_vals = [
-            _scalar(u[int(c[first])]) for u, c in zip(uniques_list, codes_list, strict=True)
-        ]
-        key = tuple(key_vals) if split_col is not None else (*key_vals, None)
-        if rows is None:
-            g = Group(key, scores, genuine, trial_values, None, subject_values)
-        else:
-            fta = (0, 0)
-            if fta_codes is not None:
-                mine = fta_codes == int(code_arr[0])
-                n_gen = int(np.count_nonzero(fta_genuine[mine]))
-                fta = (int(np.count_nonzero(mine)) - n_gen, n_gen)
-            subjects = None if subject_values is None else subject_values[rows]
-            g = Group(key, scores[rows], genuine[rows], trial_values[rows], rows, subjects, fta)
-        _check_group(data, g, trial, by_cols, split_col)
-        groups.append(g)
-    # order groups as (by..., system, split) codes: first appearance within each column
+    layout = _layout(codes_list, uniques_list, keep, genuine, nonfinite, scores=scores,
+                     trial=trial_values, counts=counts, subject=subject_values,
+                     split=split_col is not None)
+    _check_groups(data, layout, trial, by_cols, split_col)
+    # groups in the order of the (by..., system, split) codes: first appearance within
+    # each column (categories in their order)
     return Trials(
-        groups=groups,
+        groups=LazyGroups(layout, Group),
         by=by_cols,
         split_column=split_col,
         orientation=orientation,
         columns={"found": list(data.columns), "trial": trial, "system": system, "label": label},
+        layout=layout,
     )
 
 
+def _layout(codes_list, uniques_list, keep, genuine, nonfinite, **arrays) -> Layout:
+    """The groups' :class:`~pandas_biosig._trial_groups.Layout`; a table whose every
+    score failed is empty."""
+    n = genuine.size
+    combined = None
+    if not (len(codes_list) == 1 and len(uniques_list[0]) == 1 and keep is None):
+        combined = combine_codes(codes_list, [len(u) for u in uniques_list], n)
+    layout = layout_groups(combined, codes_list, uniques_list, n=n, keep=keep,
+                           genuine=genuine, nonfinite=nonfinite, **arrays)
+    if layout.size == 0:
+        raise SchemaError(ERROR_EMPTY)
+    return layout
+
+
+def _check_groups(data, layout: Layout, trial_col, by_cols, split_col) -> None:
+    """Raise the error of the first group (in group order) holding one class only or
+    a duplicate trial id, as :func:`_check_group` words it."""
+    gen, imp = layout.class_weights()
+    bad = (gen == 0) | (imp == 0)
+    bad |= duplicated_groups(layout)
+    if bad.any():
+        first = int(np.argmax(bad))
+        _check_group(data, layout.group(first, Group, layout.ordered_subject()), trial_col,
+                     by_cols, split_col)
+
+
+def _counts(data: pd.DataFrame, column: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table without its rows counted 0, and the counts of the others (int64)."""
+    series = data[column]
+    dtype = series.dtype
+    kind = getattr(dtype, "kind", "O")
+    if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype) \
+            or kind not in "iuf":
+        raise SchemaError(ERROR_COUNT_DTYPE.format(column=column, dtype=dtype))
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    wrong = ~(np.isfinite(values) & (values >= 0) & (values == np.floor(values)))
+    if kind in "iu":
+        wrong = series.to_numpy(dtype=np.float64, na_value=-1.0) < 0
+    if wrong.any():
+        bad = np.flatnonzero(wrong)
+        raise SchemaError(ERROR_COUNT_VALUE.format(
+            column=column, n=bad.size, examples=[_scalar(v) for v in series.iloc[bad[:3]]],
+            rows=_example_rows(data, bad)))
+    if float(values.sum()) >= 2.0**53:
+        raise SchemaError(ERROR_COUNT_TOTAL.format(column=column, total=float(values.sum())))
+    counts = values.astype(np.int64) if kind == "f" else series.to_numpy(dtype=np.int64)
+    if counts.size and not counts.all():
+        nonzero = np.flatnonzero(counts)
+        if nonzero.size == 0:
+            raise SchemaError(ERROR_EMPTY)
+        return data.iloc[nonzero], counts[nonzero]
+    return data, counts
+
+
 def _check_table(
-    data, *, system, trial, label, score, split, subject, by, orientation, nonfinite
+    data, *, system, trial, label, score, split, subject, by, orientation, nonfinite,
+    count=None,
 ) -> tuple[tuple[str, ...], str | None, str | None]:
     """The arguments and the columns: ``(by columns, split column, subject column)``, the
     optional ones None when absent under their default name; errors for a non-frame, an
@@ -472,7 +553,7 @@ def _check_table(
     by_cols = _by_columns(by)
     check_column_names(
         system=system, trial=trial, label=label, score=score, split=split, subject=subject,
-        by=list(by_cols),
+        by=list(by_cols), count=count,
     )
     check_columns(data)
     required = [*by_cols, system, trial, label, score]
@@ -480,7 +561,7 @@ def _check_table(
     subject_col = (
         subject if subject is not None and (subject in data.columns or subject != "subject") else None
     )
-    for optional in (split_col, subject_col):
+    for optional in (split_col, subject_col, count):
         if optional is not None:
             required.append(optional)
     missing = [c for c in dict.fromkeys(required) if c not in data.columns]
@@ -523,32 +604,6 @@ def _trial_ids(data: pd.DataFrame, column: str) -> np.ndarray:
             ERROR_MISSING_TRIALS.format(column=column, n=bad.size, rows=_example_rows(data, bad))
         )
     return values
-
-
-def _group_rows(codes_list, uniques_list, n: int, keep, genuine, nonfinite):
-    """``(slices, fta_codes, fta_genuine)``: one ``(code, rows)`` per group in key-code
-    order (``rows`` None for a single group holding every row), and under
-    ``nonfinite='reject'`` the key code and label of each failure to acquire."""
-    if len(codes_list) == 1 and len(uniques_list[0]) == 1 and keep is None:
-        return [(np.zeros(1, dtype=np.intp), None)], None, None
-    combined = combine_codes(codes_list, [len(u) for u in uniques_list], n)
-    fta_codes = fta_genuine = None
-    if keep is not None:
-        if nonfinite == "reject":
-            fta_codes, fta_genuine = combined[~keep], genuine[~keep]
-        combined = np.where(keep, combined, -1)
-    uniq = np.unique(combined)
-    uniq = uniq[uniq >= 0]
-    if uniq.size == 0:
-        raise SchemaError(ERROR_EMPTY)
-    dense = np.searchsorted(uniq, combined)
-    dense_dtype = np.int16 if uniq.size < 2**15 else np.int64
-    dense = np.where(combined < 0, uniq.size, dense).astype(dense_dtype)
-    order = np.argsort(dense, kind="stable")
-    counts = np.bincount(dense, minlength=uniq.size + 1)[: uniq.size]
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    slices = [(uniq[i : i + 1], order[starts[i] : starts[i] + counts[i]]) for i in range(uniq.size)]
-    return slices, fta_codes, fta_genuine
 
 
 def _by_columns(by) -> tuple[str, ...]:

@@ -16,12 +16,13 @@ import numpy as np
 import pandas as pd
 
 from ._frames import _frame, _rates_row, _sign, _sweep
-from ._kernels.rates import d_prime, interpolated_eer, threshold_eer
+from ._kernels.rates import interpolated_eer, threshold_eer
 from ._kernels.select import eer_points
 from ._schema import (
     check_option,
     validate_trials,
 )
+from ._segmented import dcf_frame, eer_frame, error_rates_frame, summary_frame, uses_engine
 from ._typing import Criterion, EERMethod, NonFinite, Orientation
 from ._validation import ERROR_COSTS, ERROR_RATE, check_costs, check_rate  # noqa: F401
 from ._validation import check_costs as _check_costs
@@ -137,6 +138,7 @@ def eer(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Equal error rate of every system.
 
@@ -163,6 +165,10 @@ def eer(
         to acquire (FTA) as bob.measure does: every quantity here is computed on the
         acquired (finite) scores, and :func:`error_rates` adds the pooled FTA to its
         ``far`` and ``frr`` (see docs/methods.md, "Failures to acquire").
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit.
 
     Returns
     -------
@@ -211,8 +217,10 @@ def eer(
     check_option(method, EER_METHODS, "method")
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
-        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite, count=count,
     )
+    if uses_engine(trials):  # many groups: one sort for all
+        return eer_frame(trials, method, EER_COLUMNS)
     sign = _sign(trials)
     rows = []
     for g in trials.groups:
@@ -221,7 +229,8 @@ def eer(
             _, op = sw.eer_threshold()
             value = sw.eer_rocch()
         else:  # two operating points suffice: found by selection, without a sort
-            points = eer_points(g.scores, g.genuine)
+            points = eer_points(g.scores, g.genuine) if g.count is None else \
+                _sweep(g).eer_points()
             value, op = threshold_eer(*points)
             if method == "interpolated":
                 value = interpolated_eer(*points)
@@ -259,6 +268,7 @@ def error_rates(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""False acceptance and rejection counts and rates at a threshold policy.
 
@@ -298,7 +308,7 @@ def error_rates(
         group's threshold is chosen on its own trials (a-posteriori).
     apply_to : split value or list, optional
         Report only these splits (e.g. ``"eval"``).
-    by, system, trial, label, score, split, orientation, nonfinite
+    by, system, trial, label, score, split, orientation, nonfinite, count
         As in :func:`eer`.
 
     Returns
@@ -354,12 +364,14 @@ def error_rates(
     _check_costs(p_target, c_miss, c_fa)
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
-        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite, count=count,
     )
     sign = _sign(trials)
     groups, rows = [], []
     protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
+    if uses_engine(trials):
+        return error_rates_frame(trials, protocol, ERROR_RATE_COLUMNS)
     for r in protocol.resolve(trials):
         g, sw, t = r.group, r.sweep, r.threshold
         row = dict(
@@ -397,6 +409,7 @@ def dcf(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Normalized detection cost: minimum (minDCF) and actual (actDCF), per operating point.
 
@@ -416,7 +429,7 @@ def dcf(
     weight, target : float
         The weight of ``threshold="min_weighted"`` and the rate bound of ``"far"`` /
         ``"frr"``, as in :func:`error_rates`.
-    on, apply_to, by, system, trial, label, score, split, orientation, nonfinite
+    on, apply_to, by, system, trial, label, score, split, orientation, nonfinite, count
         As in :func:`error_rates`.
 
     Returns
@@ -456,10 +469,14 @@ def dcf(
         _check_costs(a, b, c)
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
-        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite, count=count,
     )
     if threshold == "bayes" and trials.orientation == "distance":
         raise ValueError(ERROR_BAYES_DISTANCE)
+    if uses_engine(trials):
+        options = dict(threshold=threshold, weight=weight, target=target, on=on,
+                       apply_to=apply_to)
+        return dcf_frame(trials, list(zip(pt, cm, cf, strict=True)), options, DCF_COLUMNS)
     sign = _sign(trials)
     groups, rows = [], []
     for a, b, c in zip(pt, cm, cf, strict=True):
@@ -508,6 +525,7 @@ def summary(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""The headline numbers of every system, one row each, from one sorted sweep.
 
@@ -518,7 +536,7 @@ def summary(
     p_target, c_miss, c_fa : float
         Operating point of ``min_dcf`` (default: NIST SRE 2012-2021 primary,
         :math:`p = 0.01`, unit costs).
-    by, system, trial, label, score, split, orientation, nonfinite
+    by, system, trial, label, score, split, orientation, nonfinite, count
         As in :func:`eer`.
 
     Returns
@@ -570,8 +588,10 @@ def summary(
     _check_costs(p_target, c_miss, c_fa)
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
-        subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
+        subject=None, by=by, orientation=orientation, nonfinite=nonfinite, count=count,
     )
+    if uses_engine(trials):
+        return summary_frame(trials, p_target, c_miss, c_fa, SUMMARY_COLUMNS)
     sign = _sign(trials)
     norm = min(c_miss * p_target, c_fa * (1 - p_target))
     rows = []
@@ -600,7 +620,7 @@ def summary(
                 c_fa=c_fa,
                 cllr=sw.cllr() if sign > 0 else float("nan"),
                 min_cllr=min_cllr,
-                d_prime=d_prime(sw.neg, sw.pos),
+                d_prime=sw.d_prime(),
             )
         )
     return _frame(trials, trials.groups, rows, SUMMARY_COLUMNS)

@@ -116,7 +116,7 @@ def split_roles(trials: Trials) -> tuple[Hashable | None, list]:
     """
     if trials.split_column is None:
         return None, []
-    found = list(dict.fromkeys(g.split for g in trials.groups))
+    found = list(dict.fromkeys(k[-1] for k in trials.keys))
 
     def named(s, names):
         return isinstance(s, str) and s.strip().lower() in names
@@ -168,6 +168,8 @@ def group_where(trials: Trials, group: Group) -> str:
 
 def _sweep(group: Group) -> Sweep:
     """The in-memory sweep of a group: its scores sorted once."""
+    if group.count is not None:
+        return Sweep.from_counts(group.scores, group.genuine, group.count)
     return Sweep.from_scores(group.scores, group.genuine)
 
 
@@ -245,21 +247,25 @@ class Protocol:
         if isinstance(apply_to, str) and apply_to == AUTO:
             apply_to = None
             if on is not None and needs_threshold:
-                found = list(dict.fromkeys(g.split for g in trials.groups))
+                found = list(dict.fromkeys(k[-1] for k in trials.keys))
                 others = evals if on == dev else [s for s in found if s != on]
                 apply_to = others or None
         return on, apply_to
 
     def reported(self, trials: Trials, apply_to) -> list[Group]:
         groups = trials.groups
+        return [groups[i] for i in self.reported_indices(trials, apply_to)]
+
+    def reported_indices(self, trials: Trials, apply_to) -> list[int]:
+        """The positions of the groups reported under ``apply_to``, in table order."""
         if apply_to is None:
-            return list(groups)
+            return list(range(len(trials.groups)))
         wanted = (
             [apply_to] if isinstance(apply_to, str) or not isinstance(apply_to, Sequence)
             else list(apply_to)
         )
-        keep = {id(g) for v in wanted for g in trials.select_split(v, name="apply_to")}
-        return [g for g in groups if id(g) in keep]
+        keep = {i for v in wanted for i in trials.split_indices(v, name="apply_to")}
+        return sorted(keep)
 
     # ---------------------------------------------------------------- resampling
     def unit(self, trials: Trials, *, subject: str | None = "subject") -> str:

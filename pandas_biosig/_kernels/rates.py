@@ -28,7 +28,7 @@ from .rocch import (
     window_eer,
 )
 from .search import search_sorted_keys
-from .sums import pairwise_sum, softplus_into
+from .sums import pairwise_sum, repeat_fill, softplus_into
 
 __all__ = [
     "OperatingPoint",
@@ -97,6 +97,28 @@ class Sweep:
         self._cand: tuple | None = None
         self._pav: tuple | None = None
         self._soft: tuple | None = None
+        self._counts: tuple | None = None  # counted trials: (neg, pos) counts per score
+
+    @classmethod
+    def from_counts(cls, scores, genuine, counts) -> Sweep:
+        """The sweep of finite ``scores`` each standing for ``counts`` identical trials
+        (integers >= 1): every count and rate that of the expanded scores, and
+        :meth:`cllr` their sums (:func:`cllr_sums`)."""
+        scores = np.asarray(scores, dtype=np.float64)
+        genuine = np.asarray(genuine, dtype=bool)
+        counts = np.asarray(counts, dtype=np.int64)
+        parts = []
+        for mask in (~genuine, genuine):
+            x, c = scores[mask], counts[mask]
+            order = np.argsort(x, kind="stable")
+            parts.append((x[order], c[order]))
+        (neg, wn), (pos, wp) = parts
+        new = cls(neg, pos, assume_sorted=True)
+        new._cn = np.concatenate(([0], np.cumsum(wn)))
+        new._cp = np.concatenate(([0], np.cumsum(wp)))
+        new.n, new.p = int(new._cn[-1]), int(new._cp[-1])
+        new._counts = (wn, wp)
+        return new
 
     def reweighted(self, neg_weights: np.ndarray, pos_weights: np.ndarray) -> Sweep:
         """The same sorted scores with integer multiplicities (a bootstrap replicate).
@@ -119,7 +141,7 @@ class Sweep:
         if new.n == 0 or new.p == 0:
             raise ValueError("both classes need at least one score")
         new._positions = self.positions()
-        new._cand = new._pav = None
+        new._cand = new._pav = new._counts = None
         new._soft = self._softplus() if self._soft is not None else None
         return new
 
@@ -413,9 +435,16 @@ class Sweep:
         return self._soft
 
     def cllr(self) -> float:
-        """:func:`cllr` of the scores, failures to acquire counted as ``-inf``."""
+        """:func:`cllr` of the scores, failures to acquire counted as ``-inf``; counted
+        trials summed as that many equal terms (:meth:`from_counts`)."""
         if self.rp:
             return float("inf")
+        if self._counts is not None:
+            wn, wp = self._counts
+            pos_sum = pairwise_sum(repeat_fill(self.pos, wp, lambda x, out: softplus_into(
+                x, out, negate=True)), self.p)
+            neg_sum = pairwise_sum(repeat_fill(self.neg, wn, softplus_into), self.n)
+            return float((pos_sum / self.p + neg_sum / self.n) / (2 * _LN2))
         if self._cn is None:  # numpy's sums, computed in cache-sized leaves, nothing kept
             pos_sum = pairwise_sum(lambda lo, hi, out: softplus_into(self.pos[lo:hi], out,
                                                                      negate=True), self.pos.size)
@@ -428,6 +457,10 @@ class Sweep:
             wn = np.diff(self._cn)
             total = np.dot(wp, sp_pos) / self.p + np.dot(wn, sp_neg) / self.n
         return float(total / (2 * _LN2))
+
+    def d_prime(self) -> float:
+        """:func:`d_prime` of the finite scores (counted trials as that many)."""
+        return d_prime(self.neg, self.pos, *(self._counts or (None, None)))
 
     def auc(self) -> float:
         """Area under the ROC, ties counted half (= Mann-Whitney U / (n p))."""
@@ -564,9 +597,13 @@ def cllr(negatives: np.ndarray, positives: np.ndarray) -> float:
     return float((pos_cost + neg_cost) / (2 * _LN2))
 
 
-def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
+def d_prime(negatives: np.ndarray, positives: np.ndarray, neg_counts=None,
+            pos_counts=None) -> float:
     """Decidability index ``|mu_g - mu_i| / sqrt((var_g + var_i) / 2)`` (population
-    variances), on the finite scores."""
+    variances), on the finite scores; ``*_counts``: how many identical trials each
+    (finite) score stands for, summed as that many equal terms."""
+    if neg_counts is not None:
+        return _counted_d_prime((negatives, neg_counts), (positives, pos_counts))
     neg, neg_sum = _finite_sum(negatives)
     pos, pos_sum = _finite_sum(positives)
     if neg.size == 0 or pos.size == 0:
@@ -581,6 +618,26 @@ def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
         squares = pairwise_sum(lambda lo, hi, out, x=x, m=m: _squared_deviations(x[lo:hi], m, out),
                                x.size)
         moments.append((m, squares / x.size))
+    return _decidability(moments)
+
+
+def _counted_d_prime(neg, pos) -> float:
+    """:func:`d_prime` of counted finite scores: the sums of the expanded scores."""
+    moments = []
+    for x, c in (pos, neg):
+        size = int(np.sum(c))
+        m = np.float64(pairwise_sum(repeat_fill(x, c, _copy_into), size)) / size
+        squares = pairwise_sum(repeat_fill(
+            x, c, lambda v, out, m=m: _squared_deviations(v, m, out)), size)
+        moments.append((m, squares / size))
+    return _decidability(moments)
+
+
+def _copy_into(x: np.ndarray, out: np.ndarray) -> None:
+    out[...] = x
+
+
+def _decidability(moments) -> float:
     (mu_g, var_g), (mu_i, var_i) = moments
     spread = np.sqrt((var_g + var_i) / 2)
     diff = abs(mu_g - mu_i)

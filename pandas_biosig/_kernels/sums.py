@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["pairwise_sum", "softplus_into"]
+__all__ = ["pairwise_sum", "repeat_fill", "segment_sums", "softplus_into"]
 
 #: Largest leaf of the tree (elements): every leaf is a node of numpy's own tree.
 LEAF = 1 << 14
@@ -38,6 +38,22 @@ def pairwise_sum(fill: Callable[[int, int, np.ndarray], None], size: int,
         return node(lo, half) + node(lo + half, m - half)
 
     return 0.0 + node(0, size) if size else 0.0
+
+
+def repeat_fill(values: np.ndarray, counts: np.ndarray,
+                into: Callable[[np.ndarray, np.ndarray], None]):
+    """A ``fill`` for :func:`pairwise_sum` over ``np.repeat(values, counts)``, each
+    leaf written by ``into(x, out)``: the expanded values are made leaf by leaf, so a
+    count of a billion costs time, not memory."""
+    ends = np.cumsum(counts)
+
+    def fill(lo: int, hi: int, out: np.ndarray) -> None:
+        a = int(np.searchsorted(ends, lo, side="right"))
+        b = int(np.searchsorted(ends, hi - 1, side="right")) + 1
+        reps = np.minimum(ends[a:b], hi) - np.maximum(ends[a:b] - counts[a:b], lo)
+        into(np.repeat(values[a:b], reps), out)
+
+    return fill
 
 
 def softplus_into(x: np.ndarray, out: np.ndarray, *, negate: bool = False) -> None:
@@ -97,24 +113,27 @@ def segment_sums(x: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 def _leaf_sums(x: np.ndarray, lo: np.ndarray, size: np.ndarray) -> np.ndarray:
     """numpy's sum of each leaf ``x[lo:lo + size]`` (``size`` <= 128): a plain loop from
     0.0 below 8 elements, else eight partial sums over the whole blocks of eight, added
-    pairwise, then the rest one by one."""
+    pairwise, then the rest one by one. Leaves of one size are summed together, as the
+    rows of one gathered array."""
     out = np.zeros(lo.size)
-    if lo.size == 0 or x.size == 0:
-        return out
-    last = x.size - 1
-    blocks = np.where(size >= 8, size // 8, 0)
-    wide = blocks > 0
-    if wide.any():
-        base = lo[wide, None] + np.arange(8)
-        r = x[base]
-        for k in range(1, int(blocks.max())):
-            on = (k < blocks[wide])[:, None]
-            r += np.where(on, x[np.minimum(base + 8 * k, last)], 0.0)
-        out[wide] = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + (
-            (r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
-    start = lo + 8 * blocks
-    rest = size - 8 * blocks
-    for k in range(int(rest.max(initial=0))):
-        on = k < rest
-        out += np.where(on, x[np.minimum(start + k, last)], 0.0)
+    for m in np.unique(size):
+        m = int(m)
+        which = np.flatnonzero(size == m)
+        if m == 0:
+            continue
+        rows = x[lo[which, None] + np.arange(m)]
+        if m < 8:
+            acc = np.zeros(which.size)
+            for j in range(m):
+                acc += rows[:, j]
+            out[which] = acc
+            continue
+        whole = m - m % 8
+        r = rows[:, :8].copy()
+        for j in range(8, whole, 8):
+            r += rows[:, j : j + 8]
+        acc = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
+        for j in range(whole, m):
+            acc += rows[:, j]
+        out[which] = acc
     return out

@@ -1,0 +1,203 @@
+"""The groups of a validated trial table laid out one after another, found and checked
+in vectorised passes.
+
+A documented internal module (docs/architecture.md, layer 1): :func:`pandas_biosig._schema.validate_trials`
+builds a :class:`Layout` (every group's rows in group order, their offsets, keys, failures
+to acquire and counts) with no Python loop over the groups, and hands out the
+:class:`~pandas_biosig._schema.Group` objects lazily (:class:`LazyGroups`): the functions
+that read many groups at once (:mod:`pandas_biosig._segmented`) never build them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["LazyGroups", "Layout", "layout_groups"]
+
+#: Key codes below this many times the rows are numbered by counting, not by hashing.
+_DENSE_FACTOR = 4
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """The finite trials of every group, group after group (key-code order).
+
+    ``order`` lists the table's row positions in group order (None when one group holds
+    every row in table order); the trials of group ``i`` are
+    ``offsets[i]:offsets[i + 1]`` of ``scores`` (oriented), ``genuine``, ``trial`` and
+    ``counts`` (None without a count column). ``fta`` holds the (impostor, genuine)
+    failures to acquire of each group (weighted by the counts), ``keys`` its key tuple.
+    """
+
+    order: np.ndarray | None
+    offsets: np.ndarray
+    scores: np.ndarray
+    genuine: np.ndarray
+    trial: np.ndarray
+    counts: np.ndarray | None
+    fta: np.ndarray
+    keys: list
+    subject: np.ndarray | None = None  # the table's column, in table order
+
+    @property
+    def size(self) -> int:
+        return self.offsets.size - 1
+
+    def class_weights(self) -> tuple[np.ndarray, np.ndarray]:
+        """The (genuine, impostor) trials of each group, counts included."""
+        lo, hi = self.offsets[:-1], self.offsets[1:]
+        if self.counts is None:
+            cg = np.concatenate(([0], np.cumsum(self.genuine, dtype=np.int64)))
+            gen = cg[hi] - cg[lo]
+            return gen, (hi - lo) - gen
+        cg = np.concatenate(([0], np.cumsum(np.where(self.genuine, self.counts, 0))))
+        cw = np.concatenate(([0], np.cumsum(self.counts)))
+        gen = cg[hi] - cg[lo]
+        return gen, (cw[hi] - cw[lo]) - gen
+
+    def group(self, i: int, make: Callable, subject: np.ndarray | None = None):
+        """Group ``i`` built by ``make`` (the :class:`~pandas_biosig._schema.Group`
+        constructor); ``subject``: the subject ids in group order."""
+        a, b = int(self.offsets[i]), int(self.offsets[i + 1])
+        fta = (int(self.fta[i, 0]), int(self.fta[i, 1]))
+        count = None if self.counts is None else self.counts[a:b]
+        if self.order is None:
+            return make(self.keys[i], self.scores, self.genuine, self.trial, None,
+                        self.subject, fta, count)
+        sub = None if subject is None else subject[a:b]
+        return make(self.keys[i], self.scores[a:b], self.genuine[a:b], self.trial[a:b],
+                    self.order[a:b], sub, fta, count)
+
+    def ordered_subject(self) -> np.ndarray | None:
+        if self.subject is None or self.order is None:
+            return self.subject
+        return self.subject[self.order]
+
+
+class LazyGroups(Sequence):
+    """The groups of a :class:`Layout`, built on first use and then kept (one object per
+    group, so that identities stay valid); ``len`` builds nothing."""
+
+    def __init__(self, layout: Layout, make: Callable):
+        self._layout, self._make, self._groups = layout, make, None
+
+    def _all(self) -> list:
+        if self._groups is None:
+            lay = self._layout
+            subject = lay.ordered_subject()
+            self._groups = [lay.group(i, self._make, subject) for i in range(lay.size)]
+        return self._groups
+
+    def __len__(self) -> int:
+        return self._layout.size
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __repr__(self) -> str:
+        return f"LazyGroups({self._layout.size} groups)"
+
+
+def layout_groups(combined: np.ndarray | None, codes_list, uniques_list, *, n: int, keep,
+                  genuine, nonfinite: str, scores, trial, counts, subject, split: bool) -> Layout:
+    """The :class:`Layout` of a table whose rows carry the key code ``combined`` (None:
+    one group, every row); ``keep`` masks the finite scores (None: all are)."""
+    if combined is None:
+        w = np.ones(n, dtype=np.int64) if counts is None else counts
+        keys = _keys(codes_list, uniques_list, np.zeros(1, dtype=np.int64), split)
+        return Layout(None, np.array([0, n], dtype=np.int64), scores, genuine, trial, counts,
+                      np.zeros((1, 2), dtype=np.int64), keys, subject)
+    uniq, dense = _dense(combined, keep)
+    size = uniq.size
+    order = _stable_order(dense, size)
+    sizes = np.bincount(dense, minlength=size + 1)[:size]
+    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    order = order[: offsets[-1]]
+    fta = np.zeros((size, 2), dtype=np.int64)
+    if keep is not None and nonfinite == "reject":
+        bad = np.flatnonzero(~keep)
+        where = np.searchsorted(uniq, combined[bad])
+        hit = (where < size) & (uniq[np.minimum(where, size - 1)] == combined[bad])
+        w = np.ones(bad.size) if counts is None else counts[bad].astype(np.float64)
+        for col, cls in ((0, False), (1, True)):
+            mine = hit & (genuine[bad] == cls)
+            fta[:, col] = np.bincount(where[mine], weights=w[mine], minlength=size)[:size]
+    keys = _keys(codes_list, uniques_list, order[offsets[:-1]], split)
+    return Layout(order, offsets, scores[order], genuine[order], trial[order],
+                  None if counts is None else counts[order], fta, keys, subject)
+
+
+def _dense(combined: np.ndarray, keep) -> tuple[np.ndarray, np.ndarray]:
+    """The key codes present (ascending) and each row's index among them (the number
+    of groups for a row that ``keep`` leaves out)."""
+    present = combined if keep is None else combined[keep]
+    if present.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(combined.size, dtype=np.int64)
+    top = int(present.max()) + 1
+    if top <= _DENSE_FACTOR * combined.size + 1024:  # count instead of hashing
+        used = np.bincount(present, minlength=top) > 0
+        uniq = np.flatnonzero(used)
+        rank = np.cumsum(used) - 1
+        dense = rank[np.minimum(combined, top - 1)]
+    else:
+        uniq = np.unique(present)
+        dense = np.searchsorted(uniq, combined)
+    if keep is not None:
+        dense = np.where(keep, dense, uniq.size)
+    return uniq, dense.astype(np.int64)
+
+
+def _stable_order(dense: np.ndarray, size: int) -> np.ndarray:
+    """``np.argsort(dense, kind="stable")`` by radix sorts of 16-bit digits (numpy sorts
+    16-bit keys by counting; wider keys by merging)."""
+    if size < 1 << 15:
+        return np.argsort(dense.astype(np.int16), kind="stable")
+    order = np.argsort((dense & 0xFFFF).astype(np.uint16), kind="stable")
+    high = (dense >> 16)[order]
+    if int(high.max(initial=0)) == 0:
+        return order
+    return order[np.argsort(high.astype(np.uint16), kind="stable")]
+
+
+def _keys(codes_list, uniques_list, first: np.ndarray, split: bool) -> list:
+    """The key tuple of each group: each key column's value at the group's first row."""
+    columns = []
+    for u, c in zip(uniques_list, codes_list, strict=True):
+        values = np.fromiter((_scalar(v) for v in pd.Index(u).tolist()), dtype=object,
+                             count=len(u))
+        columns.append(values[np.asarray(c)[first]].tolist())
+    if not split:
+        columns.append([None] * first.size)
+    return list(zip(*columns, strict=True))
+
+
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def duplicated_groups(layout: Layout) -> np.ndarray:
+    """Whether each group repeats a trial id (as ``pd.Index(ids).has_duplicates``)."""
+    trial, off = layout.trial, layout.offsets
+    bad = np.zeros(layout.size, dtype=bool)
+    if trial.size < 2:
+        return bad
+    if trial.dtype.kind in "iuf":
+        rising = np.empty(trial.size, dtype=bool)
+        rising[0] = True
+        np.greater(trial[1:], trial[:-1], out=rising[1:])
+        rising[off[:-1][off[:-1] < trial.size]] = True
+        if rising.all():
+            return bad
+    codes, _ = pd.factorize(trial, use_na_sentinel=False)
+    seg = np.repeat(np.arange(layout.size), np.diff(off))
+    dup = pd.Index(seg * (int(codes.max(initial=0)) + 1) + codes).duplicated()
+    bad[np.unique(seg[dup])] = True
+    return bad
