@@ -66,6 +66,10 @@ ERROR_PAIR_MISSING = (
     "{n} trial(s) are not scored by every system, e.g. {examples}; pass common_trials=True "
     "to keep only the trials that all systems scored"
 )
+ERROR_COUNT = (
+    "count={count!r}: counted trials are read in memory only for now; pass a pandas "
+    "DataFrame, or expand the counted rows"
+)
 ERROR_BOOTSTRAP = (
     "test='bootstrap' resamples every trial of a pair in memory and is not available out of "
     "core; use a parametric test (hter_dependent, mcnemar, ...) or compute() a sample"
@@ -760,5 +764,7 @@ def _resolve(eng: _Engine, *, extra_named=None, **policy):
                                       named=extra_named)
 
 
-def _engine(data, *, moments=False, duplicates=True, **columns) -> _Engine:
+def _engine(data, *, moments=False, duplicates=True, count=None, **columns) -> _Engine:
+    if count is not None:
+        raise ValueError(ERROR_COUNT.format(count=count))
     return _Engine(data, _spec(data, **columns), moments=moments, duplicates=duplicates)

@@ -16,7 +16,7 @@ import pandas as pd
 
 from pandas_biosig._arrow_strings import all_equal, spelled_labels
 from pandas_biosig._object_runs import neighbour_changes
-from pandas_biosig._trial_groups import LazyGroups, Layout, duplicated_groups, layout_groups
+from pandas_biosig._trial_groups import Layout, LazyGroups, duplicated_groups, layout_groups
 
 __all__ = [
     "LABEL_VOCABULARY",

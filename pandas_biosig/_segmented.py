@@ -21,7 +21,7 @@ import pandas as pd
 
 from ._frames import _column, _frame_keys, _sweep
 from ._kernels import segment_stats
-from ._kernels.segments import Points, Segments
+from ._kernels.segments import Segments
 from ._schema import Group, SchemaError, Trials, check_option
 from ._validation import check_rate
 from .protocol import (
@@ -34,9 +34,9 @@ from .protocol import (
     FIXED,
     SAME_TRIALS,
     Protocol,
-    _fixed,
-    _is_real,
     criterion_weight,
+    fixed_threshold,
+    is_real,
 )
 
 __all__ = ["Engine", "SMALL_GROUP", "frame", "resolve", "uses_engine"]
@@ -222,7 +222,7 @@ def resolve(protocol: Protocol, trials: Trials, eng: Engine,
         values = np.full(index.size, float(named[threshold]))
     elif isinstance(threshold, Mapping | pd.Series):
         values = _per_system(dict(threshold), [keys[i] for i in index], sign)
-    elif _is_real(threshold) and not np.isnan(threshold):
+    elif is_real(threshold) and not np.isnan(threshold):
         values = np.full(index.size, sign * float(threshold))
     else:
         raise ValueError(ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named]))
@@ -263,7 +263,7 @@ def _per_system(given: dict, keys: Sequence[tuple], sign: float) -> np.ndarray:
     for j, key in enumerate(keys):
         if key[-2] not in given:
             raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=key[-2], given=list(given)))
-        values[j] = sign * _fixed(given[key[-2]])
+        values[j] = sign * fixed_threshold(given[key[-2]])
     return values
 
 

@@ -168,6 +168,7 @@ class BiosigAccessor(_SearchMethods, _GroupMethods, _PadMethods, metaclass=_Func
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
+        count: str | None = None,
     ) -> pd.DataFrame:
         """Equal error rate of every system; see :func:`pandas_biosig.eer`."""
         return metrics.eer(self._obj, **_args(locals()))
@@ -191,6 +192,7 @@ class BiosigAccessor(_SearchMethods, _GroupMethods, _PadMethods, metaclass=_Func
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
+        count: str | None = None,
     ) -> pd.DataFrame:
         """Error counts and rates at a threshold policy; see :func:`pandas_biosig.error_rates`."""
         return metrics.error_rates(self._obj, **_args(locals()))
@@ -214,6 +216,7 @@ class BiosigAccessor(_SearchMethods, _GroupMethods, _PadMethods, metaclass=_Func
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
+        count: str | None = None,
     ) -> pd.DataFrame:
         """Normalized minDCF and actDCF; see :func:`pandas_biosig.dcf`."""
         return metrics.dcf(self._obj, **_args(locals()))
@@ -232,6 +235,7 @@ class BiosigAccessor(_SearchMethods, _GroupMethods, _PadMethods, metaclass=_Func
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
+        count: str | None = None,
     ) -> pd.DataFrame:
         """The headline numbers of every system; see :func:`pandas_biosig.summary`."""
         return metrics.summary(self._obj, **_args(locals()))

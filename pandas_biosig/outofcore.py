@@ -81,6 +81,7 @@ from ._dask_curves import DET_VARIABLES, det
 from ._dask_engine import (  # noqa: F401  (the messages are documented here)
     ERROR_AUTO_SUBJECT,
     ERROR_BOOTSTRAP,
+    ERROR_COUNT,
     ERROR_NO_CONVERGENCE,
     ERROR_NOT_DASK,
     ERROR_PAIR_DUPLICATES,
@@ -148,6 +149,7 @@ def eer(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Equal error rate of every system of a dask trial table, exactly as :func:`pandas_biosig.eer`.
 
@@ -157,6 +159,9 @@ def eer(
         Tidy trial table, one row per (system, trial); never collected.
     method, by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
+    count : str, optional
+        Not read out of core yet: a column name raises ``ValueError``
+        (:data:`ERROR_COUNT`); compute() the table to use counted trials.
 
     Returns
     -------
@@ -195,7 +200,7 @@ def eer(
     check_option(method, EER_METHODS, "method")
     eng = _engine(
         data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, count=count,
     )
     sign = eng.spec.sign
 
@@ -235,6 +240,7 @@ def error_rates(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""False acceptance and rejection counts of a dask trial table at a threshold policy.
 
@@ -247,6 +253,9 @@ def error_rates(
         ``{system: threshold}``; ``on``: choose on one split, apply to the others).
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
+    count : str, optional
+        Not read out of core yet: a column name raises ``ValueError``
+        (:data:`ERROR_COUNT`); compute() the table to use counted trials.
 
     Returns
     -------
@@ -276,7 +285,7 @@ def error_rates(
     _check_costs(p_target, c_miss, c_fa)
     eng = _engine(
         data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, count=count,
     )
     sign = eng.spec.sign
 
@@ -318,6 +327,7 @@ def dcf(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Normalized minDCF and actDCF of a dask trial table, exactly as :func:`pandas_biosig.dcf`.
 
@@ -329,6 +339,9 @@ def dcf(
         As in :func:`pandas_biosig.dcf`.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
+    count : str, optional
+        Not read out of core yet: a column name raises ``ValueError``
+        (:data:`ERROR_COUNT`); compute() the table to use counted trials.
 
     Returns
     -------
@@ -368,7 +381,7 @@ def dcf(
         _check_costs(a, b, c)
     eng = _engine(
         data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, count=count,
     )
     if threshold == "bayes" and eng.spec.orientation == "distance":
         raise ValueError(ERROR_BAYES_DISTANCE)
@@ -416,6 +429,7 @@ def summary(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""The headline numbers of every system of a dask trial table.
 
@@ -425,6 +439,9 @@ def summary(
         Tidy trial table.
     p_target, c_miss, c_fa, by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.summary`.
+    count : str, optional
+        Not read out of core yet: a column name raises ``ValueError``
+        (:data:`ERROR_COUNT`); compute() the table to use counted trials.
 
     Returns
     -------
@@ -464,7 +481,7 @@ def summary(
     _check_costs(p_target, c_miss, c_fa)
     eng = _engine(
         data, moments=True, system=system, trial=trial, label=label, score=score, split=split,
-        by=by, orientation=orientation, nonfinite=nonfinite,
+        by=by, orientation=orientation, nonfinite=nonfinite, count=count,
     )
     sign = eng.spec.sign
     norm = min(c_miss * p_target, c_fa * (1 - p_target))
@@ -562,6 +579,7 @@ class DaskBiosigAccessor:
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
+        count: str | None = None,
     ) -> pd.DataFrame:
         """Equal error rate of every system; see :func:`eer`."""
         return eer(self._obj, **_args(locals()))
@@ -585,6 +603,7 @@ class DaskBiosigAccessor:
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
+        count: str | None = None,
     ) -> pd.DataFrame:
         """Error counts and rates at a threshold policy; see :func:`error_rates`."""
         return error_rates(self._obj, **_args(locals()))
@@ -608,6 +627,7 @@ class DaskBiosigAccessor:
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
+        count: str | None = None,
     ) -> pd.DataFrame:
         """Normalized minDCF and actDCF; see :func:`dcf`."""
         return dcf(self._obj, **_args(locals()))
@@ -626,6 +646,7 @@ class DaskBiosigAccessor:
         split: str | None = "split",
         orientation: Orientation = "similarity",
         nonfinite: NonFinite = "raise",
+        count: str | None = None,
     ) -> pd.DataFrame:
         """The headline numbers of every system; see :func:`summary`."""
         return summary(self._obj, **_args(locals()))

@@ -358,22 +358,23 @@ class Protocol:
             for g in groups:
                 if g.system not in given:
                     raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=g.system, given=list(given)))
-                out.append(make(g, FIXED, sign * _fixed(given[g.system]), FIXED, None))
+                out.append(make(g, FIXED, sign * fixed_threshold(given[g.system]), FIXED, None))
             return out
-        if _is_real(threshold) and not np.isnan(threshold):
+        if is_real(threshold) and not np.isnan(threshold):
             return [make(g, FIXED, sign * float(threshold), FIXED, None) for g in groups]
         raise ValueError(ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named]))
 
 
-def _is_real(value) -> bool:
+def is_real(value) -> bool:
+    """Whether ``value`` is a real number (booleans are not)."""
     return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
         value, bool | np.bool_
     )
 
 
-def _fixed(value) -> float:
+def fixed_threshold(value) -> float:
     """A fixed threshold: a real number, ±inf allowed (accept or reject all), NaN not."""
-    if not _is_real(value) or np.isnan(value):
+    if not is_real(value) or np.isnan(value):
         raise ValueError(ERROR_THRESHOLD.format(value=value, allowed=list(CRITERIA)))
     return float(value)
 

@@ -25,7 +25,8 @@ FORBIDDEN = {"pandas", "xarray", "statsmodels", "matplotlib", "dask"}
 HELPERS = {
     "_typing", "_validation", "_schema", "_arrow_strings", "_object_runs", "results", "protocol",
     "_pairwise",
-    "_progress", "_lazy", "_frames", "_datasets", "_replicates", "stats._common",
+    "_progress", "_lazy", "_frames", "_datasets", "_replicates", "_trial_groups", "_segmented",
+    "stats._common",
     "io._errors", "io._names", "io._open", "io._parse", "io._formats",
 }  # fmt: skip
 FRONT_ENDS = (

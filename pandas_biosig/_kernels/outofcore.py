@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rocch import pav
 from .rates import OperatingPoint, Sweep, _max_count, _search, rocch_eer
+from .rocch import pav
 
 __all__ = [
     "ExactSweep",

@@ -100,14 +100,15 @@ def segment_sums(x: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         lo[0::2], lo[1::2] = a, a + half
         size[0::2], size[1::2] = half, m - half
     below = None
-    for lo, size, split in reversed(levels):
-        value = np.empty(lo.size)
-        leaf = ~split
-        value[leaf] = _leaf_sums(x, lo[leaf], size[leaf])
-        if below is not None:
-            value[split] = below[0::2] + below[1::2]
-        below = value
-    return 0.0 + below
+    with np.errstate(over="ignore", invalid="ignore"):  # as numpy's sum: inf, NaN
+        for lo, size, split in reversed(levels):
+            value = np.empty(lo.size)
+            leaf = ~split
+            value[leaf] = _leaf_sums(x, lo[leaf], size[leaf])
+            if below is not None:
+                value[split] = below[0::2] + below[1::2]
+            below = value
+        return 0.0 + below
 
 
 def _leaf_sums(x: np.ndarray, lo: np.ndarray, size: np.ndarray) -> np.ndarray:
