@@ -71,6 +71,16 @@ SMALL_CASES = {
     "small_eer_threshold": '`eer(method="threshold")`',
     "small_summary": "`summary()`",
 }
+#: Many groups of 100 trials (20 % genuine), every call with ``by="grp"``; the ratio is
+#: to one ``np.sort`` of all the scores.
+GROUP_CASES = {
+    "groups_sort": "`np.sort` of all scores (the floor)",
+    "groups_one": "`eer()` of all trials as one group",
+    "groups_eer": '`eer(by="grp")`',
+    "groups_summary": '`summary(by="grp")`',
+    "groups_error_rates": '`error_rates(by="grp", threshold="eer")`',
+}
+GROUP_SIZE = 100
 MODULES = {"sklearn": "sklearn", "bob": "bob.measure", "pyeer": "pyeer"}
 #: The compare row: systems scoring the same trials (all pairs paired), and their subjects.
 COMPARE_SYSTEMS, COMPARE_SUBJECTS = 20, 1000
@@ -130,6 +140,36 @@ def _table(n: int, *, system_dtype="category", label_dtype="bool"):
     return table
 
 
+def _group_table(groups: int, seed: int = 0):
+    """``groups`` groups of :data:`GROUP_SIZE` trials, 20 % genuine, binormal scores
+    (impostor N(0, 1), genuine N(2, 1)), one system; ``grp`` an int64 column."""
+    import pandas as pd
+
+    n = groups * GROUP_SIZE
+    rng = np.random.default_rng(seed)
+    genuine = rng.random(n) < 0.2
+    return pd.DataFrame({
+        "system": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), ["sys"]),
+        "grp": np.repeat(np.arange(groups), GROUP_SIZE), "trial": np.arange(n),
+        "label": genuine, "score": rng.normal(np.where(genuine, 2.0, 0.0), 1.0),
+    })
+
+
+def _make_groups(case: str, groups: int):
+    """(input, call) of a many-groups row."""
+    import pandas_biosig as pbs
+
+    table = _group_table(groups)
+    calls = {
+        "groups_sort": lambda: np.sort(table["score"].to_numpy()),
+        "groups_one": lambda: pbs.eer(table),
+        "groups_eer": lambda: pbs.eer(table, by="grp"),
+        "groups_summary": lambda: pbs.summary(table, by="grp"),
+        "groups_error_rates": lambda: pbs.error_rates(table, by="grp", threshold="eer"),
+    }
+    return table, calls[case]
+
+
 def _input_bytes(obj) -> int:
     if isinstance(obj, tuple):
         return int(sum(a.nbytes for a in obj))
@@ -138,6 +178,8 @@ def _input_bytes(obj) -> int:
 
 def _make(case: str, n: int):
     """(input, call) for one case; the input is built before any clock starts."""
+    if case.startswith("groups_"):
+        return _make_groups(case, n)
     if case in ("sort", "kernel_eer", "kernel_select", "sklearn", "bob", "pyeer"):
         scores, genuine = _arrays(n)
         data = (scores, genuine)
@@ -418,6 +460,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=float, nargs="+", default=[1e6, 1e7])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--groups", type=float, nargs="+", default=[1e3, 1e4, 1e5],
+                    help=f"numbers of groups of {GROUP_SIZE} trials in the many-groups rows")
     ap.add_argument("--small-n", type=int, default=10_000)
     ap.add_argument("--small-repeat", type=int, default=300)
     ap.add_argument("--bootstrap-n", type=int, default=1_000_000)
@@ -456,6 +500,7 @@ def main(argv=None):
         args.skip = _SkipAllBut(args.skip, args.only)
     if args.quick:
         args.sizes, args.replicates, args.repeat = [1e5, 1e6], 100, 3
+        args.groups = [1e3, 1e4]
         args.compare_n = min(args.compare_n, 10_000)
     sizes = [int(s) for s in args.sizes]
     other = args.other_python or sys.executable
@@ -465,7 +510,7 @@ def main(argv=None):
         "pyeer": _importable(other, "pyeer"),
     }
     load = [os.getloadavg()[0]]
-    results: dict = {"curve": {}, "small": {}, "bootstrap": {}, "import": {}}
+    results: dict = {"curve": {}, "groups": {}, "small": {}, "bootstrap": {}, "import": {}}
     t_start = time.perf_counter()
 
     def say(msg):
@@ -485,6 +530,7 @@ def main(argv=None):
             results["curve"][f"{case}:{n}"] = res
             say(f"{case} {n}: {res}")
         load.append(os.getloadavg()[0])
+    _run_groups(args, results, say)
     for case in SMALL_CASES:
         if case in args.skip:
             continue
@@ -528,6 +574,51 @@ def main(argv=None):
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+def _run_groups(args, results, say) -> None:
+    """The many-groups rows: each case at each number of groups, in its own process."""
+    for case in GROUP_CASES:
+        if case in args.skip:
+            continue
+        for groups in (int(g) for g in args.groups):
+            res = _run_worker(sys.executable, ["curve", case, str(groups), str(args.repeat)],
+                              args.timeout)
+            results["groups"][f"{case}:{groups}"] = res
+            say(f"{case} {groups}: {res}")
+
+
+def _markdown_groups(results, args) -> list[str]:
+    """The many-groups table: ratios to ``np.sort`` of all scores, and the times."""
+    groups = [int(g) for g in args.groups]
+    found = results.get("groups", {})
+    if not found:
+        return []
+    lines = [
+        "",
+        f"**Many groups** of {GROUP_SIZE} trials (20 % genuine, one system, `by=\"grp\"`): "
+        f"fastest of {args.repeat} runs (one run when a call takes over 20 s), as a ratio to "
+        "the fastest `np.sort` of all the scores in the same process; the time in brackets.",
+        "",
+        "| call | " + " | ".join(f"{_fmt_n(g)} groups" for g in groups) + " |",
+        "|---|" + "---|" * len(groups),
+    ]
+    for case, label in GROUP_CASES.items():
+        if case in args.skip:
+            continue
+        cells = []
+        for g in groups:
+            r = found.get(f"{case}:{g}", {})
+            if not r:
+                cells.append("")
+            elif "error" in r:
+                cells.append(r["error"])
+            elif case == "groups_sort":
+                cells.append(f"1× ({_seconds(r['sort_time'])})")
+            else:
+                cells.append(f"{r['time'] / r['sort_time']:.2f}× ({_seconds(r['time'])})")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def _markdown(results, sizes, args) -> str:
@@ -575,6 +666,7 @@ def _markdown(results, sizes, args) -> str:
                 f"{r['traced_peak'] / r['input_bytes']:.2f}×",
             ]
         lines.append(f"| {label} | " + " | ".join(cells + tail) + " |")
+    lines += _markdown_groups(results, args)
     small = results["small"]
     if small:
         lines += [

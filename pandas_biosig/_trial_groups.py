@@ -51,6 +51,9 @@ class Layout:
     def class_weights(self) -> tuple[np.ndarray, np.ndarray]:
         """The (genuine, impostor) trials of each group, counts included."""
         lo, hi = self.offsets[:-1], self.offsets[1:]
+        if self.counts is None and self.size == 1:  # one group: a count, no cumulative sum
+            gen = np.array([np.count_nonzero(self.genuine)])
+            return gen, (hi - lo) - gen
         if self.counts is None:
             cg = np.concatenate(([0], np.cumsum(self.genuine, dtype=np.int64)))
             gen = cg[hi] - cg[lo]
@@ -111,13 +114,13 @@ def layout_groups(combined: np.ndarray | None, codes_list, uniques_list, *, n: i
     """The :class:`Layout` of a table whose rows carry the key code ``combined`` (None:
     one group, every row); ``keep`` masks the finite scores (None: all are)."""
     if combined is None:
-        w = np.ones(n, dtype=np.int64) if counts is None else counts
         keys = _keys(codes_list, uniques_list, np.zeros(1, dtype=np.int64), split)
         return Layout(None, np.array([0, n], dtype=np.int64), scores, genuine, trial, counts,
                       np.zeros((1, 2), dtype=np.int64), keys, subject)
     uniq, dense = _dense(combined, keep)
     size = uniq.size
-    order = _stable_order(dense, size)
+    grouped = _grouped(dense)
+    order = np.arange(dense.size) if grouped else _stable_order(dense, size)
     sizes = np.bincount(dense, minlength=size + 1)[:size]
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
     order = order[: offsets[-1]]
@@ -131,6 +134,8 @@ def layout_groups(combined: np.ndarray | None, codes_list, uniques_list, *, n: i
             mine = hit & (genuine[bad] == cls)
             fta[:, col] = np.bincount(where[mine], weights=w[mine], minlength=size)[:size]
     keys = _keys(codes_list, uniques_list, order[offsets[:-1]], split)
+    if grouped and order.size == n:  # rows already group after group: no copies
+        return Layout(order, offsets, scores, genuine, trial, counts, fta, keys, subject)
     return Layout(order, offsets, scores[order], genuine[order], trial[order],
                   None if counts is None else counts[order], fta, keys, subject)
 
@@ -153,6 +158,11 @@ def _dense(combined: np.ndarray, keep) -> tuple[np.ndarray, np.ndarray]:
     if keep is not None:
         dense = np.where(keep, dense, uniq.size)
     return uniq, dense.astype(np.int64)
+
+
+def _grouped(dense: np.ndarray) -> bool:
+    """Whether the rows come group after group already (codes never decrease)."""
+    return bool(np.all(dense[1:] >= dense[:-1]))
 
 
 def _stable_order(dense: np.ndarray, size: int) -> np.ndarray:

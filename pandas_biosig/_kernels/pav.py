@@ -74,8 +74,9 @@ def pav_segments(npos: np.ndarray, nneg: np.ndarray,
     guess = _guess(npos, w, offsets)
     pinned = np.zeros(X.size, dtype=bool)
     pinned[offsets] = True
-    keep = np.union1d(guess, offsets)
-    keep = _reopen(X, Y, keep)
+    kept = pinned.copy()
+    kept[guess] = True
+    keep = _reopen(X, Y, np.flatnonzero(kept))
     keep = _rounds(X, Y, keep, pinned[keep])
     P = np.diff(Y[keep]).astype(np.int64)
     N = np.diff(X[keep]).astype(np.int64) - P
@@ -105,8 +106,10 @@ def _reopen(X, Y, keep) -> np.ndarray:
     below = (Y[inner] - Y[a]) * (X[b] - X[a]) < (Y[b] - Y[a]) * (X[inner] - X[a])
     if not below.any():
         return keep
-    reopened = inner[np.isin(j, j[below])]
-    return np.union1d(keep, reopened)
+    bad = np.zeros(keep.size, dtype=bool)
+    bad[j[below]] = True
+    kept[inner[bad[j]]] = True
+    return np.flatnonzero(kept)
 
 
 def _rounds(X, Y, keep, pinned) -> np.ndarray:

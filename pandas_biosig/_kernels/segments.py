@@ -23,6 +23,7 @@ hull is the exact PAV of :mod:`~pandas_biosig._kernels.pav` (in ``segment_stats`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -63,7 +64,7 @@ def sort_segments(scores: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     widths = np.left_shift(1, np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64))
-    kinds = np.unique(widths)
+    kinds = np.left_shift(1, np.flatnonzero(np.bincount(np.log2(widths).astype(np.int64))))
     order = np.empty(n, dtype=np.int64)
     for width in kinds:
         segs = np.arange(lengths.size) if kinds.size == 1 else np.flatnonzero(widths == width)
@@ -138,23 +139,81 @@ class Segments:
         starts = np.arange(v.size) if distinct else np.flatnonzero(change)
         self.run_offsets = offsets if distinct else np.searchsorted(starts, offsets)
         self.run_values = v if distinct else v[starts]
-        w = np.ones(v.size, dtype=np.int64) if c is None else c
-        pos = np.where(g, w, 0)
-        neg = w - pos
+        if c is None:
+            cp = np.zeros(v.size + 1, dtype=np.int64)
+            np.cumsum(g, out=cp[1:])
+            cn = np.arange(v.size + 1, dtype=np.int64) - cp
+        else:
+            cp = np.concatenate(([0], np.cumsum(np.where(g, c, 0))))
+            cn = np.concatenate(([0], np.cumsum(c))) - cp
         if not distinct:
-            pos, neg = np.add.reduceat(pos, starts), np.add.reduceat(neg, starts)
-        self.run_pos, self.run_neg = pos, neg
+            cp, cn = cp[np.append(starts, v.size)], cn[np.append(starts, v.size)]
         ro = self.run_offsets
-        self.run_segment = np.repeat(np.arange(self.size), np.diff(ro))
-        cn = np.concatenate(([0], np.cumsum(neg)))
-        cp = np.concatenate(([0], np.cumsum(pos)))
         self.n, self.p = cn[ro[1:]] - cn[ro[:-1]], cp[ro[1:]] - cp[ro[:-1]]
-        # weight strictly below each run, within its segment
-        self.nb = cn[:-1] - cn[ro[:-1]][self.run_segment]
-        self.pb = cp[:-1] - cp[ro[:-1]][self.run_segment]
         self._cn, self._cp = cn, cp
         self._cand = None
         self.cache: dict = {}  # per-class arrays and other shared reads (segment_stats)
+
+    # ------------------------------------------------------------ per-run arrays, on first use
+    def _cached(self, name, make):
+        if name not in self.cache:
+            self.cache[name] = make()
+        return self.cache[name]
+
+    def per_run(self, values: np.ndarray) -> np.ndarray:
+        """One value per segment, repeated for each of its runs."""
+        return np.repeat(values, np.diff(self.run_offsets))
+
+    @property
+    def run_segment(self) -> np.ndarray:
+        """The segment of each run."""
+        return self._cached("run_segment", lambda: self.per_run(np.arange(self.size)))
+
+    @property
+    def run_pos(self) -> np.ndarray:
+        """The genuine weight of each run."""
+        return self._cached("run_pos", lambda: np.diff(self._cp))
+
+    @property
+    def run_neg(self) -> np.ndarray:
+        """The impostor weight of each run."""
+        return self._cached("run_neg", lambda: np.diff(self._cn))
+
+    @property
+    def nb(self) -> np.ndarray:
+        """The impostor weight strictly below each run, within its segment."""
+        return self._cached("nb", lambda: self._cn[:-1] - self.per_run(
+            self._cn[self.run_offsets[:-1]]))
+
+    @property
+    def pb(self) -> np.ndarray:
+        """The genuine weight strictly below each run, within its segment."""
+        return self._cached("pb", lambda: self._cp[:-1] - self.per_run(
+            self._cp[self.run_offsets[:-1]]))
+
+    def first_run(self, test: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+        """The first run of each segment where ``test(runs, segments)`` holds (one
+        past its last run where none does), for a test that, once true along a
+        segment's runs, stays true: a binary search of all segments at once, a few
+        passes over the segments instead of one over the runs."""
+        lo = self.run_offsets[:-1].copy()
+        hi = self.run_offsets[1:].copy()
+        seg = np.arange(self.size)
+        active = seg[lo < hi]
+        while active.size:
+            a, b = lo[active], hi[active]
+            mid = (a + b) // 2
+            yes = test(mid, active)
+            hi[active] = np.where(yes, mid, b)
+            lo[active] = np.where(yes, a, mid + 1)
+            active = active[lo[active] < hi[active]]
+        return lo
+
+    def fa_fr(self, run: np.ndarray, seg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Counts ``(fa, fr)`` at given runs of given segments."""
+        start = self.run_offsets[seg]
+        fa = self.n[seg] - (self._cn[run] - self._cn[start])
+        return fa, self._cp[run] - self._cp[start]
 
     # ------------------------------------------------------------ points
     def _fa(self, run):
@@ -189,10 +248,9 @@ class Segments:
         """Counts ``(fa, fr)`` of each segment at its threshold (accept iff score >=
         threshold); NaN thresholds give meaningless counts, for the caller to mask."""
         t = np.asarray(thresholds, dtype=np.float64)
-        below = self.run_values < t[self.run_segment]
-        cb = np.concatenate(([0], np.cumsum(below)))
         ro = self.run_offsets
-        r = ro[:-1] + (cb[ro[1:]] - cb[ro[:-1]])  # the first run at or above
+        # the first run at or above the threshold (a NaN threshold: none)
+        r = self.first_run(lambda run, seg: self.run_values[run] >= t[seg])
         none = r == ro[1:]
         r = np.where(none, ro[:-1], r)
         return np.where(none, 0, self._fa(r)), np.where(none, self.p, self.pb[r])
@@ -202,12 +260,13 @@ class Segments:
         """``(prev, has_prev, star)``: the operating points around the FAR = FRR
         crossing of each segment (:meth:`Sweep.eer_points`); ``prev`` is meaningless
         where ``has_prev`` is False."""
-        n = self.n[self.run_segment]
-        d = (n - self.nb) / n - self.pb / self.p[self.run_segment]
-        above = np.concatenate(([0], np.cumsum(d > 0)))
+        def crossed(run, seg):  # FAR - FRR <= 0, as Sweep._d computes it
+            fa, fr = self.fa_fr(run, seg)
+            return fa / self.n[seg] - fr / self.p[seg] <= 0
+
         ro = self.run_offsets
-        k = above[ro[1:]] - above[ro[:-1]]
-        star_run = ro[:-1] + k
+        star_run = self.first_run(crossed)
+        k = star_run - ro[:-1]
         reject_all = star_run == ro[1:]
         has_prev = k > 0
         star = self.points(star_run, reject_all)

@@ -117,9 +117,13 @@ def _leaf_sums(x: np.ndarray, lo: np.ndarray, size: np.ndarray) -> np.ndarray:
     pairwise, then the rest one by one. Leaves of one size are summed together, as the
     rows of one gathered array."""
     out = np.zeros(lo.size)
-    for m in np.unique(size):
+    if lo.size == 0:
+        return out
+    order = np.argsort(size, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(size, minlength=_BLOCK + 1))))
+    for m in np.flatnonzero(bounds[1:] > bounds[:-1]):
         m = int(m)
-        which = np.flatnonzero(size == m)
+        which = order[bounds[m] : bounds[m + 1]]
         if m == 0:
             continue
         rows = x[lo[which, None] + np.arange(m)]
