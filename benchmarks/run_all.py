@@ -79,6 +79,8 @@ GROUP_CASES = {
     "groups_eer": '`eer(by="grp")`',
     "groups_summary": '`summary(by="grp")`',
     "groups_error_rates": '`error_rates(by="grp", threshold="eer")`',
+    "groups_eer_shuffled": '`eer(by="grp")`, rows in random order',
+    "groups_summary_shuffled": '`summary(by="grp")`, rows in random order',
 }
 GROUP_SIZE = 100
 MODULES = {"sklearn": "sklearn", "bob": "bob.measure", "pyeer": "pyeer"}
@@ -140,32 +142,38 @@ def _table(n: int, *, system_dtype="category", label_dtype="bool"):
     return table
 
 
-def _group_table(groups: int, seed: int = 0):
+def _group_table(groups: int, seed: int = 0, shuffled: bool = False):
     """``groups`` groups of :data:`GROUP_SIZE` trials, 20 % genuine, binormal scores
-    (impostor N(0, 1), genuine N(2, 1)), one system; ``grp`` an int64 column."""
+    (impostor N(0, 1), genuine N(2, 1)), one system; ``grp`` an int64 column, its rows
+    group after group, or in random order (``shuffled``)."""
     import pandas as pd
 
     n = groups * GROUP_SIZE
     rng = np.random.default_rng(seed)
     genuine = rng.random(n) < 0.2
-    return pd.DataFrame({
+    table = pd.DataFrame({
         "system": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), ["sys"]),
         "grp": np.repeat(np.arange(groups), GROUP_SIZE), "trial": np.arange(n),
         "label": genuine, "score": rng.normal(np.where(genuine, 2.0, 0.0), 1.0),
     })
+    if shuffled:
+        table = table.iloc[rng.permutation(n)].reset_index(drop=True)
+    return table
 
 
 def _make_groups(case: str, groups: int):
     """(input, call) of a many-groups row."""
     import pandas_biosig as pbs
 
-    table = _group_table(groups)
+    table = _group_table(groups, shuffled=case.endswith("_shuffled"))
     calls = {
         "groups_sort": lambda: np.sort(table["score"].to_numpy()),
         "groups_one": lambda: pbs.eer(table),
         "groups_eer": lambda: pbs.eer(table, by="grp"),
         "groups_summary": lambda: pbs.summary(table, by="grp"),
         "groups_error_rates": lambda: pbs.error_rates(table, by="grp", threshold="eer"),
+        "groups_eer_shuffled": lambda: pbs.eer(table, by="grp"),
+        "groups_summary_shuffled": lambda: pbs.summary(table, by="grp"),
     }
     return table, calls[case]
 

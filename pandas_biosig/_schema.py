@@ -633,6 +633,9 @@ def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:
                 return codes, categories
             remap = np.cumsum(used) - 1
             return remap[codes], categories[used]
+    counted = _integer_codes(series)
+    if counted is not None:
+        return counted
     runs = _run_heads(series)
     if runs is not None:  # few runs of equal values: hash only the first of each run
         heads, lengths = runs
@@ -641,6 +644,28 @@ def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:
             return np.zeros(len(series), dtype=codes.dtype), uniques
         return np.repeat(codes, lengths), uniques
     return pd.factorize(series, sort=False, use_na_sentinel=False)
+
+
+def _integer_codes(series: pd.Series, min_size: int = 1 << 12) -> tuple[np.ndarray, Any] | None:
+    """``pd.factorize`` of a numpy integer column whose values span a small range (at
+    most four times its length), by counting instead of hashing: each value's first
+    row, then the values in the order of those rows. None for any other column."""
+    dtype = series.dtype
+    if not (isinstance(dtype, np.dtype) and dtype.kind in "iu") or len(series) < min_size:
+        return None
+    values = series.to_numpy()
+    low, high = int(values.min()), int(values.max())
+    if high - low >= 4 * values.size or high >= 2**63:
+        return None
+    shifted = values.astype(np.intp) - low
+    first = np.full(high - low + 1, values.size, dtype=np.intp)
+    np.minimum.at(first, shifted, np.arange(values.size))
+    present = np.flatnonzero(first < values.size)
+    present = present[np.argsort(first[present], kind="stable")]
+    code = np.empty(high - low + 1, dtype=np.intp)
+    code[present] = np.arange(present.size)
+    uniques = pd.Index(np.asarray(present + low).astype(dtype, copy=False))
+    return code[shifted], uniques
 
 
 def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._kernels.segments import sort_segments
+
 __all__ = ["LazyGroups", "Layout", "layout_groups"]
 
 #: Key codes below this many times the rows are numbered by counting, not by hashing.
@@ -194,18 +196,28 @@ def _scalar(value: Any) -> Any:
 
 
 def duplicated_groups(layout: Layout) -> np.ndarray:
-    """Whether each group repeats a trial id (as ``pd.Index(ids).has_duplicates``)."""
+    """Whether each group repeats a trial id (as ``pd.Index(ids).has_duplicates``):
+    numbers rising within every group have none; other numbers are sorted within each
+    group (:func:`~pandas_biosig._kernels.segments.sort_segments`) and compared with
+    their neighbours; anything else is hashed."""
     trial, off = layout.trial, layout.offsets
     bad = np.zeros(layout.size, dtype=bool)
     if trial.size < 2:
         return bad
+    starts = off[:-1][off[:-1] < trial.size]
     if trial.dtype.kind in "iuf":
-        rising = np.empty(trial.size, dtype=bool)
-        rising[0] = True
-        np.greater(trial[1:], trial[:-1], out=rising[1:])
-        rising[off[:-1][off[:-1] < trial.size]] = True
-        if rising.all():
+        same = np.empty(trial.size, dtype=bool)
+        same[0] = False
+        np.greater(trial[1:], trial[:-1], out=same[1:])
+        same[starts] = True
+        if same.all():
             return bad
+        ordered = sort_segments(trial, off, values=True)
+        np.equal(ordered[1:], ordered[:-1], out=same[1:])
+        same[starts] = False
+        seg = np.searchsorted(off, np.flatnonzero(same), side="right") - 1
+        bad[seg] = True
+        return bad
     codes, _ = pd.factorize(trial, use_na_sentinel=False)
     seg = np.repeat(np.arange(layout.size), np.diff(off))
     dup = pd.Index(seg * (int(codes.max(initial=0)) + 1) + codes).duplicated()

@@ -441,3 +441,23 @@ def test_dask_refuses_counts():
     for name in ("eer", "error_rates", "dcf", "summary"):
         with pytest.raises(ValueError, match=f"^{ERROR_COUNT.format(count='n')[:20]}"):
             getattr(outofcore, name)(ddf, count="n")
+
+
+@pytest.mark.parametrize(("a", "b", "repeated"), [
+    ([5, 3, 2], [3, 1, 2], False), ([5, 3, 2], [3, 1, 3], True),
+    ([5.0, 3.0, 2.5], [0.0, 2.5, 3.0], False), ([5.0, 3.0, 2.5], [0.0, 2.5, -0.0], True),
+    (["x", "y", "b"], ["a", "b", "y"], False), (["x", "y", "b"], ["a", "b", "a"], True),
+    (np.array([5, 3, 9], np.uint16), np.array([9, 1, 5], np.uint16), False),
+    (np.array([5, 3, 9], np.uint16), np.array([9, 1, 9], np.uint16), True),
+])
+def test_a_repeated_trial_id_is_found_in_its_group_only(a, b, repeated):
+    # ids shared by two groups are fine; an id twice within a group is an error, whether
+    # the ids are numbers in no order, floats (-0.0 is 0.0) or strings
+    table = pd.DataFrame({"system": ["a"] * 3 + ["b"] * 3,
+                          "trial": np.concatenate([np.asarray(a), np.asarray(b)]),
+                          "label": [1, 0, 0, 1, 0, 0], "score": np.arange(6.0)})
+    if not repeated:
+        assert len(pbs.eer(table)) == 2
+        return
+    with pytest.raises(SchemaError, match="system 'b' has 1 duplicate trial id"):
+        pbs.eer(table)

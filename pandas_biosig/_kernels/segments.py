@@ -50,41 +50,51 @@ class Points(NamedTuple):
         return self.fr / self.p
 
 
-def sort_segments(scores: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """The permutation that sorts every segment of ``scores`` (finite) in place.
+def sort_segments(scores: np.ndarray, offsets: np.ndarray, *,
+                  values: bool = False) -> np.ndarray:
+    """The permutation that sorts every segment of ``scores`` (finite) in place, or
+    with ``values`` the sorted values themselves (any real dtype).
 
     Segments of about the same length (the same power of two) are laid as the rows of
-    one array padded with ``+inf`` and sorted along the rows: each row is sorted in
-    cache, no key combines the group with the score, and the order of equal scores,
-    which no result reads, is whatever the sort leaves. Segments of one length that
-    follow each other need no padding: their rows are the scores themselves.
+    one array padded with the largest value of the dtype and sorted along the rows:
+    each row is sorted in cache, no key combines the group with the score, and the order
+    of equal scores, which no result reads, is whatever the sort leaves. Segments of one
+    length that follow each other need no padding: their rows are the scores themselves.
     """
     n = scores.size
     lengths = np.diff(offsets)
+    out = np.empty(n, dtype=scores.dtype if values else np.int64)
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
+        return out
+    pad = np.inf if scores.dtype.kind == "f" else np.iinfo(scores.dtype).max
     widths = np.left_shift(1, np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64))
     kinds = np.left_shift(1, np.flatnonzero(np.bincount(np.log2(widths).astype(np.int64))))
-    order = np.empty(n, dtype=np.int64)
     for width in kinds:
         segs = np.arange(lengths.size) if kinds.size == 1 else np.flatnonzero(widths == width)
         lens = lengths[segs]
         k, wide = segs.size, int(lens.max())
         lo = int(offsets[segs[0]])
         if int(lens.min()) == wide and int(segs[-1] - segs[0]) == k - 1:
-            rows = np.argsort(scores[lo : lo + k * wide].reshape(k, wide), axis=1)
+            block = scores[lo : lo + k * wide].reshape(k, wide)
+            if values:
+                out[lo : lo + k * wide] = np.sort(block, axis=1).ravel()
+                continue
+            rows = np.argsort(block, axis=1)
             rows += (lo + wide * np.arange(k))[:, None]
-            order[lo : lo + k * wide] = rows.ravel()
+            out[lo : lo + k * wide] = rows.ravel()
             continue
         row = np.repeat(np.arange(k), lens)
         col = np.arange(row.size) - np.repeat(np.cumsum(lens) - lens, lens)
         src = offsets[segs][row] + col
         flat = row * wide + col
-        buf = np.full(k * wide, np.inf)
+        buf = np.full(k * wide, pad, dtype=scores.dtype)
         buf[flat] = scores[src]
+        if values:
+            out[src] = np.sort(buf.reshape(k, wide), axis=1).ravel()[flat]
+            continue
         cols = np.argsort(buf.reshape(k, wide), axis=1).ravel()[flat]
-        order[src] = (src - col) + cols
-    return order
+        out[src] = (src - col) + cols
+    return out
 
 
 def max_counts(rate: float, total: np.ndarray) -> np.ndarray:
