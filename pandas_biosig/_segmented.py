@@ -21,7 +21,7 @@ import pandas as pd
 
 from ._frames import _column, _frame_keys, _sweep
 from ._kernels import segment_stats
-from ._kernels.segments import Segments
+from ._kernels.segments import Segments, interpolated_eer, threshold_eer
 from ._schema import Group, SchemaError, Trials, check_option
 from ._validation import check_rate
 from .protocol import (
@@ -168,14 +168,11 @@ def hull_stats(eng: Engine) -> tuple[np.ndarray, ...]:
 
 def score_stats(eng: Engine) -> tuple[np.ndarray, ...]:
     """``(auc, cllr, d_prime)`` of every group."""
-    from ._kernels.rates import d_prime
-
     def small(sg):
         return segment_stats.auc(sg), segment_stats.cllr(sg), segment_stats.d_prime(sg)
 
     def big(sw, i):
-        counts = sw._counts or (None, None)
-        return sw.auc(), sw.cllr(), d_prime(sw.neg, sw.pos, *counts)
+        return sw.auc(), sw.cllr(), sw.d_prime()
 
     return eng.each(small, big)
 
@@ -334,8 +331,6 @@ def eer_frame(trials: Trials, method: str, columns: list[str]) -> pd.DataFrame:
 
     def small(sg):
         prev, has_prev, star = sg.eer_points()
-        from ._kernels.segments import interpolated_eer, threshold_eer
-
         value, op = threshold_eer(prev, has_prev, star)
         if method == "interpolated":
             value = interpolated_eer(prev, has_prev, star)

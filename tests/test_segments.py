@@ -461,3 +461,10 @@ def test_a_repeated_trial_id_is_found_in_its_group_only(a, b, repeated):
         return
     with pytest.raises(SchemaError, match="system 'b' has 1 duplicate trial id"):
         pbs.eer(table)
+
+
+@pytest.mark.parametrize("name", ["eer", "summary", "error_rates", "dcf"])
+def test_a_by_column_named_like_a_result_column(name, monkeypatch):
+    # the frame is then assembled from rows, keys and values apart, as before
+    table = make_table(np.random.default_rng(2), groups=12).rename(columns={"site": "threshold"})
+    _compare(table, name, {}, monkeypatch, by="threshold")
