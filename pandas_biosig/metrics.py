@@ -213,6 +213,16 @@ def eer(
     1    cnn  eval  0.054      0.144
     >>> pbs.eer(trials, method="rocch").eer.round(4).tolist()[:2]  # ROC convex hull
     [0.0402, 0.0494]
+
+    Counted trials, each row standing for ``count`` identical ones (counted by hand: at
+    the threshold 0.45, 2 of the 6 impostor trials are accepted and 1 of the 4 genuine
+    ones rejected, so the EER is (2/6 + 1/4) / 2):
+
+    >>> counted = pd.DataFrame({"system": "s", "trial": [1, 2, 3, 4], "label": [1, 1, 0, 0],
+    ...                         "score": [0.9, 0.4, 0.5, 0.1], "count": [3, 1, 2, 4]})
+    >>> pbs.eer(counted, count="count")[["n_genuine", "n_impostor", "eer", "threshold"]].round(4)
+       n_genuine  n_impostor     eer  threshold
+    0          4           6  0.2917       0.45
     """
     check_option(method, EER_METHODS, "method")
     trials = validate_trials(
