@@ -195,6 +195,19 @@ def _scalar(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _rising(values: np.ndarray, starts: np.ndarray, block: int = 1 << 16) -> bool:
+    """Whether ``values`` strictly increase within every group (they may fall only where
+    a group starts), block by block: a small mask, and an early exit."""
+    for lo in range(0, values.size - 1, block):
+        hi = min(lo + block, values.size - 1)
+        up = np.greater(values[lo + 1 : hi + 1], values[lo:hi])
+        if not up.all():
+            falls = np.flatnonzero(~up) + (lo + 1)
+            if not np.isin(falls, starts).all():
+                return False
+    return True
+
+
 def duplicated_groups(layout: Layout) -> np.ndarray:
     """Whether each group repeats a trial id (as ``pd.Index(ids).has_duplicates``):
     numbers rising within every group have none; other numbers are sorted within each
@@ -206,12 +219,10 @@ def duplicated_groups(layout: Layout) -> np.ndarray:
         return bad
     starts = off[:-1][off[:-1] < trial.size]
     if trial.dtype.kind in "iuf":
+        if _rising(trial, starts):
+            return bad
         same = np.empty(trial.size, dtype=bool)
         same[0] = False
-        np.greater(trial[1:], trial[:-1], out=same[1:])
-        same[starts] = True
-        if same.all():
-            return bad
         ordered = sort_segments(trial, off, values=True)
         np.equal(ordered[1:], ordered[:-1], out=same[1:])
         same[starts] = False
