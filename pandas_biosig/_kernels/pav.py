@@ -88,8 +88,10 @@ def _guess(npos, w, offsets) -> np.ndarray:
     before it (by twice its number) so that no block spans two segments."""
     if w.size == 0:
         return np.zeros(0, dtype=np.int64)
-    lift = np.repeat(2.0 * np.arange(offsets.size - 1), np.diff(offsets))
-    res = isotonic_regression(npos / w + lift, weights=w.astype(np.float64), increasing=True)
+    y = npos / w
+    if offsets.size > 2:
+        y += np.repeat(2.0 * np.arange(offsets.size - 1), np.diff(offsets))
+    res = isotonic_regression(y, weights=w.astype(np.float64), increasing=True)
     return np.asarray(res.blocks, dtype=np.int64)
 
 
@@ -101,9 +103,13 @@ def _reopen(X, Y, keep) -> np.ndarray:
     inner = np.flatnonzero(~kept)
     if inner.size == 0:
         return keep
-    j = np.cumsum(kept)[inner]  # the index in ``keep`` of the end after each inner point
-    a, b = keep[j - 1], keep[j]
-    below = (Y[inner] - Y[a]) * (X[b] - X[a]) < (Y[b] - Y[a]) * (X[inner] - X[a])
+    # the block ends around each inner point, repeated along the block
+    gaps = np.diff(keep) - 1
+    j = np.repeat(np.arange(1, keep.size), gaps)  # the index in ``keep`` of the end after
+    xa, ya = np.repeat(X[keep[:-1]], gaps), np.repeat(Y[keep[:-1]], gaps)
+    dx = np.repeat(X[keep[1:]] - X[keep[:-1]], gaps)
+    dy = np.repeat(Y[keep[1:]] - Y[keep[:-1]], gaps)
+    below = (Y[inner] - ya) * dx < dy * (X[inner] - xa)
     if not below.any():
         return keep
     bad = np.zeros(keep.size, dtype=bool)
