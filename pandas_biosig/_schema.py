@@ -254,6 +254,13 @@ class Trials:
         """The key of each group, in order (without building the groups)."""
         return self.layout.keys if self.layout is not None else [g.key for g in self.groups]
 
+    @property
+    def splits(self) -> list:
+        """The split of each group, in order (without building the groups)."""
+        if self.layout is not None:
+            return self.layout.key_columns[-1]
+        return [g.split for g in self.groups]
+
     def key_frame(self, groups: Sequence[Group] | None = None) -> pd.DataFrame:
         groups = self.groups if groups is None else groups
         return pd.DataFrame([g.key for g in groups], columns=self.key_names)
@@ -272,7 +279,7 @@ class Trials:
                     name=name, value=value, column="split", found=self.columns["found"]
                 )
             )
-        splits = [k[-1] for k in self.keys]
+        splits = self.splits
         found = list(dict.fromkeys(splits))
         if value not in found:
             raise SchemaError(
@@ -633,9 +640,6 @@ def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:
                 return codes, categories
             remap = np.cumsum(used) - 1
             return remap[codes], categories[used]
-    counted = _integer_codes(series)
-    if counted is not None:
-        return counted
     runs = _run_heads(series)
     if runs is not None:  # few runs of equal values: hash only the first of each run
         heads, lengths = runs
@@ -643,6 +647,9 @@ def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:
         if heads.size == 1:
             return np.zeros(len(series), dtype=codes.dtype), uniques
         return np.repeat(codes, lengths), uniques
+    counted = _integer_codes(series)
+    if counted is not None:
+        return counted
     return pd.factorize(series, sort=False, use_na_sentinel=False)
 
 
@@ -669,8 +676,9 @@ def _integer_codes(series: pd.Series, min_size: int = 1 << 12) -> tuple[np.ndarr
 
 
 def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
-    """Start and length of each run of equal values of a string/object key column, or
-    None when there are many runs (or missing values): then plain hashing is cheaper.
+    """Start and length of each run of equal values of a string/object/integer key
+    column, or None when there are many runs (or missing values): then plain hashing (or
+    counting) is cheaper.
 
     A trial table usually lists each system's trials together, so comparing neighbours
     (a vectorized string comparison; for Python objects, of identities first) finds the
@@ -678,6 +686,13 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     """
     n = len(series)
     dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iu" and n >= 2:  # numbers: compared
+        values = series.to_numpy()
+        heads = np.flatnonzero(values[1:] != values[:-1])
+        if heads.size > n // 16:
+            return None
+        heads = np.concatenate(([0], heads + 1))
+        return heads, np.diff(np.append(heads, n))
     arrow = isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
     numpy_object = isinstance(dtype, np.dtype) and dtype.kind == "O"
     # an object column's missing values are looked for among the run heads below (a

@@ -292,8 +292,6 @@ def frame(trials: Trials, index: np.ndarray, cols: dict, columns: list[str]) -> 
     """The result frame of the groups ``index`` (positions, repeats allowed) with the
     value columns ``cols`` (arrays over ``index``, or one value for all), as
     :func:`pandas_biosig._frames._frame` builds it from rows."""
-    keys = trials.keys
-    rows_keys = [keys[i] for i in index]
     body = {}
     for name in columns:
         if name in ("system", "split"):
@@ -307,9 +305,13 @@ def frame(trials: Trials, index: np.ndarray, cols: dict, columns: list[str]) -> 
             body[name] = _column([value] * len(index))
     names = [*trials.key_names, *body]
     if [*trials.by, *columns] == names and len(set(names)) == len(names):
-        data = {name: [k[j] for k in rows_keys] for j, name in enumerate(trials.key_names)}
+        whole = index.size == trials.layout.size and bool((index == np.arange(index.size)).all())
+        data = {name: list(col) if whole else [col[i] for i in index]
+                for name, col in zip(trials.key_names, trials.layout.key_columns, strict=True)}
         data.update(body)
         return pd.DataFrame(data)
+    keys = trials.keys
+    rows_keys = [keys[i] for i in index]
     records = [
         {name: (v[r] if isinstance(v, np.ndarray | list) else v) for name, v in body.items()}
         for r in range(len(index))

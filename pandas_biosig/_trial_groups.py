@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,8 @@ __all__ = ["LazyGroups", "Layout", "layout_groups"]
 
 #: Key codes below this many times the rows are numbered by counting, not by hashing.
 _DENSE_FACTOR = 4
+#: Groups up to this many rows look for repeated (numeric) trial ids by sorting.
+_SORTED_CHECK = 1 << 14
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,7 +36,8 @@ class Layout:
     every row in table order); the trials of group ``i`` are
     ``offsets[i]:offsets[i + 1]`` of ``scores`` (oriented), ``genuine``, ``trial`` and
     ``counts`` (None without a count column). ``fta`` holds the (impostor, genuine)
-    failures to acquire of each group (weighted by the counts), ``keys`` its key tuple.
+    failures to acquire of each group (weighted by the counts), ``key_columns`` the values
+    of each key column (by columns, system, split) for every group.
     """
 
     order: np.ndarray | None
@@ -43,12 +47,17 @@ class Layout:
     trial: np.ndarray
     counts: np.ndarray | None
     fta: np.ndarray
-    keys: list
+    key_columns: list
     subject: np.ndarray | None = None  # the table's column, in table order
 
     @property
     def size(self) -> int:
         return self.offsets.size - 1
+
+    @cached_property
+    def keys(self) -> list[tuple]:
+        """The key tuple of each group."""
+        return list(zip(*self.key_columns, strict=True))
 
     def class_weights(self) -> tuple[np.ndarray, np.ndarray]:
         """The (genuine, impostor) trials of each group, counts included."""
@@ -69,13 +78,14 @@ class Layout:
         """Group ``i`` built by ``make`` (the :class:`~pandas_biosig._schema.Group`
         constructor); ``subject``: the subject ids in group order."""
         a, b = int(self.offsets[i]), int(self.offsets[i + 1])
+        key = self.keys[i] if "keys" in self.__dict__ else tuple(c[i] for c in self.key_columns)
         fta = (int(self.fta[i, 0]), int(self.fta[i, 1]))
         count = None if self.counts is None else self.counts[a:b]
         if self.order is None:
-            return make(self.keys[i], self.scores, self.genuine, self.trial, None,
+            return make(key, self.scores, self.genuine, self.trial, None,
                         self.subject, fta, count)
         sub = None if subject is None else subject[a:b]
-        return make(self.keys[i], self.scores[a:b], self.genuine[a:b], self.trial[a:b],
+        return make(key, self.scores[a:b], self.genuine[a:b], self.trial[a:b],
                     self.order[a:b], sub, fta, count)
 
     def ordered_subject(self) -> np.ndarray | None:
@@ -152,6 +162,8 @@ def _dense(combined: np.ndarray, keep) -> tuple[np.ndarray, np.ndarray]:
     if top <= _DENSE_FACTOR * combined.size + 1024:  # count instead of hashing
         used = np.bincount(present, minlength=top) > 0
         uniq = np.flatnonzero(used)
+        if keep is None and uniq.size == top:  # every code used: already dense
+            return uniq, combined
         rank = np.cumsum(used) - 1
         dense = rank[np.minimum(combined, top - 1)]
     else:
@@ -180,15 +192,19 @@ def _stable_order(dense: np.ndarray, size: int) -> np.ndarray:
 
 
 def _keys(codes_list, uniques_list, first: np.ndarray, split: bool) -> list:
-    """The key tuple of each group: each key column's value at the group's first row."""
+    """The values of each key column for every group: the column's value at the group's
+    first row (None for the split of a table without one)."""
     columns = []
     for u, c in zip(uniques_list, codes_list, strict=True):
-        values = np.fromiter((_scalar(v) for v in pd.Index(u).tolist()), dtype=object,
-                             count=len(u))
+        u = pd.Index(u)
+        listed = u.tolist()  # Python scalars, but for numpy scalars in an object column
+        if u.dtype == object:
+            listed = [_scalar(v) for v in listed]
+        values = np.fromiter(listed, dtype=object, count=len(listed))
         columns.append(values[np.asarray(c)[first]].tolist())
     if not split:
         columns.append([None] * first.size)
-    return list(zip(*columns, strict=True))
+    return columns
 
 
 def _scalar(value: Any) -> Any:
@@ -223,11 +239,23 @@ def duplicated_groups(layout: Layout) -> np.ndarray:
             return bad
         same = np.empty(trial.size, dtype=bool)
         same[0] = False
+        if int(np.diff(off).max()) > _SORTED_CHECK:  # large groups: hashing is cheaper
+            return _hashed_duplicates(layout, bad)
         ordered = sort_segments(trial, off, values=True)
         np.equal(ordered[1:], ordered[:-1], out=same[1:])
         same[starts] = False
         seg = np.searchsorted(off, np.flatnonzero(same), side="right") - 1
         bad[seg] = True
+        return bad
+    return _hashed_duplicates(layout, bad)
+
+
+def _hashed_duplicates(layout: Layout, bad: np.ndarray) -> np.ndarray:
+    """:func:`duplicated_groups` by hashing: one group's ids as they are, many groups'
+    as (group, id code) pairs."""
+    trial, off = layout.trial, layout.offsets
+    if layout.size == 1:
+        bad[0] = pd.Index(trial).has_duplicates
         return bad
     codes, _ = pd.factorize(trial, use_na_sentinel=False)
     seg = np.repeat(np.arange(layout.size), np.diff(off))

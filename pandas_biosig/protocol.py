@@ -116,7 +116,7 @@ def split_roles(trials: Trials) -> tuple[Hashable | None, list]:
     """
     if trials.split_column is None:
         return None, []
-    found = list(dict.fromkeys(k[-1] for k in trials.keys))
+    found = list(dict.fromkeys(trials.splits))
 
     def named(s, names):
         return isinstance(s, str) and s.strip().lower() in names
@@ -247,7 +247,7 @@ class Protocol:
         if isinstance(apply_to, str) and apply_to == AUTO:
             apply_to = None
             if on is not None and needs_threshold:
-                found = list(dict.fromkeys(k[-1] for k in trials.keys))
+                found = list(dict.fromkeys(trials.splits))
                 others = evals if on == dev else [s for s in found if s != on]
                 apply_to = others or None
         return on, apply_to

@@ -468,3 +468,18 @@ def test_a_by_column_named_like_a_result_column(name, monkeypatch):
     # the frame is then assembled from rows, keys and values apart, as before
     table = make_table(np.random.default_rng(2), groups=12).rename(columns={"site": "threshold"})
     _compare(table, name, {}, monkeypatch, by="threshold")
+
+
+@pytest.mark.parametrize("groups", [1, 3])
+def test_a_repeated_trial_id_in_a_large_group(groups):
+    # groups beyond the sorted check are hashed: one group on its own, several by pairs
+    rng = np.random.default_rng(0)
+    n = 20_000
+    frames = [pd.DataFrame({"system": f"s{i}", "trial": rng.permutation(n),
+                            "label": np.arange(n) % 3 == 0, "score": rng.normal(size=n)})
+              for i in range(groups)]
+    table = pd.concat(frames, ignore_index=True)
+    assert len(pbs.eer(table)) == groups
+    table.loc[len(table) - 1, "trial"] = table["trial"].iloc[len(table) - 2]
+    with pytest.raises(SchemaError, match=f"system 's{groups - 1}' has 1 duplicate trial id"):
+        pbs.eer(table)

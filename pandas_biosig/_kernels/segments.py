@@ -79,9 +79,8 @@ def sort_segments(scores: np.ndarray, offsets: np.ndarray, *,
             if values:
                 out[lo : lo + k * wide] = np.sort(block, axis=1).ravel()
                 continue
-            rows = np.argsort(block, axis=1)
-            rows += (lo + wide * np.arange(k))[:, None]
-            out[lo : lo + k * wide] = rows.ravel()
+            np.add(np.argsort(block, axis=1), (lo + wide * np.arange(k))[:, None],
+                   out=out[lo : lo + k * wide].reshape(k, wide))
             continue
         row = np.repeat(np.arange(k), lens)
         col = np.arange(row.size) - np.repeat(np.cumsum(lens) - lens, lens)
@@ -146,23 +145,33 @@ class Segments:
         np.not_equal(v[1:], v[:-1], out=change[1:])
         change[offsets[:-1][np.diff(offsets) > 0]] = True
         distinct = bool(change.all())
-        starts = np.arange(v.size) if distinct else np.flatnonzero(change)
+        starts = None if distinct else np.flatnonzero(change)
         self.run_offsets = offsets if distinct else np.searchsorted(starts, offsets)
         self.run_values = v if distinct else v[starts]
-        if c is None:
-            cp = np.zeros(v.size + 1, dtype=np.int64)
-            np.cumsum(g, out=cp[1:])
-            cn = np.arange(v.size + 1, dtype=np.int64) - cp
-        else:
-            cp = np.concatenate(([0], np.cumsum(np.where(g, c, 0))))
-            cn = np.concatenate(([0], np.cumsum(c))) - cp
+        # cumulative genuine weight (and total weight, None where it is the run's index)
+        # at each run's start, and after the last
+        cp = np.zeros(v.size + 1, dtype=np.int64)
+        np.cumsum(g if c is None else np.where(g, c, 0), out=cp[1:])
+        cw = None if c is None else np.concatenate(([0], np.cumsum(c)))
         if not distinct:
-            cp, cn = cp[np.append(starts, v.size)], cn[np.append(starts, v.size)]
+            ends = np.append(starts, v.size)
+            cp = cp[ends]
+            cw = ends if cw is None else cw[ends]
+        self._cp, self._cw = cp, cw
         ro = self.run_offsets
-        self.n, self.p = cn[ro[1:]] - cn[ro[:-1]], cp[ro[1:]] - cp[ro[:-1]]
-        self._cn, self._cp = cn, cp
+        self.n = self._cn_at(ro[1:]) - self._cn_at(ro[:-1])
+        self.p = cp[ro[1:]] - cp[ro[:-1]]
         self._cand = None
         self.cache: dict = {}  # per-class arrays and other shared reads (segment_stats)
+
+    def _cn_at(self, run: np.ndarray) -> np.ndarray:
+        """The impostor weight before each given run (over all segments)."""
+        return (run if self._cw is None else self._cw[run]) - self._cp[run]
+
+    @property
+    def _cn(self) -> np.ndarray:
+        """The impostor weight before every run, and after the last."""
+        return self._cached("cn", lambda: self._cn_at(np.arange(self._cp.size)))
 
     # ------------------------------------------------------------ per-run arrays, on first use
     def _cached(self, name, make):
@@ -222,13 +231,10 @@ class Segments:
     def fa_fr(self, run: np.ndarray, seg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Counts ``(fa, fr)`` at given runs of given segments."""
         start = self.run_offsets[seg]
-        fa = self.n[seg] - (self._cn[run] - self._cn[start])
+        fa = self.n[seg] - (self._cn_at(run) - self._cn_at(start))
         return fa, self._cp[run] - self._cp[start]
 
     # ------------------------------------------------------------ points
-    def _fa(self, run):
-        return self.n[self.run_segment[run]] - self.nb[run]
-
     def threshold_of(self, run: np.ndarray, reject_all: np.ndarray) -> np.ndarray:
         """bob.measure's threshold for the operating point at each ``run`` (a run index
         per segment, ignored where ``reject_all``), as :meth:`Sweep.threshold_for`."""
@@ -250,8 +256,9 @@ class Segments:
     def points(self, run: np.ndarray, reject_all: np.ndarray) -> Points:
         """The operating points at one run per segment (or reject-all)."""
         r = np.where(reject_all, self.run_offsets[:-1], run)
-        fa = np.where(reject_all, 0, self._fa(r))
-        fr = np.where(reject_all, self.p, self.pb[r])
+        fa, fr = self.fa_fr(r, np.arange(self.size))
+        fa = np.where(reject_all, 0, fa)
+        fr = np.where(reject_all, self.p, fr)
         return Points(self.threshold_of(r, reject_all), fa, fr, self.n, self.p)
 
     def rates_at(self, thresholds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -263,7 +270,8 @@ class Segments:
         r = self.first_run(lambda run, seg: self.run_values[run] >= t[seg])
         none = r == ro[1:]
         r = np.where(none, ro[:-1], r)
-        return np.where(none, 0, self._fa(r)), np.where(none, self.p, self.pb[r])
+        fa, fr = self.fa_fr(r, np.arange(self.size))
+        return np.where(none, 0, fa), np.where(none, self.p, fr)
 
     # ------------------------------------------------------------ EER
     def eer_points(self) -> tuple[Points, np.ndarray, Points]:
@@ -313,8 +321,7 @@ class Segments:
             segment = np.repeat(np.arange(self.size), np.diff(off))
             fa = np.zeros(m, dtype=np.int64)
             fr = self.p[segment].copy()
-            fa[at] = self._fa(runs)
-            fr[at] = self.pb[runs]
+            fa[at], fr[at] = self.fa_fr(runs, seg)
             self._cand = (run, reject_all, fa, fr, segment, off)
         return self._cand
 
@@ -359,7 +366,7 @@ class Segments:
         ro = self.run_offsets
         accept_all = k >= self.n
         # the run holding the highest impostor score that must be rejected
-        target = self._cn[ro[:-1]] + self.n - k
+        target = self._cn_at(ro[:-1]) + self.n - k
         hold = np.searchsorted(self._cn[1:], target, side="left")
         nxt = np.minimum(hold + 1, ro[1:] - 1)
         reject_all = ~accept_all & (hold + 1 >= ro[1:])

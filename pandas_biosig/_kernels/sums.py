@@ -126,7 +126,7 @@ def _leaf_sums(x: np.ndarray, lo: np.ndarray, size: np.ndarray) -> np.ndarray:
         which = order[bounds[m] : bounds[m + 1]]
         if m == 0:
             continue
-        rows = x[lo[which, None] + np.arange(m)]
+        rows = np.lib.stride_tricks.sliding_window_view(x, m)[lo[which]]
         if m < 8:
             acc = np.zeros(which.size)
             for j in range(m):
@@ -134,9 +134,9 @@ def _leaf_sums(x: np.ndarray, lo: np.ndarray, size: np.ndarray) -> np.ndarray:
             out[which] = acc
             continue
         whole = m - m % 8
-        r = rows[:, :8].copy()
-        for j in range(8, whole, 8):
-            r += rows[:, j : j + 8]
+        # the eight partial sums, each added up block after block (a reduction over a
+        # middle axis adds its rows one after the other)
+        r = np.add.reduce(rows[:, :whole].reshape(which.size, whole // 8, 8), axis=1)
         acc = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
         for j in range(whole, m):
             acc += rows[:, j]
