@@ -6,6 +6,9 @@ import pytest
 from scipy import stats
 
 import pandas_biosig as pbs
+from pandas_biosig._core.protocol import ERROR_SUBJECT
+from pandas_biosig._core.replicates import ERROR_ALIGN
+from pandas_biosig._core.validation import ERROR_N_RESAMPLES
 from pandas_biosig._kernels.rates import Sweep
 from pandas_biosig._kernels.resample import (
     LazyPrefix,
@@ -14,12 +17,7 @@ from pandas_biosig._kernels.resample import (
     stratified_counts,
     uniform_counts,
 )
-from pandas_biosig.resampling import (
-    BOOTSTRAP_COLUMNS,
-    ERROR_ALIGN,
-    ERROR_N_RESAMPLES,
-    ERROR_SUBJECT,
-)
+from pandas_biosig.verification import BOOTSTRAP_COLUMNS
 
 
 def small_sweep(seed=0, n=300):
@@ -225,20 +223,20 @@ def test_paired_bootstrap_labels_must_agree(example):
 @pytest.mark.parametrize("resample", ["label", "trial", "subject"])
 def test_fixed_threshold_cells_match_the_generic_path(example, resample):
     """The 8-cell multinomial shortcut has the distribution of resampling trials."""
-    from pandas_biosig._replicates import (
-        _fixed_threshold_deltas,
-        _metric_function,
+    from pandas_biosig._core.replicates import (
         align_pair,
         bootstrap_difference,
+        fixed_threshold_deltas,
+        metric_function,
     )
-    from pandas_biosig._schema import validate_trials
+    from pandas_biosig._core.schema import validate_trials
 
     tr = validate_trials(example)
     ga = next(g for g in tr.groups if g.system == "cnn" and g.split == "eval")
     gb = next(g for g in tr.groups if g.system == "gmm" and g.split == "eval")
     ga, gb = align_pair(ga, gb, common_trials=False)
-    f = _metric_function("hter", target=None, p_target=0.01, c_miss=1, c_fa=1)
-    fast = _fixed_threshold_deltas(ga, gb, "hter", (0.0, 0.1), 3000, resample,
+    f = metric_function("hter", target=None, p_target=0.01, c_miss=1, c_fa=1)
+    fast = fixed_threshold_deltas(ga, gb, "hter", (0.0, 0.1), 3000, resample,
                                    np.random.default_rng(0))
     slow = bootstrap_difference(ga, gb, f, (0.0, 0.1), n_resamples=1500, resample=resample,
                                 rng=np.random.default_rng(1))._replicates
@@ -287,7 +285,7 @@ def test_epc_bootstrap_one_system(example):
 
 
 def test_bootstrap_pvalue_by_hand():
-    from pandas_biosig.resampling import bootstrap_pvalue
+    from pandas_biosig._core.replicates import bootstrap_pvalue
 
     d = np.array([-1.0, 1.0, 2.0, 3.0, np.nan])  # NaN ignored: 4 replicates
     # share at or below 0: (1 + 1) / 5; at or above 0: (3 + 1) / 5

@@ -13,9 +13,9 @@ from scipy.stats import beta, norm
 from scipy.stats import t as student
 
 import pandas_biosig as pbs
+from pandas_biosig._core.protocol import ERROR_ONE_CLUSTER, ERROR_SUBJECT_MISSING
 from pandas_biosig._kernels import fairness, pad
 from pandas_biosig._kernels.cluster import design_effect
-from pandas_biosig.protocol import ERROR_ONE_CLUSTER, ERROR_SUBJECT_MISSING
 from pandas_biosig.validity import Setting, simulate_trials
 
 

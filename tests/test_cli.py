@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 import pandas_biosig as pbs
-from pandas_biosig._report_folder import MANIFEST
-from pandas_biosig.cli import ERROR_MATPLOTLIB, main
+from pandas_biosig.cli import main
+from pandas_biosig.cli._folder import MANIFEST
+from pandas_biosig.cli._report import ERROR_MATPLOTLIB
 
 pytest.importorskip("tabulate")
 pytest.importorskip("matplotlib")
@@ -398,7 +399,7 @@ def test_names_name_the_systems_in_order(capsys, tmp_path, bob_measure_files):
 
 
 def test_pairs_in_the_wrong_order_are_refused(capsys, bob_measure_files):
-    from pandas_biosig._cli_inputs import ERROR_PAIRS_ODD
+    from pandas_biosig.cli._inputs import ERROR_PAIRS_ODD
 
     d1, t1, d2, t2 = bob_measure_files
     status, _, err = _run(capsys, "-e", t1, d1)
@@ -461,7 +462,7 @@ def test_per_split_trials_keys(capsys, tmp_path):
     ],
 )
 def test_library_messages_are_phrased_in_flags(message, expected):
-    from pandas_biosig._cli_inputs import cli_message
+    from pandas_biosig.cli._inputs import cli_message
 
     assert cli_message(message) == expected
 
@@ -487,8 +488,18 @@ def test_a_table_with_other_column_names_is_told_about_column(capsys, tmp_path):
 def test_no_library_message_reaches_the_command_line_in_python_keywords():
     import string
 
-    from pandas_biosig import _schema, io, metrics, resampling, significance
-    from pandas_biosig._cli_inputs import CLI_FLAGS, cli_message
+    from pandas_biosig import io
+    from pandas_biosig._core import schema as _schema
+    from pandas_biosig.cli._inputs import CLI_FLAGS, cli_message
+    from pandas_biosig.verification import (
+        _intervals as significance,
+    )
+    from pandas_biosig.verification import (
+        _metrics as metrics,
+    )
+    from pandas_biosig.verification import (
+        _resampling as resampling,
+    )
 
     class Any(str):
         def __format__(self, spec):

@@ -11,9 +11,8 @@ import pandas as pd
 import pytest
 
 import pandas_biosig as pbs
-from pandas_biosig import demographics as dm
+from pandas_biosig._core.schema import SchemaError
 from pandas_biosig._kernels import fairness as kf
-from pandas_biosig._schema import SchemaError
 
 # ----------------------------------------------------------------------------- the toy
 # One system, no split, no subject (so intervals are Wilson). Fixed threshold 0.5: a trial
@@ -70,7 +69,7 @@ G_FNMR = 2.4 / 3.9
 
 def test_group_rates_hand_counted():
     r = pbs.group_rates(toy(), threshold=0.5)
-    assert list(r.columns) == dm.GROUP_RATE_COLUMNS
+    assert list(r.columns) == GROUP_RATE_COLUMNS
     assert r.group.tolist() == ["X", "Y", "Z"]
     assert r.n_genuine.tolist() == [4, 2, 5]
     assert r.n_impostor.tolist() == [5, 4, 10]
@@ -120,7 +119,7 @@ def test_cross_group_fmr_hand_counted():
 
 def test_fairness_hand_computed():
     f = pbs.fairness(toy(), threshold=0.5)
-    assert list(f.columns) == dm.FAIRNESS_COLUMNS
+    assert list(f.columns) == FAIRNESS_COLUMNS
     row = f.iloc[0]
     assert row.n_groups == 3
     assert (row.fmr_max, row.fmr_max_group, row.fmr_min, row.fmr_min_group) == (0.5, "Z", 0.25, "Y")
@@ -268,7 +267,7 @@ def test_compare_groups_wilson_matches_statsmodels():
     from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
 
     t = pbs.compare_groups(toy(), threshold=0.5)
-    assert list(t.columns) == dm.COMPARE_GROUPS_COLUMNS
+    assert list(t.columns) == COMPARE_GROUPS_COLUMNS
     assert t[["metric", "group_a", "group_b"]].values.tolist() == [
         ["fmr", "X", "Y"], ["fmr", "X", "Z"], ["fmr", "Y", "Z"],
         ["fnmr", "X", "Y"], ["fnmr", "X", "Z"], ["fnmr", "Y", "Z"]]
@@ -350,7 +349,7 @@ def test_compare_fairness_estimate_and_symmetry():
     t = _split_table()
     f = pbs.fairness(t, target=0.01).set_index("system")
     c = pbs.compare_fairness(t, target=0.01, n_resamples=300, seed=2)
-    assert list(c.columns) == dm.COMPARE_FAIRNESS_COLUMNS
+    assert list(c.columns) == COMPARE_FAIRNESS_COLUMNS
     assert c[["system_a", "system_b"]].values.tolist() == [["net_a", "net_b"], ["net_a", "net_c"],
                                                           ["net_b", "net_c"]]
     for row in c.itertuples():
@@ -452,7 +451,7 @@ def test_dask_is_refused_by_name():
     ddf = dd.from_pandas(toy(), npartitions=2)
     with pytest.raises(TypeError, match=r"call \.compute\(\)"):
         pbs.group_rates(ddf, threshold=0.5)
-    assert "compute" in dm.ERROR_DASK
+    assert "compute" in ERROR_DASK
 
 
 # ----------------------------------------------------------------------------- accessor
@@ -517,6 +516,14 @@ def test_figures():
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+
+from pandas_biosig.demographics._plan import (  # noqa: E402
+    COMPARE_FAIRNESS_COLUMNS,
+    COMPARE_GROUPS_COLUMNS,
+    ERROR_DASK,
+    FAIRNESS_COLUMNS,
+    GROUP_RATE_COLUMNS,
+)
 
 _FOM = ["fdr", "garbe", "gini_fmr", "gini_fnmr", "fmr_ratio", "inequity_rate"]
 

@@ -26,12 +26,13 @@ import pandas as pd
 import pytest
 
 import pandas_biosig as pbs
-from pandas_biosig.export import (
+from pandas_biosig._core.validation import ERROR_FLAG
+from pandas_biosig.export import to_latex, to_markdown
+from pandas_biosig.export._rules import (
     ERROR_BEST,
     ERROR_BY,
     ERROR_COLUMNS,
     ERROR_COMPARISON,
-    ERROR_FLAG,
     ERROR_LABEL,
     ERROR_MARK_COLUMN,
     ERROR_MARK_DIRECTION,
@@ -43,8 +44,6 @@ from pandas_biosig.export import (
     ERROR_NOT_A_FRAME,
     ERROR_PERCENT,
     ERROR_PRECISION,
-    to_latex,
-    to_markdown,
 )
 
 has_jinja2 = importlib.util.find_spec("jinja2") is not None
@@ -427,7 +426,7 @@ def test_marks_on_a_metric_table():
 
 @requires_tabulate
 def test_marks_with_a_real_comparison():
-    significance = pytest.importorskip("pandas_biosig.significance")
+    significance = pytest.importorskip("pandas_biosig.verification")
     trials = pbs.datasets.example_trials()
     comparison = significance.compare(trials, test="mcnemar", on=None, apply_to=None,
                                       test_decision_rules=True)

@@ -7,9 +7,9 @@ import pytest
 from scipy import stats
 
 import pandas_biosig as pbs
+from pandas_biosig._core.schema import factorize_keys
 from pandas_biosig._kernels.rates import Sweep
 from pandas_biosig._kernels.resample import HullReplicates, uniform_counts
-from pandas_biosig._schema import _factorize
 
 
 def _sweep(seed, n, *, ties=False, fta=False):
@@ -88,7 +88,7 @@ def test_run_factorization_is_pandas_factorize(kind):
         n = int(rng.integers(1, 300))
         v = vals[np.sort(rng.integers(0, 4, n))] if layout % 2 else vals[rng.integers(0, 1 + layout % 4, n)]
         s = pd.Series(v, dtype=object) if kind == "object" else pd.Series(v).astype(kind)
-        codes, uniques = _factorize(s)
+        codes, uniques = factorize_keys(s)
         want_codes, want_uniques = pd.factorize(s, sort=False, use_na_sentinel=False)
         np.testing.assert_array_equal(codes, want_codes)
         assert list(uniques) == list(want_uniques) and type(uniques) is type(want_uniques)

@@ -17,8 +17,8 @@ import pytest
 from hostile import COUNTS
 
 import pandas_biosig as pbs
-from pandas_biosig._report_folder import MANIFEST, escape_markdown
 from pandas_biosig.cli import main
+from pandas_biosig.cli._folder import MANIFEST, escape_markdown
 
 pytest.importorskip("tabulate")
 pytest.importorskip("matplotlib")

@@ -29,12 +29,12 @@ from hostile import COUNTS, outcome
 
 import pandas_biosig as pbs
 from pandas_biosig.io import (
-    SCORE_PATTERN,
     FileTooLargeError,
     ScoreFileError,
     read_bob_identification,
     read_pyeer_cmc,
 )
+from pandas_biosig.io._parse import SCORE_PATTERN
 
 hypothesis = pytest.importorskip("hypothesis")
 st = pytest.importorskip("hypothesis.strategies")

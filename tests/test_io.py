@@ -11,9 +11,17 @@ import pytest
 
 import pandas_biosig as pbs
 from pandas_biosig import io as pio
-from pandas_biosig._schema import SchemaError
+from pandas_biosig._core.schema import SchemaError
 from pandas_biosig.io import (
     CLASS_TOKENS,
+    ScoreFileError,
+    read_bob,
+    read_nist,
+    read_score_lists,
+    read_scores,
+    read_table,
+)
+from pandas_biosig.io._errors import (
     ERROR_COLUMN_CLASH,
     ERROR_DUPLICATE_KEY,
     ERROR_DUPLICATE_SOURCE,
@@ -39,12 +47,6 @@ from pandas_biosig.io import (
     ERROR_TRIALS_NEEDED,
     ERROR_TRIALS_SPLIT,
     ERROR_UNUSED,
-    ScoreFileError,
-    read_bob,
-    read_nist,
-    read_score_lists,
-    read_scores,
-    read_table,
 )
 
 FIELDS_4 = "claimed_id real_id test_label score"

@@ -6,11 +6,11 @@ import pytest
 from reference_data import IRIS, TOY, iris_table
 
 import pandas_biosig as pbs
-from pandas_biosig.metrics import (
+from pandas_biosig._core.protocol import ERROR_TARGET
+from pandas_biosig.verification._metrics import (
     DCF_COLUMNS,
     EER_COLUMNS,
     ERROR_RATE_COLUMNS,
-    ERROR_TARGET,
     SUMMARY_COLUMNS,
 )
 
@@ -227,12 +227,9 @@ def test_input_is_not_mutated(example):
 def test_threshold_policy_errors(trials_tiny, example):
     import re
 
-    from pandas_biosig.metrics import (
-        ERROR_BAYES_DISTANCE,
-        ERROR_COSTS,
-        ERROR_ON_FIXED,
-        ERROR_ON_MISSING,
-    )
+    from pandas_biosig._core.protocol import ERROR_ON_FIXED, ERROR_ON_MISSING
+    from pandas_biosig._core.validation import ERROR_COSTS
+    from pandas_biosig.verification._metrics import ERROR_BAYES_DISTANCE
 
     with pytest.raises(ValueError, match=re.escape(ERROR_ON_FIXED.format(on="dev", value=0.5))):
         pbs.error_rates(example, threshold=0.5, on="dev")

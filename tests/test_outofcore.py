@@ -21,10 +21,10 @@ dd = pytest.importorskip("dask.dataframe")
 import dask  # noqa: E402
 
 import pandas_biosig as pbs  # noqa: E402
-import pandas_biosig.outofcore as ooc  # noqa: E402  (registers ddf.biosig)
+import pandas_biosig.outofcore._api as ooc  # noqa: E402  (registers ddf.biosig)
+from pandas_biosig._core.schema import SchemaError  # noqa: E402
 from pandas_biosig._kernels import outofcore as K  # noqa: E402
 from pandas_biosig._kernels.rates import Sweep  # noqa: E402
-from pandas_biosig._schema import SchemaError  # noqa: E402
 
 SCHEDULERS = ["synchronous", "threads"]
 #: A histogram far too coarse for the data, so that refinement and gathering run often.
@@ -348,7 +348,7 @@ def test_group_order_and_empty_partitions():
 
 
 def test_det_on_a_grid_is_exact(small):
-    from pandas_biosig.curves import det, det_grid
+    from pandas_biosig.verification import det, det_grid
 
     table, ddf = small
     grid = det_grid(40, low=1e-4)
@@ -357,7 +357,7 @@ def test_det_on_a_grid_is_exact(small):
 
 
 def test_grid_det_bounds_the_exact_curve():
-    from pandas_biosig.curves import det
+    from pandas_biosig.verification import det
 
     table = _table(20_000, 5, [("x", 2.0, None), ("y", 1.5, 2)], split=False)
     ddf = dd.from_pandas(table, npartitions=5)
@@ -447,7 +447,7 @@ def test_accessor_mirrors_functions(name):
     if name in MIRRORED:
         assert _params(getattr(ooc, name), 1) == _params(MIRRORED[name], 1)
     if name == "det":
-        from pandas_biosig.curves import det
+        from pandas_biosig.verification import det
 
         assert _params(ooc.det, 1) == _params(det, 1)
 

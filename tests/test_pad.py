@@ -12,7 +12,9 @@ from reference_pad import PAD_EXPECTED, VULN_EXPECTED, pad_toy, vuln_toy
 import pandas_biosig as pbs
 from pandas_biosig import SchemaError, ScoreFileError
 from pandas_biosig._kernels.pad import PadSweep, area_trapezoid
-from pandas_biosig.pad import (
+from pandas_biosig.pad import IAPMR_COLUMNS, PAD_COMPARE_COLUMNS, VULNERABILITY_COLUMNS
+from pandas_biosig.pad._compare import ERROR_MCNEMAR_METRIC, ERROR_PAIR_TRIALS
+from pandas_biosig.pad._table import (
     ERROR_NO_ATTACKS,
     ERROR_NO_SPECIES,
     ERROR_PAD_LABELS,
@@ -20,14 +22,7 @@ from pandas_biosig.pad import (
     PAD_METRICS_COLUMNS,
     PAD_RATES_COLUMNS,
 )
-from pandas_biosig.pad_compare import ERROR_MCNEMAR_METRIC, ERROR_PAIR_TRIALS, PAD_COMPARE_COLUMNS
-from pandas_biosig.vulnerability import (
-    ERROR_GRID,
-    ERROR_KIND,
-    ERROR_KIND_MISSING,
-    IAPMR_COLUMNS,
-    VULNERABILITY_COLUMNS,
-)
+from pandas_biosig.pad._vulnerability import ERROR_GRID, ERROR_KIND, ERROR_KIND_MISSING
 
 
 def _row(frame):
@@ -106,7 +101,7 @@ def test_subject_column_switches_to_cluster_intervals():
 def test_design_effect_and_wilson_kernel():
     from statsmodels.stats.proportion import proportion_confint
 
-    from pandas_biosig._kernels.pad import design_effect, wilson_interval
+    from pandas_biosig._kernels.cluster import design_effect, wilson_interval
 
     # independent-looking clusters: variance below binomial is floored at deff = 1
     assert design_effect(np.array([1, 1, 1, 1]), np.array([4, 4, 4, 4])) == 1.0

@@ -16,6 +16,9 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from pandas_biosig.plot._axes import ERROR_LIMITS, ERROR_MATPLOTLIB  # noqa: E402
+from pandas_biosig.plot._histograms import ERROR_PANELS  # noqa: E402
+
 
 @pytest.fixture(autouse=True)
 def _close_figures():
@@ -59,7 +62,7 @@ def test_missing_matplotlib_says_what_to_install(trials, monkeypatch, name):
     kwargs = {"bands": False} if name == "epc" else {}
     with pytest.raises(ImportError, match="pip install matplotlib") as info:
         getattr(plot, name)(trials, **kwargs)
-    assert str(info.value) == plot.ERROR_MATPLOTLIB.format(function=name)
+    assert str(info.value) == ERROR_MATPLOTLIB.format(function=name)
 
 
 # ------------------------------------------------------------------ DET
@@ -248,7 +251,7 @@ def test_roc_and_det_draw_the_same_curves_from_a_table_or_either_dataset(trials)
 def test_det_rejects_bad_limits(trials, limits):
     with pytest.raises(ValueError) as info:
         plot.det(trials, limits=limits)
-    assert str(info.value) == plot.ERROR_LIMITS.format(value=limits)
+    assert str(info.value) == ERROR_LIMITS.format(value=limits)
 
 
 def test_det_rejects_other_inputs(trials):
@@ -434,7 +437,7 @@ def test_hist_into_given_axes(trials):
     assert axes.shape == (2, 2) and axes[1, 1] is given[1, 1]
     with pytest.raises(ValueError) as info:
         plot.hist(trials, ax=given)
-    assert str(info.value) == plot.ERROR_PANELS.format(needed=8, got=4)
+    assert str(info.value) == ERROR_PANELS.format(needed=8, got=4)
 
 
 # ------------------------------------------------------------------ PAD

@@ -9,9 +9,7 @@ from scipy.stats import beta, binom
 from statsmodels.stats.proportion import proportion_confint
 
 import pandas_biosig as pbs
-from pandas_biosig._kernels.mover import mover_sum
-from pandas_biosig._schema import validate_trials
-from pandas_biosig.protocol import (
+from pandas_biosig._core.protocol import (
     ERROR_ONE_CLUSTER,
     ERROR_SUBJECT_MISSING,
     FIXED,
@@ -19,14 +17,16 @@ from pandas_biosig.protocol import (
     Protocol,
     split_roles,
 )
-from pandas_biosig.significance import (
+from pandas_biosig._core.schema import validate_trials
+from pandas_biosig._kernels.mover import mover_sum
+from pandas_biosig.validity import Setting, simulate_trials
+from pandas_biosig.verification import (
     DECISION_TESTS,
-    ERROR_DECISION_TEST,
     NULL_HYPOTHESIS,
     TESTS,
     DecisionTestError,
 )
-from pandas_biosig.validity import Setting, simulate_trials
+from pandas_biosig.verification._comparison import ERROR_DECISION_TEST
 
 
 def prefix(message: str) -> str:

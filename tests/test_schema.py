@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import pandas_biosig as pbs
-from pandas_biosig._schema import (
+from pandas_biosig._core.schema import (
     ERROR_DUPLICATE_TRIALS,
     ERROR_EMPTY,
     ERROR_MISSING_COLUMNS,
@@ -181,11 +181,11 @@ LABEL_CASES = [
 @pytest.mark.parametrize("labels", LABEL_CASES)
 @pytest.mark.parametrize("dtype", ["str", "string[pyarrow]", "string[python]", "object"])
 def test_string_labels_map_alike_in_every_storage(labels, dtype):
-    from pandas_biosig._schema import _genuine_from_labels
+    from pandas_biosig._core.schema import genuine_from_labels
 
     expected = np.array([LABEL_VOCABULARY[v.strip().lower()] for v in labels])
     frame = pd.DataFrame({"label": pd.Series(labels, dtype=dtype)})
-    assert np.array_equal(_genuine_from_labels(frame, "label"), expected)
+    assert np.array_equal(genuine_from_labels(frame, "label"), expected)
 
 
 @pytest.mark.parametrize("dtype", ["str", "string[pyarrow]", "object"])
@@ -215,7 +215,7 @@ def test_unknown_and_missing_string_labels_in_every_storage(dtype):
 def test_arrow_all_equal_reads_the_buffers_exactly(values, same, large):
     import pyarrow as pa
 
-    from pandas_biosig._arrow_strings import all_equal as _arrow_all_equal
+    from pandas_biosig._core.arrow_strings import all_equal as _arrow_all_equal
 
     kind = pa.large_string() if large else pa.string()
     whole = pa.chunked_array([pa.array(["x", *values], type=kind).slice(1)])  # an offset
@@ -239,11 +239,11 @@ def _arrow_str(chunks, *, large=True, sliced=True):
 
 def _labels_outcome(series):
     """``(genuine, None)`` or ``(None, error message)`` of validating ``series`` as labels."""
-    from pandas_biosig._schema import _genuine_from_labels
+    from pandas_biosig._core.schema import genuine_from_labels
 
     frame = pd.DataFrame({"label": series})
     try:
-        return _genuine_from_labels(frame, "label"), None
+        return genuine_from_labels(frame, "label"), None
     except SchemaError as exc:
         return None, str(exc)
 
@@ -273,7 +273,7 @@ def _labels_outcome(series):
 @pytest.mark.parametrize("large", [True, False])
 @pytest.mark.parametrize("sliced", [True, False])
 def test_arrow_label_fast_path_equals_the_general_path(chunks, large, sliced, monkeypatch):
-    import pandas_biosig._schema as schema
+    import pandas_biosig._core.schema as schema
 
     series = _arrow_str(chunks, large=large, sliced=sliced)
     fast = _labels_outcome(series)
@@ -291,7 +291,7 @@ def test_arrow_label_fast_path_equals_the_general_path(chunks, large, sliced, mo
 def test_spelled_labels_declines_what_it_does_not_read():
     import pyarrow as pa
 
-    from pandas_biosig._arrow_strings import spelled_labels
+    from pandas_biosig._core.arrow_strings import spelled_labels
 
     def run(values):
         return spelled_labels(pa.chunked_array([pa.array(values, type=pa.string())]), LABEL_VOCABULARY)
@@ -318,10 +318,10 @@ def test_spelled_labels_declines_what_it_does_not_read():
 )
 @pytest.mark.parametrize("large", [True, False])
 def test_arrow_key_fast_path_equals_factorize(chunks, large):
-    from pandas_biosig._schema import _factorize
+    from pandas_biosig._core.schema import factorize_keys
 
     series = _arrow_str(chunks, large=large)
-    codes, uniques = _factorize(series)
+    codes, uniques = factorize_keys(series)
     want_codes, want_uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
     assert np.array_equal(codes, want_codes)
     assert list(uniques) == list(want_uniques) or (

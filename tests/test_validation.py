@@ -1,6 +1,6 @@
 """One validator per concept: every public function taking ``confidence_level``,
 ``alpha``, ``alternative`` or ``adjust`` rejects the same bad value with the same message
-(the constants of :mod:`pandas_biosig._validation`)."""
+(the constants of :mod:`pandas_biosig._core.validation`)."""
 
 import importlib
 import inspect
@@ -13,13 +13,18 @@ import pytest
 
 import pandas_biosig as pbs
 from pandas_biosig import datasets
-from pandas_biosig._validation import (
+from pandas_biosig._core.replicates import CI_METHODS
+from pandas_biosig._core.validation import (
     ERROR_ADJUST,
     ERROR_ALPHA,
     ERROR_ALTERNATIVE,
     ERROR_CONFIDENCE_LEVEL,
+    ERROR_COUNT,
+    ERROR_POSITIVE_COUNT,
+    ERROR_RATE,
     adjust_methods,
 )
+from pandas_biosig._kernels.curves import EPC_CRITERIA
 
 BAD = {"confidence_level": 1.5, "alpha": 0.0, "alternative": "bigger", "adjust": "nope"}
 
@@ -55,25 +60,25 @@ def data(kind: str):
 
 #: function -> (how to call it with the bad keyword).
 CALLS = {
-    "pandas_biosig.comparison.compare": lambda f, kw: f(data("trials"), **kw),
-    "pandas_biosig.folds.compare_folds": lambda f, kw: f(data("trials"), fold="split", **kw),
-    "pandas_biosig.literature.eer_bound_table": lambda f, kw: f(data("reported"), n=1000, **kw),
+    "pandas_biosig.compare": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.compare_folds": lambda f, kw: f(data("trials"), fold="split", **kw),
+    "pandas_biosig.eer_bound_table": lambda f, kw: f(data("reported"), n=1000, **kw),
     "pandas_biosig.outofcore.compare":
         lambda f, kw: f(data("dask"), test="hter_dependent", **kw),
-    "pandas_biosig.significance.ci": lambda f, kw: f(data("trials"), **kw),
-    "pandas_biosig.resampling.bootstrap": lambda f, kw: f(data("trials"), **kw),
-    "pandas_biosig.resampling.epc_bootstrap": lambda f, kw: f(data("trials"), **kw),
-    "pandas_biosig.resampling.paired_bootstrap":
+    "pandas_biosig.ci": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.bootstrap": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.epc_bootstrap": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.paired_bootstrap":
         lambda f, kw: f(data("trials"), system_a="cnn", system_b="lbp", **kw),
-    "pandas_biosig.pad.pad_rates": lambda f, kw: f(data("pad"), **kw),
-    "pandas_biosig.pad_compare.pad_compare": lambda f, kw: f(data("pad"), **kw),
-    "pandas_biosig.vulnerability.iapmr": lambda f, kw: f(data("vulnerability"), **kw),
-    "pandas_biosig.demographics.group_rates": lambda f, kw: f(data("demographic"), **kw),
-    "pandas_biosig.demographics.compare_groups": lambda f, kw: f(data("demographic"), **kw),
-    "pandas_biosig.demographics.compare_fairness": lambda f, kw: f(data("demographic"), **kw),
-    "pandas_biosig.identification.recognition_rate": lambda f, kw: f(data("search"), **kw),
-    "pandas_biosig.identification_tests.cmc_difference": lambda f, kw: f(data("search"), **kw),
-    "pandas_biosig.identification_tests.compare_identification":
+    "pandas_biosig.pad_rates": lambda f, kw: f(data("pad"), **kw),
+    "pandas_biosig.pad_compare": lambda f, kw: f(data("pad"), **kw),
+    "pandas_biosig.iapmr": lambda f, kw: f(data("vulnerability"), **kw),
+    "pandas_biosig.group_rates": lambda f, kw: f(data("demographic"), **kw),
+    "pandas_biosig.compare_groups": lambda f, kw: f(data("demographic"), **kw),
+    "pandas_biosig.compare_fairness": lambda f, kw: f(data("demographic"), **kw),
+    "pandas_biosig.recognition_rate": lambda f, kw: f(data("search"), **kw),
+    "pandas_biosig.cmc_difference": lambda f, kw: f(data("search"), **kw),
+    "pandas_biosig.compare_identification":
         lambda f, kw: f(data("search"), **kw),
     "pandas_biosig.stats.min_significant_eer_difference":
         lambda f, kw: f(0.05, n=1000, **kw),
@@ -88,12 +93,12 @@ CALLS = {
 
 
 def public_functions():
-    """Every public function of the package's public modules, by qualified name."""
-    names = ["comparison", "folds", "literature", "significance", "resampling", "pad",
-             "pad_compare", "vulnerability", "demographics", "identification_tests", "identification", "stats", "metrics", "curves",
-             "outofcore"]
-    out, seen = {}, set()
-    for name in names:  # a function re-exported by a later module keeps its first home
+    """Every public function: the top-level namespace's, then those of the public
+    packages that are not there (``pbs.stats.*``, ``pbs.outofcore.*``), by qualified name."""
+    out = {f"pandas_biosig.{n}": getattr(pbs, n) for n in pbs.__all__
+           if inspect.isfunction(getattr(pbs, n))}
+    seen = {id(f) for f in out.values()}
+    for name in ["verification", "pad", "demographics", "identification", "stats", "outofcore"]:
         module = importlib.import_module(f"pandas_biosig.{name}")
         for n in module.__all__:
             f = getattr(module, n)
@@ -125,7 +130,7 @@ def test_same_bad_value_same_message(qual, param):
 
 
 def test_top_level_names_are_the_checked_functions():
-    assert pbs.compare is FUNCTIONS["pandas_biosig.comparison.compare"]
+    assert pbs.compare is FUNCTIONS["pandas_biosig.compare"]
     assert pbs.stats.mcnemar is FUNCTIONS["pandas_biosig.stats.mcnemar"]
 
 
@@ -133,83 +138,96 @@ def test_top_level_names_are_the_checked_functions():
 def _literal(name):
     from typing import get_args
 
-    from pandas_biosig import _typing
+    from pandas_biosig._core import options as _typing
 
     return get_args(getattr(_typing, name))
 
 
 def test_literals_list_what_the_checks_accept():
-    from pandas_biosig import curves, protocol, resampling, significance
+    from pandas_biosig._core import protocol
+    from pandas_biosig.verification import (
+        _intervals as significance,
+    )
+    from pandas_biosig.verification import (
+        _resampling as resampling,
+    )
 
     assert _literal("BootstrapMetric") == tuple(resampling.BOOTSTRAP_METRICS)
-    assert _literal("BootstrapCIMethod") == tuple(resampling.CI_METHODS)
+    assert _literal("BootstrapCIMethod") == tuple(CI_METHODS)
     assert _literal("Resample") == tuple(protocol.RESAMPLE)
     assert _literal("ResampleOption") == ("auto", *protocol.RESAMPLE)
     assert _literal("CIMetric") == tuple(significance.CI_METRICS)
     assert _literal("Combine") == tuple(significance.CI_COMBINE)
-    assert _literal("EPCCriterion") == tuple(curves.EPC_CRITERIA)
+    assert _literal("EPCCriterion") == tuple(EPC_CRITERIA)
     assert _literal("Criterion") == tuple(protocol.CRITERIA)
     assert set(_literal("Adjust")) - {"none"} <= set(adjust_methods())
 
 
 def _allowed(option):
-    from pandas_biosig import curves, protocol, resampling, significance, stats
+    from pandas_biosig import stats
+    from pandas_biosig._core import protocol
+    from pandas_biosig.verification import (
+        _intervals as significance,
+    )
+    from pandas_biosig.verification import (
+        _resampling as resampling,
+    )
 
     return {
         "resample": protocol.RESAMPLE,
         "metric": resampling.BOOTSTRAP_METRICS,
-        "ci_method": resampling.CI_METHODS,
+        "ci_method": CI_METHODS,
         "rate_ci_method": stats.RATE_CI_METHODS,
         "combine": significance.CI_COMBINE,
         "mcnemar_method": stats.MCNEMAR_METHODS,
-        "criterion": curves.EPC_CRITERIA,
+        "criterion": EPC_CRITERIA,
     }[option]
 
 
 #: (function, option, how the message names the option's table) -> call with the bad value.
 OPTION_CALLS = {
-    ("pandas_biosig.resampling.bootstrap", "resample", "resample"):
+    ("pandas_biosig.bootstrap", "resample", "resample"):
         lambda f, kw: f(data("trials"), **kw),
-    ("pandas_biosig.resampling.paired_bootstrap", "resample", "resample"):
+    ("pandas_biosig.paired_bootstrap", "resample", "resample"):
         lambda f, kw: f(data("trials"), "cnn", "lbp", **kw),
-    ("pandas_biosig.resampling.epc_bootstrap", "resample", "resample"):
+    ("pandas_biosig.epc_bootstrap", "resample", "resample"):
         lambda f, kw: f(data("trials"), **kw),
-    ("pandas_biosig.significance.ci", "resample", "resample"):
+    ("pandas_biosig.ci", "resample", "resample"):
         lambda f, kw: f(data("trials"), **kw),
-    ("pandas_biosig.comparison.compare", "resample", "resample"):
+    ("pandas_biosig.compare", "resample", "resample"):
         lambda f, kw: f(data("trials"), test="bootstrap", **kw),
-    ("pandas_biosig.resampling.bootstrap", "metric", "metric"):
+    ("pandas_biosig.bootstrap", "metric", "metric"):
         lambda f, kw: f(data("trials"), **kw),
-    ("pandas_biosig.resampling.paired_bootstrap", "metric", "metric"):
+    ("pandas_biosig.paired_bootstrap", "metric", "metric"):
         lambda f, kw: f(data("trials"), "cnn", "lbp", **kw),
-    ("pandas_biosig.comparison.compare", "metric", "metric"):
+    ("pandas_biosig.compare", "metric", "metric"):
         lambda f, kw: f(data("trials"), test="bootstrap", **kw),
-    ("pandas_biosig.folds.fold_metrics", "metric", "metric"):
+    ("pandas_biosig.fold_metrics", "metric", "metric"):
         lambda f, kw: f(data("trials"), fold="split", **kw),
-    ("pandas_biosig.folds.fold_summary", "metric", "metric"):
+    ("pandas_biosig.fold_summary", "metric", "metric"):
         lambda f, kw: f(data("trials"), fold="split", **kw),
-    ("pandas_biosig.folds.compare_folds", "metric", "metric"):
+    ("pandas_biosig.compare_folds", "metric", "metric"):
         lambda f, kw: f(data("trials"), fold="split", **kw),
-    ("pandas_biosig.resampling.bootstrap", "ci_method", "ci_method"):
+    ("pandas_biosig.bootstrap", "ci_method", "ci_method"):
         lambda f, kw: f(data("trials"), **kw),
-    ("pandas_biosig.significance.ci", "ci_method", "rate_ci_method"):
+    ("pandas_biosig.ci", "ci_method", "rate_ci_method"):
         lambda f, kw: f(data("trials"), **kw),
-    ("pandas_biosig.identification.recognition_rate", "ci_method", "rate_ci_method"):
+    ("pandas_biosig.recognition_rate", "ci_method", "rate_ci_method"):
         lambda f, kw: f(data("search"), **kw),
-    ("pandas_biosig.significance.ci", "combine", "combine"):
+    ("pandas_biosig.ci", "combine", "combine"):
         lambda f, kw: f(data("trials"), **kw),
-    ("pandas_biosig.comparison.compare", "mcnemar_method", "mcnemar_method"):
+    ("pandas_biosig.compare", "mcnemar_method", "mcnemar_method"):
         lambda f, kw: f(data("trials"), test="mcnemar", threshold=0.0, **kw),
     ("pandas_biosig.outofcore.compare", "mcnemar_method", "mcnemar_method"):
         lambda f, kw: f(data("dask"), test="mcnemar", threshold=0.0, **kw),
-    ("pandas_biosig.identification_tests.compare_identification", "mcnemar_method",
+    ("pandas_biosig.compare_identification", "mcnemar_method",
      "mcnemar_method"): lambda f, kw: f(data("search"), **kw),
     ("pandas_biosig.stats.rate_ci", "method", "rate_ci_method"): lambda f, kw: f(1, 10, **kw),
     ("pandas_biosig.stats.mcnemar", "method", "mcnemar_method"): lambda f, kw: f(3, 9, **kw),
     ("pandas_biosig.stats.mcnemar_table", "method", "mcnemar_method"):
         lambda f, kw: f([[5, 3], [9, 2]], **kw),
-    ("pandas_biosig.curves.epc", "criterion", "criterion"): lambda f, kw: f(data("trials"), **kw),
-    ("pandas_biosig.resampling.epc_bootstrap", "criterion", "criterion"):
+    ("pandas_biosig.epc", "criterion", "criterion"): lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.epc_bootstrap", "criterion", "criterion"):
         lambda f, kw: f(data("trials"), **kw),
 }
 
@@ -238,7 +256,7 @@ def test_every_typed_option_is_checked():
 @pytest.mark.parametrize(("qual", "option", "table"), list(OPTION_CALLS),
                          ids=[f"{q.rsplit('.', 1)[-1]}-{o}" for q, o, _ in OPTION_CALLS])
 def test_same_bad_option_same_message(qual, option, table):
-    from pandas_biosig._schema import ERROR_OPTION
+    from pandas_biosig._core.schema import ERROR_OPTION
 
     want = ERROR_OPTION.format(name=option, value="nope", allowed=list(_allowed(table)))
     with pytest.raises(ValueError, match=f"^{re.escape(want)}$"):
@@ -268,16 +286,16 @@ COUNT_CALLS = {
 
 
 def test_one_rate_and_count_message():
-    from pandas_biosig import _validation, stats
+    from pandas_biosig._core import validation as _validation
 
-    assert stats.ERROR_RATE is _validation.ERROR_RATE
-    assert stats.ERROR_COUNT is _validation.ERROR_COUNT
-    assert stats.ERROR_POSITIVE_COUNT is _validation.ERROR_POSITIVE_COUNT
+    assert ERROR_RATE is _validation.ERROR_RATE
+    assert ERROR_COUNT is _validation.ERROR_COUNT
+    assert ERROR_POSITIVE_COUNT is _validation.ERROR_POSITIVE_COUNT
 
 
 @pytest.mark.parametrize("case", sorted(RATE_CALLS))
 def test_same_bad_rate_same_message(case):
-    from pandas_biosig._validation import ERROR_RATE
+    from pandas_biosig._core.validation import ERROR_RATE
 
     call, name, value = RATE_CALLS[case]
     with pytest.raises(ValueError, match=f"^{re.escape(ERROR_RATE.format(name=name, value=value))}$"):
@@ -286,7 +304,7 @@ def test_same_bad_rate_same_message(case):
 
 @pytest.mark.parametrize("case", sorted(COUNT_CALLS))
 def test_same_bad_count_same_message(case):
-    from pandas_biosig._validation import ERROR_COUNT, ERROR_POSITIVE_COUNT
+    from pandas_biosig._core.validation import ERROR_COUNT, ERROR_POSITIVE_COUNT
 
     call, name, value, positive = COUNT_CALLS[case]
     message = (ERROR_POSITIVE_COUNT if positive else ERROR_COUNT).format(name=name, value=value)
@@ -296,7 +314,7 @@ def test_same_bad_count_same_message(case):
 
 @pytest.mark.parametrize("bad", [True, np.bool_(False), float("nan"), -0.1, 1.1, "0.5", None])
 def test_check_rate_refuses(bad):
-    from pandas_biosig._validation import check_rate
+    from pandas_biosig._core.validation import check_rate
 
     with pytest.raises(ValueError):
         check_rate(bad, "x")
@@ -304,13 +322,13 @@ def test_check_rate_refuses(bad):
 
 @pytest.mark.parametrize(("value", "expected"), [(0, 0.0), (1, 1.0), (np.float32(0.25), 0.25)])
 def test_check_rate_accepts(value, expected):
-    from pandas_biosig._validation import check_rate
+    from pandas_biosig._core.validation import check_rate
 
     assert check_rate(value, "x") == expected
 
 
 def test_check_count():
-    from pandas_biosig._validation import check_count
+    from pandas_biosig._core.validation import check_count
 
     assert check_count(400.0, "n") == 400 and check_count(np.int64(0), "n") == 0
     for bad in (True, -1, 1.5, float("inf"), "3"):

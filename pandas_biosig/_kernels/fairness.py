@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cluster import design_effect, wilson_interval
+from .cluster import design_effect
 
 __all__ = [
     "area",
@@ -33,7 +33,6 @@ __all__ = [
     "ratio",
     "spread",
     "weighted_rates",
-    "wilson_interval",
 ]
 
 #: Integration scales of :func:`area`.

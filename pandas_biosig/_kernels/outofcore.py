@@ -34,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from .rates import OperatingPoint, Sweep, _max_count, _search, rocch_eer
+from .rates import OperatingPoint, Sweep, _max_count, _search
+from .rocch import rocch_eer
 
 __all__ = [
     "ExactSweep",

@@ -37,12 +37,11 @@ __all__ = [
     "cllr",
     "d_prime",
     "interpolated_eer",
-    "rocch_eer",
     "softplus",
     "threshold_eer",
 ]
 
-_LN2 = float(np.log(2.0))
+LN2 = float(np.log(2.0))
 
 
 class OperatingPoint(NamedTuple):
@@ -405,7 +404,7 @@ class Sweep:
         with np.errstate(divide="ignore", invalid="ignore"):
             pos_cost = np.where(P > 0, P * np.log1p(np.where(P > 0, N * odds / P, 0.0)), 0.0)
             neg_cost = np.where(N > 0, N * np.log1p(np.where(N > 0, P / (N * odds), 0.0)), 0.0)
-        return float((pos_cost.sum() / self.p + neg_cost.sum() / self.n) / (2 * _LN2))
+        return float((pos_cost.sum() / self.p + neg_cost.sum() / self.n) / (2 * LN2))
 
     # ----------------------------------------------------- other summaries
     def _softplus(self):
@@ -428,7 +427,7 @@ class Sweep:
             wp = np.diff(self._cp)
             wn = np.diff(self._cn)
             total = np.dot(wp, sp_pos) / self.p + np.dot(wn, sp_neg) / self.n
-        return float(total / (2 * _LN2))
+        return float(total / (2 * LN2))
 
     def auc(self) -> float:
         """Area under the ROC, ties counted half (= Mann-Whitney U / (n p))."""
@@ -562,7 +561,7 @@ def cllr(negatives: np.ndarray, positives: np.ndarray) -> float:
     pos_cost = softplus(-positives).sum() / positives.size
     neg = negatives[np.isfinite(negatives)]
     neg_cost = softplus(neg).sum() / negatives.size
-    return float((pos_cost + neg_cost) / (2 * _LN2))
+    return float((pos_cost + neg_cost) / (2 * LN2))
 
 
 def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:

@@ -20,7 +20,8 @@ from bisect import bisect_left
 
 import numpy as np
 
-from .rates import Sweep, isotonic_regression, rocch_eer
+from .rates import Sweep, isotonic_regression
+from .rocch import rocch_eer
 
 __all__ = [
     "HullReplicates",

@@ -12,10 +12,16 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._core.schema import (
+    ERROR_MISSING_COLUMNS,
+    SchemaError,
+    check_option,
+    factorize_keys,
+    validate_trials,
+)
 from .._kernels import fairness as _fair
 from .._kernels.rates import Sweep
 from .._kernels.resample import percentile_interval
-from .._schema import ERROR_MISSING_COLUMNS, SchemaError, _factorize, check_option, validate_trials
 
 Impostors = Literal["same_group", "all"]
 GroupCriterion = Literal["fmr", "eer"]
@@ -246,7 +252,7 @@ def _group_codes(data, group, reference_group):
             raise SchemaError(ERROR_MISSING_GROUP.format(
                 column=col, n=bad.size, rows=data.iloc[bad[:5]].to_string()))
     both = pd.concat([data[c] for c in group_cols], ignore_index=True)
-    codes, uniques = _factorize(both)
+    codes, uniques = factorize_keys(both)
     codes = np.asarray(codes, dtype=np.int64)
     n = len(data)
     gcode = codes[:n]

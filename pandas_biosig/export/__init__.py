@@ -14,41 +14,9 @@ Modules: ``latex`` (:func:`to_latex`), ``markdown`` (:func:`to_markdown`); ``_ru
 the rules and option checks they share, ``_table`` turns a frame into formatted cells.
 """
 
-# the rules (data) and the messages, importable from here as before the split
-from ._rules import (  # noqa: F401
-    ADJUST_NAMES,
-    BEST,
-    BY_METRIC,
-    COMPARISON_COLUMNS,
-    ERROR_BEST,
-    ERROR_BY,
-    ERROR_COLUMNS,
-    ERROR_COMPARISON,
-    ERROR_FLAG,
-    ERROR_LABEL,
-    ERROR_MARK_COLUMN,
-    ERROR_MARK_DIRECTION,
-    ERROR_MARK_PAIR,
-    ERROR_MARK_SPLIT,
-    ERROR_MARK_SYSTEMS,
-    ERROR_MARKS,
-    ERROR_MISSING_EXTRA,
-    ERROR_NOT_A_FRAME,
-    ERROR_PERCENT,
-    ERROR_PRECISION,
-    HEADERS,
-    HIDDEN,
-    MAX_DECIMALS,
-    METRIC_COLUMNS,
-    NOT_RANKED,
-    PVALUE_FLOOR,
-    PVALUES,
-    RATES,
-    SETTINGS,
-    TEST_NAMES,
-)
-from .latex import to_latex
-from .markdown import to_markdown
+from ._latex import to_latex
+from ._markdown import to_markdown
+from ._rules import BEST, HEADERS, HIDDEN, MAX_DECIMALS, PVALUES, RATES, SETTINGS
 
 __all__ = [
     "BEST",

@@ -13,9 +13,6 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from .._validation import ERROR_FLAG  # noqa: F401 (re-exported by export)
-from .._validation import check_flag as _check_flag  # noqa: F401 (used by _table)
-
 #: Header text of the known columns (and display names of the values of ``metric``).
 HEADERS: dict[str, str] = {
     "system": "System",
@@ -133,7 +130,7 @@ NOT_RANKED = frozenset(
     }
 )
 
-#: Display names of the tests of :func:`pandas_biosig.significance.compare` (+ " test").
+#: Display names of the tests of :func:`pandas_biosig.compare` (+ " test").
 TEST_NAMES = {
     "mcnemar": "McNemar",
     "hter_dependent": "dependent HTER",
@@ -289,7 +286,7 @@ _SHARED_DOC = """
     frame : DataFrame
         A result table: :func:`~pandas_biosig.summary`, :func:`~pandas_biosig.error_rates`,
         :func:`~pandas_biosig.eer`, :func:`~pandas_biosig.dcf`,
-        :func:`~pandas_biosig.bootstrap`, :func:`~pandas_biosig.significance.compare`... or
+        :func:`~pandas_biosig.bootstrap`, :func:`~pandas_biosig.compare`... or
         any frame. It is not modified. A named or non-default index becomes columns.
     columns : list of str, optional
         The columns to show, in order. By default all of them except: columns with no
@@ -320,7 +317,7 @@ _SHARED_DOC = """
         "max" | None}`` ranks exactly those columns. Values equal at the shown precision
         are all bold.
     comparison : DataFrame, optional
-        A pairwise table of :func:`~pandas_biosig.significance.compare` (columns
+        A pairwise table of :func:`~pandas_biosig.compare` (columns
         ``system_a, system_b, metric, reject`` and ``split``, ``test``, ``adjust``,
         ``alpha``) about the systems of ``frame``.
     marks : bool, str or mapping

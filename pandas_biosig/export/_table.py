@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._core.validation import check_flag
 from ._rules import (
     _ALPHA,
     _DAGGER,
@@ -43,7 +44,6 @@ from ._rules import (
     TEST_NAMES,
     _adjust_name,
     _check_columns,
-    _check_flag,
     _check_precision,
     _distinct,
     _is_numeric,
@@ -518,7 +518,7 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
              flavor, by=None) -> _Table:
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(ERROR_NOT_A_FRAME.format(type=type(frame).__name__))
-    intervals = _check_flag(intervals, "intervals")
+    intervals = check_flag(intervals, "intervals")
     if not (isinstance(marks, bool | str) or isinstance(marks, Mapping)):
         raise ValueError(ERROR_MARKS.format(value=marks))
     if not isinstance(frame.index, pd.RangeIndex) or frame.index.name is not None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from .._schema import (
-    SchemaError,
-)
+from .._core.schema import SchemaError
 
 ERROR_FIELDS = (
     "{source}, line {line}: expected {expected} whitespace-separated fields ({names}), "

@@ -1,8 +1,8 @@
 """The parsers behind the verification readers: one function per file format, each
 returning an unvalidated tidy frame, and the final check every reader applies.
 
-A documented internal module (docs/architecture.md, layer 1): :mod:`pandas_biosig.io.verification`
-(one public reader per format), :mod:`pandas_biosig.io.scores` (the auto-detecting
+A documented internal module (docs/architecture.md, layer 1): :mod:`pandas_biosig.io._verification`
+(one public reader per format), :mod:`pandas_biosig.io._scores` (the auto-detecting
 :func:`~pandas_biosig.io.read_scores`) and the command line import its ``_`` names from here.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._schema import (
+from .._core.schema import (
     ERROR_DUPLICATE_COLUMNS,
     LABEL_VOCABULARY,
     SchemaError,
@@ -69,7 +69,7 @@ BOB_LAYOUTS: dict[int, tuple[str, ...]] = {
 }
 
 #: Columns of bob.bio.base's vulnerability score CSV (read by
-#: :func:`~pandas_biosig.io.pad.read_bob_vuln`; refused here, as it has no label column).
+#: :func:`~pandas_biosig.read_bob_vuln`; refused here, as it has no label column).
 BOB_VULN_CSV_COLUMNS = ("bio_ref_subject_id", "probe_subject_id", "probe_key", "probe_attack_type", "score")
 
 #: Fields of the two files of the NIST SRE / Kaldi format.
@@ -393,5 +393,5 @@ def _validated(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _reads_as_table(path: Path, format: str) -> bool:
+def reads_as_table(path: Path, format: str) -> bool:
     return format == "table" or (format == "auto" and _table_suffix(path) is not None)

@@ -85,7 +85,7 @@ def _take_token(parts: list[str], tokens: Mapping[str, str]) -> str | None:
     return None
 
 
-def _parse_name(
+def parse_name(
     path: Path, *, split_tokens: Mapping[str, str], class_tokens: Mapping[str, str] | None
 ) -> tuple[str, str | None, str | None]:
     """``(system, split, class)`` read off a file name (see :func:`read_scores`)."""

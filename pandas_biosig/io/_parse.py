@@ -10,7 +10,13 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ._errors import ERROR_EMPTY_FILE, ERROR_FIELDS, ERROR_LABEL, ERROR_NOT_A_NUMBER, ScoreFileError
+from ._errors import (
+    ERROR_EMPTY_FILE,
+    ERROR_FIELDS,
+    ERROR_LABEL,
+    ERROR_NOT_A_NUMBER,
+    ScoreFileError,
+)
 from ._open import _Source
 
 # str.split() splits at these too, the C parser of pandas does not: read such files slowly.

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..curves import ppndf
+from ..verification._curves import ppndf
 
 if TYPE_CHECKING:  # pragma: no cover
     pass

@@ -1,0 +1,20 @@
+r"""What every kind of table shares: one documented internal package.
+
+=====================  ==========================================================================
+``schema``             the tidy trial schema, label vocabulary, ``validate_trials`` → ``Trials``
+``validation``         one validator and one ``ERROR_*`` message per concept
+``options``            the ``Literal`` types of the options
+``protocol``           how, where and on what each threshold is chosen; what a bootstrap
+                       resamples
+``results``            ``TestResult``, ``IntervalResult``: frozen results of scalar tests
+``pairwise``           pairs, families, p-value adjustment, the pairwise table rows
+``frames``             result frames, one sweep per group, rate rows
+``curve_datasets``     the builders of the curve Datasets
+``replicates``         the replicate machinery of every bootstrap
+``progress``           progress bars
+``arrow_strings``,     fast questions about string and object key columns
+``object_runs``
+=====================  ==========================================================================
+
+Nothing here is public API: the public names are those of :mod:`pandas_biosig`.
+"""
