@@ -20,6 +20,7 @@ from .._core.schema import (
     validate_trials,
 )
 from .._kernels import fairness as _fair
+from .._kernels.cluster import wilson_interval
 from .._kernels.rates import Sweep
 from .._kernels.resample import percentile_interval
 
@@ -405,7 +406,7 @@ def _cluster_wilson(errors: np.ndarray, trials: np.ndarray, level: float) -> tup
     if p in (0.0, 1.0):
         n_eff = float(k)
     q = float(student.ppf((1 + level) / 2, max(k - 1, 1)))
-    return _fair.wilson_interval(p, n_eff, q)
+    return wilson_interval(p, n_eff, q)
 
 
 def _wilson(k: int, n: int, level: float) -> tuple[float, float]:
