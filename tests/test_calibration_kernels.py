@@ -8,6 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import reference_calibration as ref
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 import pandas_biosig as pbs
 from pandas_biosig._kernels import calibration as cal
@@ -490,3 +493,29 @@ def test_sweep_cross_entropy_reads_multiplicities_and_failures():
     assert cal.sweep_cross_entropy(fta, 0.1) == pytest.approx(
         cal.cross_entropy(np.r_[non, -1e300], tar, 0.1), rel=1e-12)
     assert cal.sweep_cross_entropy(Sweep(non, np.r_[tar, -np.inf]), 0.1) == np.inf
+
+
+# ------------------------------------------------------------------ properties
+_grid_scores = arrays(np.float64, st.integers(1, 40), elements=st.integers(-8, 8).map(lambda v: v / 2))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_grid_scores, _grid_scores, st.sampled_from([0.0, 1e-3]))
+def test_pav_transform_is_monotone_and_counts_equal_expansion(neg, pos, small_val):
+    pav = cal.train_pav(neg, pos, small_val=small_val)
+    x = np.linspace(-6, 6, 241)
+    y = pav.apply(x)
+    assert np.all(np.isfinite(y)) and np.all(np.diff(y) >= -1e-12)
+    values, counts = np.unique(neg, return_counts=True)
+    counted = cal.train_pav(values, pos, neg_counts=counts, small_val=small_val)
+    np.testing.assert_array_equal(counted.score_bounds, pav.score_bounds)
+    np.testing.assert_allclose(counted.llr_bounds, pav.llr_bounds, rtol=1e-12, atol=1e-12)
+
+
+def test_row_order_does_not_change_the_fit():
+    tar, non = score_set("ex_fuse_dev")
+    rng = np.random.default_rng(4)
+    a = cal.train_linear(non, tar, prior=0.1)
+    b = cal.train_linear(non[rng.permutation(len(non))], tar[rng.permutation(len(tar))], prior=0.1)
+    np.testing.assert_allclose(b.weights, a.weights, rtol=1e-10)
+    assert b.offset == pytest.approx(a.offset, rel=1e-10)
