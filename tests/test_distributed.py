@@ -21,7 +21,7 @@ import dask  # noqa: E402
 from test_outofcore import ERROR_RATE_CASES, TINY, _table  # noqa: E402
 
 import pandas_biosig as pbs  # noqa: E402
-import pandas_biosig.outofcore._api  # noqa: E402  (registers ddf.biosig)
+import pandas_biosig.outofcore  # noqa: E402  (registers ddf.biosig)
 
 
 @pytest.fixture(scope="module")
