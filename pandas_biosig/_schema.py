@@ -349,8 +349,8 @@ def _scores(data: pd.DataFrame, column: str) -> np.ndarray:
     ):
         raise SchemaError(ERROR_SCORE_DTYPE.format(column=column, dtype=dtype))
     values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    if kind in "iu":
-        big = np.abs(values) > 2.0**53
+    if kind in "iu":  # compared as integers: 2**53 + 1 rounds to 2**53 as a float
+        big = ((series > 2**53) | (series < -(2**53))).to_numpy(dtype=bool, na_value=False)
         if big.any():
             examples = [_scalar(v) for v in series[big].head(3)]
             raise SchemaError(
