@@ -499,7 +499,9 @@ def _finite_scores(
     scores = _scores(data, column)
     # a finite sum proves every score finite without a mask (an overflowing or non-finite
     # sum falls back to the exact check)
-    if bool(np.isfinite(np.add.reduce(scores))) or bool(np.isfinite(scores).all()):
+    with np.errstate(over="ignore"):
+        total = np.add.reduce(scores)
+    if bool(np.isfinite(total)) or bool(np.isfinite(scores).all()):
         return scores, None
     finite = np.isfinite(scores)
     if nonfinite == "raise":

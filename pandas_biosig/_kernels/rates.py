@@ -616,5 +616,6 @@ def _finite_sum(x: np.ndarray) -> tuple[np.ndarray, np.float64 | None]:
     """The finite values of ``x`` in their order, and their ``np.add.reduce``: ``x``
     itself when its sum is finite (then every value is), without a mask or a copy; else
     a masked copy, and None for the sum."""
-    total = np.add.reduce(x)
+    with np.errstate(over="ignore"):  # an overflowing sum falls back to the mask
+        total = np.add.reduce(x)
     return (x, total) if np.isfinite(total) else (x[np.isfinite(x)], None)
