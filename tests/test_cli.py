@@ -502,7 +502,39 @@ def test_no_library_message_reaches_the_command_line_in_python_keywords():
                 continue
             fields = {f for _, f, _, _ in string.Formatter().parse(value) if f}
             text = cli_message(value.format(**{f: Any("X") for f in fields}))
+            # a NIST trial's fields (enroll='X', test='X') are data, not keywords
+            text = text.replace("enroll='X', test='X'", "")
             assert not keyword.search(text), (module.__name__, name, text)
+
+
+def test_a_nist_trial_field_named_test_is_not_the_test_flag(capsys, tmp_path):
+    """The readers name a NIST trial (enroll='b101t9u.txt', test='b150l3u.txt'); the
+    rewriter made that ``--test b150l3u.txt``, a flag that has nothing to do with it."""
+    key = tmp_path / "trials"
+    key.write_text("b101t9u.txt b150l3u.txt target\nb101t9u.txt b151l3u.txt nontarget\n")
+    scores = tmp_path / "plda.txt"
+    scores.write_text("b101t9u.txt b151l3u.txt -1.5\n")
+    status, _, err = _run(capsys, "--trials", key, scores)
+    assert status == 1
+    assert "no score for the trial (enroll='b101t9u.txt', test='b150l3u.txt')" in err
+    assert "--test" not in err
+    from pandas_biosig._cli_inputs import cli_message
+
+    assert cli_message("test='mcnemar' needs paired trials") == "--test mcnemar needs paired trials"
+
+
+def test_an_empty_system_name_is_refused_not_left_out_of_the_pairwise_tests(capsys, tmp_path):
+    """A CSV whose system field is empty on some rows read as one system fewer, and the
+    report printed no pairwise section at all."""
+    trials = pbs.datasets.example_trials().query("system in ['cnn', 'gmm']")
+    path = tmp_path / "t.csv"
+    trials.assign(system=trials.system.replace({"cnn": ""})).to_csv(path, index=False)
+    status, out, err = _run(capsys, path, "--n-resamples", "0")
+    assert status == 1 and out == ""
+    assert "2400 row(s) have an empty system name" in err
+    trials.assign(system=trials.system.replace({"cnn": " "})).to_csv(path, index=False)
+    status, _, err = _run(capsys, path, "--n-resamples", "0")
+    assert status == 1 and "empty system name" in err
 
 
 def test_a_table_named_like_a_split_keeps_its_own_split_column(capsys, tmp_path):
