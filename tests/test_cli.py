@@ -537,6 +537,18 @@ def test_an_empty_system_name_is_refused_not_left_out_of_the_pairwise_tests(caps
     assert status == 1 and "empty system name" in err
 
 
+def test_split_tokens_in_the_middle_of_names_pair_dev_and_eval(capsys, tmp_path, bob_files):
+    dev, ev = bob_files
+    for system in ("isv", "gmm"):
+        shutil.copy(dev, tmp_path / f"scores-dev-{system}")
+        shutil.copy(ev, tmp_path / f"scores-eval-{system}")
+    files = sorted(tmp_path.glob("scores-*"))
+    status, out, err = _run(capsys, *files, "--n-resamples", "0")
+    assert status == 0, err
+    assert "2 system(s), splits dev, eval" in out and "--common-trials" not in out
+    assert "| isv      | dev     |" in out and "| gmm      | eval    |" in out
+
+
 def test_a_table_named_like_a_split_keeps_its_own_split_column(capsys, tmp_path):
     # "test" (bob's eval) in the name of a tidy table that has a split column of its own
     path = tmp_path / "results_test.csv"

@@ -541,6 +541,20 @@ def test_read_scores_directory_with_split_tokens(tmp_path):
     assert got.query("system == 'cnn' and split == 'eval'").score.tolist() == [s + 1 for s in SCORES]
 
 
+def test_a_split_token_in_the_middle_of_a_name_is_the_split(tmp_path):
+    """``scores-dev-isv``: the split token was read only first or last, so dev and eval
+    made four unrelated systems (scores-dev-isv, scores-eval-isv...)."""
+    for system in ("isv", "gmm"):
+        for split in ("dev", "eval"):
+            (tmp_path / f"scores-{split}-{system}.txt").write_text(four_rows(0.5))
+    got = read_scores(tmp_path)
+    pairs = sorted(map(tuple, got[["system", "split"]].drop_duplicates().values))
+    assert pairs == [("gmm", "dev"), ("gmm", "eval"), ("isv", "dev"), ("isv", "eval")]
+    (tmp_path / "cnn-test-aug.txt").write_text(four_rows(0))
+    got = read_scores(tmp_path / "cnn-test-aug.txt")
+    assert got[["system", "split"]].drop_duplicates().values.tolist() == [["cnn-aug", "eval"]]
+
+
 def test_read_scores_list_without_splits(tmp_path):
     paths = []
     for name in ["A.txt", "B.scores"]:
