@@ -549,6 +549,19 @@ def test_split_tokens_in_the_middle_of_names_pair_dev_and_eval(capsys, tmp_path,
     assert "| isv      | dev     |" in out and "| gmm      | eval    |" in out
 
 
+def test_a_pyeer_list_folder_without_format_lists_is_told_about_it(capsys, tmp_path):
+    folder = tmp_path / "pyeer"
+    folder.mkdir()
+    (folder / "exp1_true.txt").write_text("0.91\n0.85\n0.77\n")
+    (folder / "exp1_false.txt").write_text("0.12\n0.40\n0.33\n0.8\n")
+    status, _, err = _run(capsys, folder, "--n-resamples", "0")
+    assert status == 1
+    assert "found 1" in err and "--format lists" in err and "format=" not in err
+    status, out, err = _run(capsys, folder, "--format", "lists", "--n-resamples", "0")
+    assert status == 0, err
+    assert "| exp1     |" in out
+
+
 def test_a_table_named_like_a_split_keeps_its_own_split_column(capsys, tmp_path):
     # "test" (bob's eval) in the name of a tidy table that has a split column of its own
     path = tmp_path / "results_test.csv"

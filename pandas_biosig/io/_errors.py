@@ -10,6 +10,11 @@ ERROR_FIELDS = (
     "{source}, line {line}: expected {expected} whitespace-separated fields ({names}), "
     "found {found}"
 )
+ERROR_ONE_FIELD = (
+    "{message}; a file of one score per line is a genuine or an impostor list (pyeer's): "
+    "read such files with format='lists' (read_score_lists), named like "
+    "<system>_genuine.txt and <system>_impostor.txt"
+)
 ERROR_NOT_A_NUMBER = "{source}, line {line}: expected a number in field {field} ({name}), found {value!r}"
 ERROR_LABEL = "{source}, line {line}: expected a label in field {field} ({expected}), found {value!r}"
 ERROR_EMPTY_FILE = "{source}: no data lines (the file is empty or blank)"

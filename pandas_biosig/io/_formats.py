@@ -34,6 +34,7 @@ from ._errors import (
     ERROR_MAPPING,
     ERROR_NO_SCORE,
     ERROR_NOT_A_NUMBER,
+    ERROR_ONE_FIELD,
     ERROR_TABLE_MEMBERS,
     ERROR_TOO_LARGE,
     ERROR_VULN_TABLE,
@@ -104,8 +105,9 @@ def _bob_frame(path, *, fields, member, system, split, max_bytes=DEFAULT_MAX_BYT
     for source in _read_sources(path, member, max_bytes):
         try:
             columns = _split_fields(source, layouts)
-        except ScoreFileError:
+        except ScoreFileError as error:
             _refuse_asvspoof_asv_lines(source)
+            _suggest_lists(source, error)
             raise
         n = len(columns)
         layouts = {n: BOB_LAYOUTS[n]}  # every member of an archive has the same layout
@@ -158,6 +160,13 @@ def _refuse_asvspoof_asv_lines(source) -> None:
         raise ScoreFileError(ERROR_ASVSPOOF_FILE.format(
             source=source.name, field=2, keys=keys, kind="ASV", reader="read_asvspoof_asv",
         ))
+
+
+def _suggest_lists(source, error: ScoreFileError) -> None:
+    """A file whose first line holds one field is a score list (pyeer's): say what reads it."""
+    first = next(_data_lines(source.text), None)
+    if first is not None and len(first[1]) == 1:
+        raise ScoreFileError(ERROR_ONE_FIELD.format(message=error)) from None
 
 
 @dataclass(frozen=True)
