@@ -24,6 +24,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from . import __version__, datasets, stats
@@ -417,6 +418,7 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
         fig.axes[0].set_title(
             f"Expected performance curve: thresholds on {on}, HTER on {apply_to}"
         )
+        fta = _fta_note(trials, nonfinite, fig.axes[0], apply_to)
         bands = (
             f" with {100 * confidence_level:g}% bootstrap bands "
             f"({_DRAWN.get(ds.attrs['resample'], ds.attrs['resample'])} resampled)"
@@ -424,10 +426,25 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
         )
         figs["epc"] = (
             fig,
-            f"EPC{bands}" + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else ""),
+            f"EPC{bands}" + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else "")
+            + fta,
         )
     steps("EPC figure")
     return figs
+
+
+def _fta_note(trials: pd.DataFrame, nonfinite: str, ax, apply_to: str) -> str:
+    """Under ``--nonfinite reject`` with failures to acquire, the EPC's HTER is that of the
+    acquired trials (the curve's rates are FMR and FNMR), while the a-priori table's HTER
+    counts the failures (FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA)): label it so."""
+    if nonfinite != "reject" or "score" not in trials:
+        return ""
+    scores = pd.to_numeric(trials["score"], errors="coerce").to_numpy(dtype=float)
+    if np.isfinite(scores).all():
+        return ""
+    ax.set_ylabel(f"HTER of the acquired trials on {apply_to} (%)")
+    return ("; the HTER of the acquired trials: failures to acquire (non-finite scores) are "
+            "left out, while the a-priori table's HTER counts them")
 
 
 # ----------------------------------------------------------------------------- command line

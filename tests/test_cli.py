@@ -648,3 +648,24 @@ def test_the_a_priori_interval_follows_resample(capsys, tmp_path, resample):
     np.testing.assert_array_equal(apriori.ci_high, expected.ci_high)
     assert apriori.ci_method.str.endswith("-deff").all() == (resample == "auto")
     assert ("design effect" in (out_dir / "report.md").read_text()) == (resample == "auto")
+
+
+def test_the_epc_figure_says_its_hter_leaves_out_failures_to_acquire(capsys, tmp_path):
+    """Under --nonfinite reject the a-priori table's HTER counts the failures to acquire
+    and the EPC's does not; both were labelled "HTER"."""
+    trials = pbs.datasets.example_trials()
+    trials.loc[trials.index[::97], "score"] = np.nan
+    path = tmp_path / "t.csv"
+    trials.to_csv(path, index=False)
+    out = tmp_path / "r"
+    status, _, err = _run(capsys, path, "--nonfinite", "reject", "--n-resamples", "0",
+                          "--out", out)
+    assert status == 0, err
+    report = (out / "report.md").read_text()
+    assert "the HTER of the acquired trials: failures to acquire" in report
+    from pandas_biosig.cli import _report
+
+    _, figs = _report(trials, title="t", nonfinite="reject", n_resamples=0, figures=True)
+    assert figs["epc"][0].axes[0].get_ylabel() == "HTER of the acquired trials on eval (%)"
+    _, figs = _report(trials.dropna(), title="t", n_resamples=0, figures=True)
+    assert figs["epc"][0].axes[0].get_ylabel() == "HTER on eval (%)"
