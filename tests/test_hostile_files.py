@@ -427,7 +427,14 @@ def test_max_bytes_is_the_users_to_raise(tmp_path):
     path.write_bytes(gzip.compress(GOOD))
     with pytest.raises(FileTooLargeError, match="max_bytes=10 "):
         pbs.read_bob(path, max_bytes=10)
-    outcome(lambda: pbs.read_bob(path, max_bytes=len(GOOD)),
+    # the bound covers the parse too: the text, and per line (at most 3 here: two line
+    # breaks) 4 fields and the row, as PARSE_BYTES_PER_FIELD / _ROW say
+    from pandas_biosig.io import PARSE_BYTES_PER_FIELD, PARSE_BYTES_PER_ROW
+
+    cost = len(GOOD) + 3 * (4 * PARSE_BYTES_PER_FIELD + PARSE_BYTES_PER_ROW)
+    outcome(lambda: pbs.read_bob(path, max_bytes=cost),
             lambda f: f.score.tolist() == [1.0, 0.0], expect="correct", family="files")
+    with pytest.raises(FileTooLargeError, match=f"parsing it would take about {cost} bytes"):
+        pbs.read_bob(path, max_bytes=cost - 1)
     for bad in (0, -1, 1.5, "1", True):
         outcome(lambda b=bad: pbs.read_bob(path, max_bytes=b), expect="named", family="files")

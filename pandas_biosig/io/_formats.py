@@ -8,7 +8,6 @@ A documented internal module (docs/architecture.md, layer 1): :mod:`pandas_biosi
 
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +43,9 @@ from ._errors import (
 from ._names import _file_system_name
 from ._open import (
     DEFAULT_MAX_BYTES,
+    MAX_FIELDS_PER_LINE,
     _check_max_bytes,
+    _check_parse_cost,
     _decode,
     _read_blobs,
     _read_sources,
@@ -53,11 +54,14 @@ from ._open import (
     _Source,
 )
 from ._parse import (
+    _csv_header,
     _data_lines,
     _labels,
     _line_number,
+    _many_fields,
     _numbers,
     _parse_numbers,
+    _read_csv_strict,
     _split_fields,
     _tidy,
 )
@@ -258,8 +262,11 @@ def _nist_frame(
 def _list_scores(path, max_bytes: int) -> np.ndarray:
     parts = []
     for source in _read_sources(path, None, max_bytes):
+        _check_parse_cost(source, 1)
         tokens, counts = [], []
-        for _, fields in _data_lines(source.text):
+        for line, fields in _data_lines(source.text):
+            if len(fields) > MAX_FIELDS_PER_LINE:
+                raise _many_fields(source, line, len(fields))
             tokens.append(fields[-1])
             counts.append(len(fields))
         if not tokens:
@@ -330,17 +337,16 @@ def _read_csv(path: Path, max_bytes: int) -> pd.DataFrame:
     blobs = _read_blobs(path, None, max_bytes)
     if len(blobs) != 1:
         raise ScoreFileError(ERROR_TABLE_MEMBERS.format(path=path, n=len(blobs)))
-    name, data = blobs[0]
-    text = _decode(data, name).text  # a clear error for text that is not UTF-8
+    name, data = blobs.pop()
+    source = _decode(data, name, max_bytes)  # a clear error for text that is not UTF-8
     sep = "\t" if _table_suffix(path) == ".tsv" else ","
-    header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    header = _csv_header(source, sep)
     repeated = sorted({c for c in header if header.count(c) > 1})
     if repeated:  # pandas would rename the second copy silently ("a.1")
         raise SchemaError(ERROR_DUPLICATE_COLUMNS.format(duplicated=repeated, found=header))
     try:
-        return pd.read_csv(
-            io.BytesIO(data), sep=sep,
-            encoding="utf-8-sig", compression=None,
+        return _read_csv_strict(
+            source, io.BytesIO(data), sep=sep, encoding="utf-8-sig", compression=None,
         )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:
         raise ScoreFileError(

@@ -176,9 +176,12 @@ def read_scores(
         ``format="nist"`` only: the trials key shared by all systems, or ``{split: key}``.
     columns : mapping, optional
         Table files only: the column renaming of :func:`read_table`.
-    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
-        The most bytes read from each file, after decompression; past it
-        :class:`FileTooLargeError`. Raise it to read a larger file.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (8 GiB)
+        The most memory reading each file may take: its bytes after decompression, and
+        its text with the estimated cost of its parsed fields (checked before
+        parsing; the read's peak stays within :data:`~pandas_biosig.io.PEAK_MULTIPLE`
+        times it); past it :class:`~pandas_biosig.io.FileTooLargeError`. Raise it to
+        read a larger file.
 
     Returns
     -------
