@@ -348,6 +348,8 @@ def _read_csv(path: Path, max_bytes: int) -> pd.DataFrame:
         return _read_csv_strict(
             source, io.BytesIO(data), sep=sep, encoding="utf-8-sig", compression=None,
         )
+    except ScoreFileError:
+        raise
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:
         raise ScoreFileError(
             ERROR_CORRUPT.format(source=name, what="table", reason=_reason(error))

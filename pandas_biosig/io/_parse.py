@@ -31,8 +31,26 @@ _OTHER_WHITESPACE = re.compile(
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def _lines(text: str) -> list[str]:
-    return _LINE_BREAK.split(text)
+def _lines(text: str):
+    """The lines of ``text``, one at a time (no list of them all: a file's lines cost more
+    memory than its text)."""
+    start = 0
+    for match in _LINE_BREAK.finditer(text):
+        yield text[start : match.start()]
+        start = match.end()
+    yield text[start:]
+
+
+# a blank line of a text without "\r": spaces and tabs only
+_BLANK_LINE = re.compile(r"(?m)^[ \t]*$")
+
+
+def _count_data_lines(text: str) -> int:
+    """The number of non-blank lines, without a list of the lines."""
+    if "\r" in text:
+        return sum(1 for line in _lines(text) if line.strip())
+    blank = sum(1 for _ in _BLANK_LINE.finditer(text))
+    return text.count("\n") + 1 - blank
 
 
 def _data_lines(text: str):
@@ -80,7 +98,7 @@ def _fast_fields(text: str, n: int) -> list[np.ndarray] | None:
     columns = [frame[c].to_numpy(dtype=object) for c in frame.columns]
     if (columns[-1] == "").any():  # a short line: the C parser pads it on the right
         return None
-    if len(frame) != sum(1 for line in _lines(text) if line.strip()):
+    if len(frame) != _count_data_lines(text):
         return None
     return columns
 
