@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .io import GENERIC_NAMES, SPLIT_TOKENS, read_scores
+from .io import DEFAULT_MAX_BYTES, GENERIC_NAMES, SPLIT_TOKENS, read_scores
 from .io._formats import _reads_as_table
 from .io._names import _parse_name
 
@@ -77,6 +77,7 @@ CLI_FLAGS = {
     "confidence_level": "--confidence-level",
     "n_resamples": "--n-resamples",
     "seed": "--seed",
+    "max_bytes": "--max-bytes",
 }
 
 _KEYWORD = re.compile(
@@ -214,6 +215,7 @@ def load_trials(
     trials_eval: Path | None = None,
     columns: dict | None = None,
     table: pd.DataFrame | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """The trial table of the command line's file arguments (see the module docstring);
     ``table`` instead of files: only name its systems."""
@@ -258,6 +260,7 @@ def load_trials(
         eval=as_str(ev_arg),
         trials=keys,
         columns=columns or None,
+        max_bytes=max_bytes,
     )
     table = _rename(table, names) if names else table
     _check_system_names(table)

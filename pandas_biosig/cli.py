@@ -34,7 +34,7 @@ from ._progress import interactive, make_bar
 from ._report_folder import escape_frame, escape_markdown, write_report
 from ._schema import SchemaError, validate_trials
 from .export import to_latex, to_markdown
-from .io import FORMATS
+from .io import DEFAULT_MAX_BYTES, FORMATS
 from .metrics import error_rates, summary
 from .resampling import BOOTSTRAP_METRICS, bootstrap, epc_bootstrap
 from .significance import (
@@ -503,6 +503,20 @@ def _input_arguments(rep: argparse.ArgumentParser) -> None:
                      help="rename a table column to the schema, e.g. --column llr=score")
     rep.add_argument("--split-column", default="split", metavar="NAME",
                      help="the table's split column (default: split)")
+    rep.add_argument("--max-bytes", type=_size, default=DEFAULT_MAX_BYTES, metavar="SIZE",
+                     help="the most memory reading one file may take: its bytes after "
+                          "decompression, and its text with its parsed fields (a number of "
+                          "bytes, or with K, M or G: 512M; default 8G)")
+
+
+def _size(text: str) -> int:
+    """A number of bytes: an integer, or one with a binary suffix K, M or G (``512M``)."""
+    match = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", text, flags=re.IGNORECASE)
+    if match is None or int(match.group(1)) < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size: give a positive number of bytes, or one with K, M or G"
+        )
+    return int(match.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[match.group(2).upper()]
 
 
 def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
@@ -565,7 +579,7 @@ def _load(args) -> tuple[pd.DataFrame, str]:
     trials = load_trials(
         args.files, dev=args.dev, eval=args.eval, pairs=args.dev_eval, names=names or None,
         format=args.format, trials=args.trials, trials_dev=args.trials_dev,
-        trials_eval=args.trials_eval, columns=columns,
+        trials_eval=args.trials_eval, columns=columns, max_bytes=args.max_bytes,
     )
     names = [*map(str, args.files), *map(str, args.dev or []), *map(str, args.eval or [])]
     title = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")

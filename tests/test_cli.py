@@ -669,3 +669,17 @@ def test_the_epc_figure_says_its_hter_leaves_out_failures_to_acquire(capsys, tmp
     assert figs["epc"][0].axes[0].get_ylabel() == "HTER of the acquired trials on eval (%)"
     _, figs = _report(trials.dropna(), title="t", n_resamples=0, figures=True)
     assert figs["epc"][0].axes[0].get_ylabel() == "HTER on eval (%)"
+
+
+def test_max_bytes_bounds_what_a_file_may_cost(capsys, tmp_path, bob_files):
+    dev, ev = bob_files
+    status, _, err = _run(capsys, dev, ev, "--max-bytes", "1K", "--n-resamples", "0")
+    assert status == 1
+    assert f"{dev}: parsing it would take about" in err
+    assert "more than --max-bytes 1024; pass a larger --max-bytes to read it" in err
+    status, out, err = _run(capsys, dev, ev, "--max-bytes", "64K", "--n-resamples", "0")
+    assert status == 0, err
+    for bad in ("0", "-5", "1T", "x"):
+        with pytest.raises(SystemExit):
+            _run(capsys, dev, "--max-bytes", bad)
+        assert "is not a size" in capsys.readouterr().err
