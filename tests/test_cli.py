@@ -660,11 +660,13 @@ def test_the_report_csvs_hold_every_float_exactly(capsys, tmp_path):
     expected = pbs.summary(pbs.datasets.example_trials())
     with open(out_dir / "summary.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    assert len(rows) == len(expected) and {"eer", "threshold", "auc", "cllr"} <= set(rows[0])
-    for row, (_, want) in zip(rows, expected.iterrows(), strict=True):
-        for column in ("eer", "threshold", "auc", "cllr", "d_prime"):
-            if column in row:
-                assert row[column] == repr(float(want[column])), column
+    columns = ["eer_rocch", "eer_threshold", "threshold", "auc", "cllr", "min_cllr"]
+    assert len(rows) == len(expected) and set(columns) <= set(rows[0])
+    want = expected.set_index(["system", "split"])
+    for row in rows:
+        for column in columns:
+            value = want.loc[(row["system"], row["split"]), column]
+            assert row[column] == repr(float(value)), column
     apriori = pd.read_csv(out_dir / "apriori.csv", float_precision="round_trip")
     truth = pbs.ci(pbs.datasets.example_trials(), metric="hter", threshold="eer", on="dev",
                    apply_to="eval")
