@@ -384,7 +384,8 @@ def compare(
                                level=level, res=res, alternative=alternative,
                                nan_method=_cmp.TESTS[test])
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
-                       threshold_from=ma.threshold_from, resample=None, null_hypothesis=null)
+                       threshold_from=ma.threshold_from, resample=None, null_hypothesis=null,
+                       pvalue_mc_se=math.nan)
             rows.append(row)
             family_of.append(i_fam)
     return _pw.finish(rows, trials.by, _cmp.COMPARE_COLUMNS, family_of, adjust, alpha)
