@@ -26,7 +26,7 @@ def to_markdown(
     *,
     columns: Sequence[str] | None = None,
     percent: bool | Sequence[str] = True,
-    precision: int | Mapping[str, int] = 2,
+    precision: int | Mapping[str, int] | None = None,
     intervals: bool = True,
     best: Literal["auto", "min", "max"] | None | Mapping[str, Literal["min", "max"] | None] = "auto",
     comparison: pd.DataFrame | None = None,
@@ -63,12 +63,12 @@ def to_markdown(
     >>> from pandas_biosig.export import to_markdown
     >>> s = pbs.summary(pbs.datasets.example_trials().query("split == 'eval'"))
     >>> print(to_markdown(s, columns=["system", "eer_rocch", "min_dcf"], caption=""))
-    | System   |   EER (ROCCH) (%) |   minDCF |
-    |:---------|------------------:|---------:|
-    | cnn      |              4.94 |     0.52 |
-    | cnn_aug  |          **4.58** | **0.28** |
-    | gmm      |              9.39 |     0.54 |
-    | lbp      |             16.15 |     0.91 |
+    | System   |   EER (ROCCH) (%) |    minDCF |
+    |:---------|------------------:|----------:|
+    | cnn      |              4.94 |     0.521 |
+    | cnn_aug  |          **4.58** | **0.275** |
+    | gmm      |              9.39 |     0.537 |
+    | lbp      |             16.15 |     0.912 |
     <BLANKLINE>
     """
     _require("tabulate", "to_markdown")
