@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pandas_biosig._arrow_strings import all_equal, spelled_labels
+from pandas_biosig._arrow_strings import all_equal, chunked, spelled_labels
 from pandas_biosig._object_runs import neighbour_changes
 
 __all__ = [
@@ -299,7 +299,7 @@ def _arrow_labels(series: pd.Series) -> np.ndarray | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    arr = pa.chunked_array(series.array.__arrow_array__())
+    arr = chunked(series)
     genuine = spelled_labels(arr, LABEL_VOCABULARY)
     if genuine is not None:
         return genuine
@@ -608,10 +608,9 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     if n < 2 or (not arrow and not numpy_object and series.hasnans):
         return None
     if arrow:
-        import pyarrow as pa
         import pyarrow.compute as pc
 
-        arr = pa.chunked_array(series.array.__arrow_array__())
+        arr = chunked(series)
         if arr.null_count:  # a missing value, counted by arrow (``hasnans`` is a pass)
             return None
         same = all_equal(arr)

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from versions import nan_string_dtype
 
 import pandas_biosig as pbs
 from pandas_biosig._schema import (
@@ -234,7 +235,7 @@ def _arrow_str(chunks, *, large=True, sliced=True):
         pa.array(["x", *c], type=kind).slice(1) if sliced else pa.array(c, type=kind)
         for c in chunks
     ]
-    return pd.Series(pa.chunked_array(parts, type=kind), dtype=pd.StringDtype("pyarrow", np.nan))
+    return pd.Series(pa.chunked_array(parts, type=kind), dtype=nan_string_dtype())
 
 
 def _labels_outcome(series):
