@@ -551,7 +551,11 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
     intervals = _check_flag(intervals, "intervals")
     if not (isinstance(marks, bool | str) or isinstance(marks, Mapping)):
         raise ValueError(ERROR_MARKS.format(value=marks))
-    if not isinstance(frame.index, pd.RangeIndex) or frame.index.name is not None:
+    index = frame.index  # unnamed integers are row labels (a filtered RangeIndex is one
+    # in pandas 3, integers in pandas 2): not shown
+    default = (index.name is None and not isinstance(index, pd.MultiIndex)
+               and pd.api.types.is_integer_dtype(index.dtype))
+    if not default:  # a named or meaningful index: columns of the table
         frame = frame.reset_index()
     frame = frame.reset_index(drop=True)  # a new frame: the caller's is never touched
     digits = _check_precision(precision, frame)

@@ -88,10 +88,9 @@ def to_markdown(
     cells = pd.DataFrame(
         rows, columns=[h.replace("|", r"\|") for h in table.headers], dtype=object
     )
-    text = cells.to_markdown(
-        index=False,
-        disable_numparse=True,
-        colalign=["right" if n else "left" for n in table.numeric],
+    align = ["right" if n else "left" for n in table.numeric]
+    text = cells.to_markdown(  # tabulate 0.9.0 fails on colalign without rows
+        index=False, disable_numparse=True, **({"colalign": align} if rows else {}),
     )
     if caption is None:
         caption = _substitute(" ".join(table.caption), "markdown")
