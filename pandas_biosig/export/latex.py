@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ._rules import (
+    _SHARED_DOC,
     ERROR_LABEL,
     _check_flag,
     _require,
@@ -51,6 +52,7 @@ def to_latex(
         narrower one: ``\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}``
         (load ``\usepackage{graphicx}``), so that every table fits the text width of the
         document (345 pt in the default ``article``). ``False``: the bare tabular.
+
     Returns
     -------
     str
@@ -152,3 +154,6 @@ def _two_lines(header: str) -> str:
 
 def _latex_text(text: str) -> str:
     return _substitute(_escape_latex(text), "latex")
+
+
+to_latex.__doc__ = to_latex.__doc__.replace("{shared}", _SHARED_DOC)
