@@ -31,7 +31,7 @@ from ._schema import (
     check_option,
     combine_codes,
 )
-from ._validation import ERROR_POSITIVE_COUNT
+from ._validation import ERROR_POSITIVE_COUNT, fill_doc
 from ._validation import check_count as _check_count
 
 # --------------------------------------------------------------------------- options
@@ -403,7 +403,7 @@ def _attrs(s: Searches, kind: str) -> dict:
 
 def _fill_doc(func):
     """Insert the shared description of the column arguments into ``func``'s docstring."""
-    func.__doc__ = func.__doc__.replace("{column_args}", _COLUMN_ARGS)
+    func.__doc__ = fill_doc(func.__doc__, column_args=_COLUMN_ARGS)
     return func
 
 

@@ -16,6 +16,7 @@ from .._kernels import fairness as _fair
 from .._kernels.rates import Sweep
 from .._kernels.resample import percentile_interval
 from .._schema import ERROR_MISSING_COLUMNS, SchemaError, _factorize, check_option, validate_trials
+from .._validation import fill_doc
 
 Impostors = Literal["same_group", "all"]
 GroupCriterion = Literal["fmr", "eer"]
@@ -456,5 +457,5 @@ _COMMON_DOC = """group, reference_group : str
 
 
 def _doc(func):
-    func.__doc__ = func.__doc__.replace("{common}", _COMMON_DOC)
+    func.__doc__ = fill_doc(func.__doc__, common=_COMMON_DOC)
     return func

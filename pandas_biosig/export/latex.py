@@ -9,6 +9,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._validation import fill_doc
 from ._rules import (
     _SHARED_DOC,
     ERROR_LABEL,
@@ -156,4 +157,4 @@ def _latex_text(text: str) -> str:
     return _substitute(_escape_latex(text), "latex")
 
 
-to_latex.__doc__ = to_latex.__doc__.replace("{shared}", _SHARED_DOC)
+to_latex.__doc__ = fill_doc(to_latex.__doc__, shared=_SHARED_DOC)

@@ -8,6 +8,7 @@ from typing import Literal
 
 import pandas as pd
 
+from .._validation import fill_doc
 from ._rules import (
     _SHARED_DOC,
     ERROR_LABEL,
@@ -101,4 +102,4 @@ def to_markdown(
     return f"{text}\n\nTable: {caption}\n" if caption else text + "\n"
 
 
-to_markdown.__doc__ = to_markdown.__doc__.replace("{shared}", _SHARED_DOC)
+to_markdown.__doc__ = fill_doc(to_markdown.__doc__, shared=_SHARED_DOC)
