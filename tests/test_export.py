@@ -623,3 +623,17 @@ def test_one_registry_formats_every_column_and_extends_to_new_ones(monkeypatch):
     assert [row[4] for row in cells] == ["0.5000", "0.2500"]  # thresholds: 4 decimals
     monkeypatch.delitem(COLUMN_FORMATS, "apcer_x")
     assert "apcer_x" not in HEADERS and "apcer_x" not in RATES
+
+
+def test_every_column_of_the_main_results_has_a_display_name():
+    from pandas_biosig.export import COLUMN_FORMATS
+
+    trials = pbs.datasets.example_trials()
+    results = {
+        "summary": pbs.summary(trials), "compare": pbs.compare(trials, n_resamples=20, seed=0),
+        "ci": pbs.ci(trials), "bootstrap": pbs.bootstrap(trials, n_resamples=20, seed=0),
+        "error_rates": pbs.error_rates(trials), "eer": pbs.eer(trials), "dcf": pbs.dcf(trials),
+    }
+    missing = {name: [c for c in frame.columns if c not in COLUMN_FORMATS]
+               for name, frame in results.items()}
+    assert not any(missing.values()), missing
