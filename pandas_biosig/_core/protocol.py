@@ -238,7 +238,8 @@ class Protocol:
 
     def splits(self, trials: Trials, *, needs_threshold: bool = True, named=None):
         """The effective ``(on, apply_to)`` for this table ("auto" decided)."""
-        on, apply_to = self.on, self.apply_to
+        on = self.on
+        apply_to: Hashable | Sequence[Hashable] | None = self.apply_to
         dev, evals = split_roles(trials)
         if isinstance(on, str) and on == AUTO:
             on = dev if needs_threshold and self.is_criterion(named) else None

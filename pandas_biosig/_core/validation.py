@@ -9,11 +9,13 @@ from __future__ import annotations
 import math
 import numbers
 from functools import cache
-from typing import Any, get_args
+from typing import Any, TypeVar, cast, get_args
 
 import numpy as np
 
 from .options import Alternative
+
+_T = TypeVar("_T")
 
 __all__ = [
     "ALTERNATIVES",
@@ -87,7 +89,7 @@ def check_count(value: Any, name: str, *, positive: bool = False) -> int:
         and math.isfinite(float(value))
         and float(value).is_integer()
     ):
-        count = int(value)
+        count = int(value)  # type: ignore[call-overload]  # typeshed's numbers.Real has no __int__
     else:
         raise ValueError(message.format(name=name, value=value))
     if count < 0 or (positive and count == 0):
@@ -145,11 +147,11 @@ def check_confidence_level(confidence_level: Any) -> float:
     return check_open_unit(confidence_level, ERROR_CONFIDENCE_LEVEL)
 
 
-def check_alternative(alternative: Any) -> str:
+def check_alternative(alternative: Any) -> Alternative:
     """One of :data:`ALTERNATIVES`, else ``ValueError`` (:data:`ERROR_ALTERNATIVE`)."""
     if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
         raise ValueError(ERROR_ALTERNATIVE.format(value=alternative, allowed=list(ALTERNATIVES)))
-    return alternative
+    return cast(Alternative, alternative)
 
 
 @cache
@@ -163,7 +165,7 @@ def adjust_methods() -> tuple[str, ...]:
     return tuple(c for names in multitest._alias_list for c in names)  # pragma: no cover
 
 
-def check_adjust(adjust: Any) -> str | None:
+def check_adjust(adjust: _T) -> _T | None:
     """A statsmodels ``multipletests`` code as given, or None for ``None``/``"none"``, else
     ``ValueError`` (:data:`ERROR_ADJUST`)."""
     if adjust is None or adjust == "none":
