@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -93,7 +93,7 @@ def to_latex(
     styler = (
         Styler(cells)
         .hide(axis="index")
-        .format(lambda text: _substitute(text, "latex"), escape="latex")
+        .format(lambda text: _substitute(str(text), "latex"), escape="latex")
         .format_index(escape="latex", axis="columns")
         .apply(lambda _: styles, axis=None)
     )
@@ -101,7 +101,7 @@ def to_latex(
         caption = _substitute(_escape_latex(" ".join(table.caption)), "latex")
     if label and not caption:
         raise ValueError(ERROR_LABEL.format(label=label))
-    float_args = (
+    float_args: dict[str, Any] = (
         {"caption": caption or None, "label": label, "position_float": "centering"}
         if caption or label
         else {}
@@ -110,4 +110,4 @@ def to_latex(
     return styler.to_latex(hrules=True, column_format=column_format, **float_args)
 
 
-to_latex.__doc__ = to_latex.__doc__.replace("{shared}", _SHARED_DOC)
+to_latex.__doc__ = (to_latex.__doc__ or "").replace("{shared}", _SHARED_DOC)

@@ -95,4 +95,4 @@ def to_markdown(
     return f"{text}\n\nTable: {caption}\n" if caption else text + "\n"
 
 
-to_markdown.__doc__ = to_markdown.__doc__.replace("{shared}", _SHARED_DOC)
+to_markdown.__doc__ = (to_markdown.__doc__ or "").replace("{shared}", _SHARED_DOC)

@@ -233,7 +233,7 @@ def _check_columns(names, frame: pd.DataFrame, name: str) -> list:
 
 
 def _is_int(value) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool) and value >= 0
+    return isinstance(value, int | np.integer) and not isinstance(value, bool) and bool(value >= 0)
 
 
 def _check_precision(precision, frame) -> dict:
@@ -275,7 +275,7 @@ def _distinct(series: pd.Series) -> list:
     return list(dict.fromkeys(_normalize(v) for v in series))
 
 
-def _number(value: float) -> str:
+def _number(value: float | np.number) -> str:
     return f"{value:g}"
 
 
