@@ -165,7 +165,7 @@ def adjust_methods() -> tuple[str, ...]:
     return tuple(c for names in multitest._alias_list for c in names)  # pragma: no cover
 
 
-def check_adjust(adjust: _T) -> _T | None:
+def check_adjust(adjust: _T | None) -> _T | None:
     """A statsmodels ``multipletests`` code as given, or None for ``None``/``"none"``, else
     ``ValueError`` (:data:`ERROR_ADJUST`)."""
     if adjust is None or adjust == "none":
