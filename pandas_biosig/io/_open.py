@@ -9,8 +9,10 @@ import lzma
 import os
 import tarfile
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
 
@@ -42,7 +44,7 @@ DEFAULT_MAX_BYTES = 1 << 30
 
 # name suffix -> (codec, magic bytes); a file is decompressed when it starts with the magic
 # bytes, and a file whose name promises a codec must start with them.
-_CODECS = {
+_CODECS: dict[str, tuple[tuple[str, ...], bytes, Callable[..., IO[Any]]]] = {
     "gzip": ((".gz", ".tgz"), b"\x1f\x8b", gzip.open),
     "bzip2": ((".bz2", ".tbz", ".tbz2"), b"BZh", bz2.open),
     "xz": ((".xz", ".txz"), b"\xfd7zXZ\x00", lzma.open),
@@ -117,7 +119,7 @@ def _reason(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
-def _is_tar(data: bytes, path: Path) -> bool:
+def _is_tar(data: bytes | bytearray, path: Path) -> bool:
     """A tar archive: POSIX/GNU magic bytes, or a name ending in a tar suffix."""
     return data[257:262] == b"ustar" or path.name.lower().endswith(_TAR_SUFFIXES)
 
@@ -135,7 +137,7 @@ def _member_name(path: Path, member: tarfile.TarInfo) -> str:
 
 
 def _read_members(
-    path: Path, data: bytes, member: str | None, max_bytes: int
+    path: Path, data: bytes | bytearray, member: str | None, max_bytes: int
 ) -> list[tuple[str, bytes]]:
     """``(name, bytes)`` of the regular, non-hidden members of a tar archive held in memory.
 
@@ -204,7 +206,7 @@ def _regular_file(path: PathLike) -> Path:
 
 def _read_blobs(
     path: PathLike, member: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
-) -> list[tuple[str, bytes]]:
+) -> Sequence[tuple[str, bytes | bytearray]]:
     """``(name, bytes)`` of a local file, decompressed, one per member if it is a tar.
 
     ``path`` is always a local path: a string such as ``"https://..."`` names a file, it is
