@@ -79,7 +79,7 @@ Test = Literal[
 ]
 
 #: The tests of :func:`compare`: name -> what it tests.
-TESTS: dict[str, str] = {
+TESTS: dict[Test, str] = {
     "hter_dependent": "HTER_A - HTER_B, Bengio & Mariethoz eq. 16 (discordant counts)",
     "hter_independent": "HTER_A - HTER_B, Bengio & Mariethoz eq. 15 (rates only)",
     "naive": "HTER as a proportion of all trials, eq. 18 (over-confident, illustration only)",
