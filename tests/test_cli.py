@@ -697,7 +697,7 @@ def test_the_epc_figure_says_its_hter_leaves_out_failures_to_acquire(capsys, tmp
     assert status == 0, err
     report = (out / "report.md").read_text()
     assert "the HTER of the acquired trials: failures to acquire" in report
-    from pandas_biosig.cli import _report
+    from pandas_biosig.cli._report import _report
 
     _, figs = _report(trials, title="t", nonfinite="reject", n_resamples=0, figures=True)
     assert figs["epc"][0].axes[0].get_ylabel() == "HTER of the acquired trials on eval (%)"
