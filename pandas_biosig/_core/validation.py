@@ -178,11 +178,14 @@ def check_adjust(adjust: _T | None) -> _T | None:
     return adjust
 
 
-def fill_doc(doc: str, **parts: str) -> str:
+def fill_doc(doc: str | None, **parts: str) -> str | None:
     """``doc`` with each ``{key}`` replaced by ``parts[key]``, re-indented to the line the
     placeholder stands on: a docstring is indented in the source before Python 3.13 and
     dedented from 3.13 on, while the shared texts keep their source indentation (their
-    first line follows the placeholder; the others are indented as in the source)."""
+    first line follows the placeholder; the others are indented as in the source). None
+    (``python -OO`` strips docstrings) stays None."""
+    if doc is None:
+        return None
     for key, text in parts.items():
         token = "{" + key + "}"
         line = next((ln for ln in doc.splitlines() if token in ln), None)
