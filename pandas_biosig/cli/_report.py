@@ -588,7 +588,7 @@ def _load(args) -> tuple[pd.DataFrame, str]:
     return trials, title
 
 
-def _round_trip(value: float) -> str:
+def _round_trip(value: Any) -> str:
     """A float as the shortest text that reads back to the same float (``repr``): pandas'
     own writer may drop the last digit (0.0361289455043892 for 0.036128945504389276)."""
     return repr(float(value))
