@@ -105,7 +105,7 @@ class _Rates(AbstractSet):
     """The columns of unit ``"%"``: a live view of :data:`COLUMN_FORMATS`."""
 
     def __contains__(self, column):
-        fmt = COLUMN_FORMATS.get(column) if isinstance(column, Hashable) else None
+        fmt = COLUMN_FORMATS.get(column) if isinstance(column, str) else None
         return fmt is not None and fmt.unit == "%"
 
     def __iter__(self):
