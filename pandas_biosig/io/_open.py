@@ -21,7 +21,7 @@ import os
 import re
 import tarfile
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -127,7 +127,9 @@ def _scan_lines(data: bytes | bytearray, name: str) -> int:
         returns += int(np.count_nonzero(is_r))
         ends = np.flatnonzero(is_n | is_r) + lo
         starts = np.concatenate([[line_start], ends[:-1] + 1]) if ends.size else np.array([line_start])
-        long = np.flatnonzero(ends - starts[: ends.size] > MAX_FIELD_BYTES) if ends.size else []
+        long: np.ndarray | list[int] = (
+            np.flatnonzero(ends - starts[: ends.size] > MAX_FIELD_BYTES) if ends.size else []
+        )
         for k in long:
             _check_line(view, int(starts[k]), int(ends[k]), name, line_number + _breaks(view, line_start, int(starts[k])))
         if ends.size:
@@ -240,7 +242,7 @@ def _member_name(path: Path, member: tarfile.TarInfo) -> str:
 
 def _read_members(
     path: Path, data: bytes | bytearray, member: str | None, max_bytes: int
-) -> list[tuple[str, bytes]]:
+) -> list[tuple[str, bytes | bytearray]]:
     """``(name, bytes)`` of the regular, non-hidden members of a tar archive held in memory.
 
     Nothing is extracted to disk; links, devices and directories are skipped, a sparse
@@ -265,7 +267,8 @@ def _read_members(
                 members = chosen
             if not members:
                 raise ScoreFileError(ERROR_NO_MEMBERS.format(path=path))
-            out, total = [], 0
+            out: list[tuple[str, bytes | bytearray]] = []
+            total = 0
             for m in members:
                 name = _member_name(path, m)
                 if m.issparse():
@@ -308,7 +311,7 @@ def _regular_file(path: PathLike) -> Path:
 
 def _read_blobs(
     path: PathLike, member: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
-) -> Sequence[tuple[str, bytes | bytearray]]:
+) -> list[tuple[str, bytes | bytearray]]:
     """``(name, bytes)`` of a local file, decompressed, one per member if it is a tar.
 
     ``path`` is always a local path: a string such as ``"https://..."`` names a file, it is
