@@ -91,6 +91,13 @@ def test_the_core_table_lists_every_core_module():
     assert listed == {f"_core/{p.name}" for p in (ROOT / "_core").glob("*.py")}
 
 
+def test_the_core_docstring_lists_every_core_module():
+    """``_core/__init__.py`` holds the same table for readers of the code."""
+    doc = ast.get_docstring(ast.parse((ROOT / "_core" / "__init__.py").read_text()))
+    modules = {p.stem for p in (ROOT / "_core").glob("*.py")} - {"__init__"}
+    assert modules <= set(re.findall(r"``(\w+)``", doc))
+
+
 def _resolve(dotted: str):
     """The object a dotted name relative to the package names, importing as needed."""
     parts = dotted.split(".")
