@@ -251,7 +251,9 @@ def example_pad(
     {None: 1600, 'print': 800, 'replay': 800, 'mask': 800}
     """
     rng = np.random.default_rng(seed)
-    subj, pai, bona = [], [], []
+    subj: list[int] | np.ndarray = []
+    bona: list[bool] | np.ndarray = []
+    pai: list[str | None] = []
     for s in range(n_subjects):
         subj += [s] * bonafide_per_subject
         pai += [None] * bonafide_per_subject
@@ -329,7 +331,9 @@ def example_vulnerability(
     {'attack': 600, 'genuine': 400, 'zei': 400}
     """
     rng = np.random.default_rng(seed)
-    subj, kind, pai, mean = [], [], [], []
+    subj: list[int] | np.ndarray = []
+    pai: list[str | None] = []
+    kind, mean = [], []
     for s in range(n_subjects):
         for k, m, count in (("genuine", 3.0, genuine_per_subject), ("zei", 0.0, zei_per_subject)):
             subj += [s] * count

@@ -12,6 +12,7 @@ r"""What every kind of table shares: one documented internal package.
 ``curve_datasets``     the builders of the curve Datasets
 ``replicates``         the replicate machinery of every bootstrap
 ``progress``           progress bars
+``mirror``             accessor methods generated from the functions (``df.biosig``, ``ddf.biosig``)
 ``arrow_strings``,     fast questions about string and object key columns
 ``object_runs``
 =====================  ==========================================================================

@@ -12,16 +12,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import Protocol
 
 import numpy as np
 import xarray as xr
 
-from .schema import Group, Trials
+from .schema import Trials
 
 ERROR_GRID_SHAPE = "{name} must be a non-empty one-dimensional array of numbers, got {value!r}"
 ERROR_GRID_RANGE = "{name} must lie in [0, 1]; got {bad} (NaN counts as outside)"
 
 FRACTION = "1"  # the units of a rate
+
+
+class _Table(Protocol):
+    """What the builders read of a validated table of any kind (trials, PAD, vulnerability)."""
+
+    @property
+    def by(self) -> tuple[str, ...]: ...
+
+    @property
+    def orientation(self) -> str: ...
+
+
+class _Keyed(Protocol):
+    """A group of any kind of table, keyed ``(*by, system, split)``."""
+
+    @property
+    def key(self) -> tuple: ...
 
 
 def _version() -> str:
@@ -59,7 +77,7 @@ def label_array(values: list) -> np.ndarray:
 class Layout:
     """The dims and coordinates of the groups: ``by`` columns, system, split."""
 
-    def __init__(self, trials: Trials, groups: Sequence[Group], *, with_split: bool):
+    def __init__(self, trials: _Table, groups: Sequence[_Keyed], *, with_split: bool):
         self.names = [*trials.by, "system"] + (["split"] if with_split else [])
         positions = list(range(len(trials.by) + 1)) + ([len(trials.by) + 1] if with_split else [])
         self.values = [list(dict.fromkeys(g.key[i] for g in groups)) for i in positions]
@@ -96,7 +114,8 @@ def threshold_attrs(trials: Trials, score: str, *, on=None) -> dict:
     return {"units": score, "long_name": f"threshold{where} (accept iff {rule})"}
 
 
-def curve_dataset(variables: dict, coords: dict, *, kind: str, trials: Trials, **attrs) -> xr.Dataset:
+def curve_dataset(variables: dict, coords: dict, *, kind: str, trials: _Table,
+                  **attrs) -> xr.Dataset:
     ds = xr.Dataset(variables, coords=coords)
     ds.attrs.update(
         kind=kind,

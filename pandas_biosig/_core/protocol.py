@@ -29,12 +29,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from .._kernels.rates import OperatingPoint, Sweep
+from .options import Resample
 from .schema import BiosigWarning, Group, SchemaError, Trials, check_option
 from .validation import check_costs, check_rate
 
@@ -238,7 +239,8 @@ class Protocol:
 
     def splits(self, trials: Trials, *, needs_threshold: bool = True, named=None):
         """The effective ``(on, apply_to)`` for this table ("auto" decided)."""
-        on, apply_to = self.on, self.apply_to
+        on = self.on
+        apply_to: Hashable | Sequence[Hashable] | None = self.apply_to
         dev, evals = split_roles(trials)
         if isinstance(on, str) and on == AUTO:
             on = dev if needs_threshold and self.is_criterion(named) else None
@@ -262,7 +264,7 @@ class Protocol:
         return [g for g in groups if id(g) in keep]
 
     # ---------------------------------------------------------------- resampling
-    def unit(self, trials: Trials, *, subject: str | None = "subject") -> str:
+    def unit(self, trials: Trials, *, subject: str | None = "subject") -> Resample:
         """The resampling unit for this table, its subject ids checked."""
         resample = self.resample
         has = bool(trials.groups) and trials.groups[0].subject is not None
@@ -281,7 +283,7 @@ class Protocol:
                         n=pos.size, where=f" of {group_where(trials, g)}",
                         rows=[int(r) for r in rows[:10]],
                     ))
-        return resample
+        return cast(Resample, resample)  # checked against RESAMPLE above
 
     # ---------------------------------------------------------------- thresholds
     def resolve(

@@ -285,7 +285,8 @@ def genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
     if unknown.any():
         bad_codes = np.flatnonzero(unknown)
         _raise_unknown_labels(
-            data, column, [uniques[i] for i in bad_codes], np.flatnonzero(np.isin(codes, bad_codes))
+            data, column, [uniques[i] for i in bad_codes.tolist()],
+            np.flatnonzero(np.isin(codes, bad_codes))
         )
     return mapped.astype(bool)[codes]
 
@@ -320,7 +321,7 @@ def _lookup_label(value: Any) -> bool | None:
     if isinstance(value, bool | np.bool_):
         return bool(value)
     if isinstance(value, int | np.integer | float | np.floating):
-        return {0: False, 1: True}.get(value) if value in (0, 1) else None
+        return {0: False, 1: True}.get(int(value)) if value in (0, 1) else None
     if isinstance(value, str):
         return LABEL_VOCABULARY.get(value.strip().lower())
     return None
@@ -611,6 +612,7 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     # would be a pass as slow as the comparison itself
     if n < 2 or (not arrow and not numpy_object and series.hasnans):
         return None
+    heads: np.ndarray | None
     if arrow:
         import pyarrow.compute as pc
 

@@ -10,11 +10,13 @@ import math
 import numbers
 import textwrap
 from functools import cache
-from typing import Any, get_args
+from typing import Any, TypeVar, cast, get_args
 
 import numpy as np
 
 from .options import Alternative
+
+_T = TypeVar("_T")
 
 __all__ = [
     "ALTERNATIVES",
@@ -88,7 +90,7 @@ def check_count(value: Any, name: str, *, positive: bool = False) -> int:
         and math.isfinite(float(value))
         and float(value).is_integer()
     ):
-        count = int(value)
+        count = int(value)  # type: ignore[call-overload]  # typeshed's numbers.Real has no __int__
     else:
         raise ValueError(message.format(name=name, value=value))
     if count < 0 or (positive and count == 0):
@@ -146,11 +148,11 @@ def check_confidence_level(confidence_level: Any) -> float:
     return check_open_unit(confidence_level, ERROR_CONFIDENCE_LEVEL)
 
 
-def check_alternative(alternative: Any) -> str:
+def check_alternative(alternative: Any) -> Alternative:
     """One of :data:`ALTERNATIVES`, else ``ValueError`` (:data:`ERROR_ALTERNATIVE`)."""
     if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
         raise ValueError(ERROR_ALTERNATIVE.format(value=alternative, allowed=list(ALTERNATIVES)))
-    return alternative
+    return cast(Alternative, alternative)
 
 
 @cache
@@ -164,7 +166,7 @@ def adjust_methods() -> tuple[str, ...]:
     return tuple(c for names in multitest._alias_list for c in names)  # pragma: no cover
 
 
-def check_adjust(adjust: Any) -> str | None:
+def check_adjust(adjust: _T | None) -> _T | None:
     """A statsmodels ``multipletests`` code as given, or None for ``None``/``"none"``, else
     ``ValueError`` (:data:`ERROR_ADJUST`)."""
     if adjust is None or adjust == "none":
@@ -176,11 +178,14 @@ def check_adjust(adjust: Any) -> str | None:
     return adjust
 
 
-def fill_doc(doc: str, **parts: str) -> str:
+def fill_doc(doc: str | None, **parts: str) -> str | None:
     """``doc`` with each ``{key}`` replaced by ``parts[key]``, re-indented to the line the
     placeholder stands on: a docstring is indented in the source before Python 3.13 and
     dedented from 3.13 on, while the shared texts keep their source indentation (their
-    first line follows the placeholder; the others are indented as in the source)."""
+    first line follows the placeholder; the others are indented as in the source). None
+    (``python -OO`` strips docstrings) stays None."""
+    if doc is None:
+        return None
     for key, text in parts.items():
         token = "{" + key + "}"
         line = next((ln for ln in doc.splitlines() if token in ln), None)

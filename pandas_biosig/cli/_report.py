@@ -21,13 +21,15 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from .. import __version__, datasets, stats
+from .._core.options import ResampleOption
 from .._core.pairwise import ADJUST_METHODS
 from .._core.progress import interactive, make_bar
 from .._core.schema import SchemaError, validate_trials
@@ -35,7 +37,7 @@ from ..export._latex import to_latex
 from ..export._markdown import to_markdown
 from ..io._open import DEFAULT_MAX_BYTES
 from ..io._scores import FORMATS
-from ..verification._comparison import TESTS, DecisionTestError, compare, default_test
+from ..verification._comparison import TESTS, DecisionTestError, Test, compare, default_test
 from ..verification._epc import epc_bootstrap
 from ..verification._intervals import ci
 from ..verification._metrics import error_rates, summary
@@ -128,7 +130,7 @@ def _report(
     orientation: str = "similarity",
     nonfinite: str = "raise",
     n_resamples: int = 1000,
-    resample: str = "auto",
+    resample: ResampleOption = "auto",
     confidence_level: float = 0.95,
     seed: int | None = 0,
     test: str = "auto",
@@ -240,7 +242,7 @@ def _bootstrap_section(out: _Report, trials: pd.DataFrame, has_split: bool, cols
 
 
 def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: dict,
-                   resample: str = "auto"):
+                   resample: ResampleOption = "auto"):
     """The a-priori error rates at the EER threshold of ``on`` with the HTER interval
     (subjects accounted for as ``--resample`` says), and whether failures to acquire are
     shown."""
@@ -250,13 +252,15 @@ def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: d
         confidence_level=confidence_level, resample=resample, **cols,
     )
     fta = ["fta", "fmr", "fnmr"] if (er["fta"] > 0).any() else []
+    low: np.ndarray | list[float]
+    high: np.ndarray | list[float]
     low, high = hter_ci["ci_low"].to_numpy(), hter_ci["ci_high"].to_numpy()
     if fta:  # eq. 13 around the reported HTER: FTA-inclusive FAR, FRR over all trials
         bounds = [
             stats.hter_ci(r.far, r.frr, n_impostor=int(r.n_impostor),
                           n_genuine=int(r.n_genuine)).confidence_interval(
                 confidence_level=confidence_level)
-            for r in er.itertuples()
+            for r in cast("Iterable[Any]", er.itertuples())  # pandas' stubs: fields of any type
         ]
         low, high = [b.low for b in bounds], [b.high for b in bounds]
     table = er[
@@ -271,7 +275,7 @@ def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: d
 
 
 def _apriori_section(out: _Report, trials: pd.DataFrame, on, apply_to, confidence_level,
-                     resample: str, cols: dict) -> None:
+                     resample: ResampleOption, cols: dict) -> None:
     """Error rates on ``apply_to`` at the EER thresholds chosen on ``on``."""
     table, fta = _apriori_table(trials, on, apply_to, confidence_level, cols, resample)
     out.table(
@@ -359,7 +363,7 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
 _DRAWN = {"subject": "subjects", "label": "trials within each class", "trial": "trials"}
 
 
-def _test_description(test: str, cmp: pd.DataFrame) -> str:
+def _test_description(test: Test, cmp: pd.DataFrame) -> str:
     """What ``test`` tested, in words; the bootstrap's metric and resampling unit as run."""
     if test != "bootstrap" or cmp.empty:
         return TESTS[test]
@@ -584,7 +588,7 @@ def _load(args) -> tuple[pd.DataFrame, str]:
     return trials, title
 
 
-def _round_trip(value: float) -> str:
+def _round_trip(value: Any) -> str:
     """A float as the shortest text that reads back to the same float (``repr``): pandas'
     own writer may drop the last digit (0.0361289455043892 for 0.036128945504389276)."""
     return repr(float(value))

@@ -197,7 +197,8 @@ def compare_groups(
     return _frame(out, COMPARE_GROUPS_COLUMNS)
 
 
-def _fom_values(metric: str, fmr: np.ndarray, fnmr: np.ndarray, weight: float) -> np.ndarray:
+def _fom_values(metric: str, fmr: np.ndarray, fnmr: np.ndarray,
+                weight: float) -> np.ndarray | float:
     if metric == "fdr":
         return _fair.fdr(fmr, fnmr, weight)
     if metric == "garbe":
@@ -338,8 +339,12 @@ def _usable_groups(plan: _Plan, counts: dict, names: list, sp) -> list[int]:
     return ok
 
 
+#: (FMR, FNMR) of the usable groups of one system, or their replicates
+_Rates = tuple[np.ndarray, np.ndarray]
+
+
 def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int], n_resamples: int,
-                           rng) -> tuple[dict, dict]:
+                           rng) -> tuple[dict[Hashable, _Rates], dict[Hashable, _Rates]]:
     """Per system: the (FMR, FNMR) of every usable group, and their paired replicates."""
     est_rates = {}
     rep_rates = {s: (np.empty((n_resamples, len(ok))), np.empty((n_resamples, len(ok))))

@@ -344,7 +344,8 @@ def _errors(part: _Part, t: float) -> np.ndarray:
     return np.where(part.genuine, ~accept, accept) & part.counted
 
 
-def _counts(part: _Part, t: float, k: int) -> tuple[np.ndarray, ...]:
+def _counts(part: _Part, t: float,
+            k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per group: n_genuine, n_impostor, fr, fa."""
     err = _errors(part, t)
     gen = part.genuine & part.counted

@@ -158,18 +158,20 @@ def group_rates(
             if plan.has_subject:
                 held = np.zeros(plan.cluster_group.size, dtype=bool)
                 held[rep.part.cluster[rep.part.counted & (rep.part.group == j)]] = True
-                n_subj = int(held.sum())
+                n_subj: float = int(held.sum())
             else:
                 n_subj = float("nan")
             fmr = fa[j] / n_imp[j] if n_imp[j] else float("nan")
             fnmr = fr[j] / n_gen[j] if n_gen[j] else float("nan")
             if how == _BOOT:
+                assert cc is not None and members is not None  # clusters counted above
                 rf, rn = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
                 bounds = [
                     _boot_bounds(rf, fa[j], n_imp[j], int((cc[2][members] > 0).sum()), level),
                     _boot_bounds(rn, fr[j], n_gen[j], int((cc[0][members] > 0).sum()), level),
                 ]
             elif how == _CLUSTER:
+                assert cc is not None and members is not None  # clusters counted above
                 bounds = [_cluster_wilson(cc[3][members], cc[2][members], level),
                           _cluster_wilson(cc[1][members], cc[0][members], level)]
             else:

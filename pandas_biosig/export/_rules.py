@@ -105,7 +105,7 @@ class _Rates(AbstractSet):
     """The columns of unit ``"%"``: a live view of :data:`COLUMN_FORMATS`."""
 
     def __contains__(self, column):
-        fmt = COLUMN_FORMATS.get(column) if isinstance(column, Hashable) else None
+        fmt = COLUMN_FORMATS.get(column) if isinstance(column, str) else None
         return fmt is not None and fmt.unit == "%"
 
     def __iter__(self):
@@ -286,7 +286,7 @@ def _check_columns(names, frame: pd.DataFrame, name: str) -> list:
 
 
 def _is_int(value) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool) and value >= 0
+    return isinstance(value, int | np.integer) and not isinstance(value, bool) and bool(value >= 0)
 
 
 def _check_precision(precision, frame) -> dict:
@@ -330,7 +330,7 @@ def _distinct(series: pd.Series) -> list:
     return list(dict.fromkeys(_normalize(v) for v in series))
 
 
-def _number(value: float) -> str:
+def _number(value: float | np.number) -> str:
     return f"{value:g}"
 
 

@@ -153,7 +153,7 @@ def _pair_test(test, method, ra, rb, at_rank, alternative, rng, n_resamples) -> 
     return replace(res, method="paired bootstrap of the recognition rate difference")
 
 
-def _sign_result(wins_a: int, wins_b: int, alternative: str) -> TestResult:
+def _sign_result(wins_a: int, wins_b: int, alternative: Alternative) -> TestResult:
     if wins_a + wins_b == 0:  # every run tied: no evidence either way
         return TestResult(
             statistic=0.0, pvalue=1.0, log10_pvalue=0.0, estimate=0.0, alternative=alternative,
@@ -317,7 +317,7 @@ def compare_identification(
     n_resamples = check_count(n_resamples, "n_resamples", positive=True)
     by_cols = by_columns(by)
     s = validate_search(
-        data, by=[*by_cols, fold] if test == "sign" else by_cols, system=system, probe=probe,
+        data, by=[*by_cols, fold] if fold is not None else by_cols, system=system, probe=probe,
         reference=reference, score=score, mate=mate, orientation=orientation,
         nonfinite=nonfinite,
     )
@@ -367,7 +367,7 @@ def _aligned_pairs(s: Searches, families, systems, common_probes: bool):
             yield (*fam_key, a, b), ra, rb
 
 
-def _sign_pairs(s: Searches, systems, n_by: int, at_rank: int, alternative: str,
+def _sign_pairs(s: Searches, systems, n_by: int, at_rank: int, alternative: Alternative,
                 common_probes: bool) -> list[tuple[tuple, TestResult]]:
     """The sign test of every pair over the runs (the last grouping column) of each ``by``
     group: a run is won by the system that recognises more of its probes."""
@@ -381,9 +381,10 @@ def _sign_pairs(s: Searches, systems, n_by: int, at_rank: int, alternative: str,
     for g in s.groups:
         present.setdefault(g.key[:n_by], {})[g.system] = None
     return [
-        ((*group, a, b), _sign_result(*wins.get((*group, a, b), (0, 0)), alternative))
+        ((*group, a, b), _sign_result(wins_a, wins_b, alternative))
         for group, here in present.items()
         for a, b in combinations([x for x in systems if x in here], 2)
+        for wins_a, wins_b in [wins.get((*group, a, b), (0, 0))]
     ]
 
 

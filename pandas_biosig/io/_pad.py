@@ -154,7 +154,7 @@ def read_bob_pad(
                 raise ScoreFileError(ERROR_BONAFIDE.format(source=source.name, values=bad[:5]))
             bona = (flag == "true").to_numpy()
             score = _numbers(source, f["score"].to_numpy(dtype=object), 5, "score")
-            pai = np.where(bona, None, f["attack_type"].to_numpy(dtype=object))
+            pai = np.where(bona, np.array(None), f["attack_type"].to_numpy(dtype=object))
             frames.append(
                 pd.DataFrame(
                     {
@@ -186,7 +186,7 @@ def read_bob_pad(
                 {
                     "label": np.where(bona, "bona fide", "attack"),
                     "score": score,
-                    "pai": pd.Series(np.where(bona, None, species), dtype=object),
+                    "pai": pd.Series(np.where(bona, np.array(None), species), dtype=object),
                     "subject": claimed,
                     "test_label": test,
                 }
@@ -242,7 +242,7 @@ def read_bob_vuln(
                 {
                     "kind": kind,
                     "score": _numbers(source, f["score"].to_numpy(dtype=object), 5, "score"),
-                    "pai": pd.Series(np.where(attack, f["probe_attack_type"].to_numpy(dtype=object), None), dtype=object),
+                    "pai": pd.Series(np.where(attack, f["probe_attack_type"].to_numpy(dtype=object), np.array(None)), dtype=object),
                     "subject": f["probe_subject_id"].to_numpy(dtype=object),
                     "reference": f["bio_ref_subject_id"].to_numpy(dtype=object),
                 }
@@ -314,7 +314,7 @@ def read_asvspoof_cm(
                 {
                     "label": label,
                     "score": _numbers(source, f["score"], len(names), "score"),
-                    "pai": pd.Series(np.where(bona, None, f["attack"]), dtype=object),
+                    "pai": pd.Series(np.where(bona, np.array(None), f["attack"]), dtype=object),
                     "utterance": f["utterance"],
                     "subject": subject,
                 }
@@ -367,7 +367,7 @@ def read_asvspoof_asv(
                 {
                     "kind": kind,
                     "score": _numbers(source, raw, 3, "score"),
-                    "pai": pd.Series(np.where(kind == "attack", attack, None), dtype=object),
+                    "pai": pd.Series(np.where(kind == "attack", attack, np.array(None)), dtype=object),
                 }
             )
         )

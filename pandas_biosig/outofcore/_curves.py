@@ -137,7 +137,7 @@ def _curve_points(eng, solved, grid) -> dict:
     """Per group, the points of the curve: thresholds in score units, FAR, FRR, and
     without a grid the largest steps between consecutive points."""
     sign = eng.spec.sign
-    points = {"threshold": [], "far": [], "frr": [], "gaps": []}
+    points: dict[str, list] = {"threshold": [], "far": [], "frr": [], "gaps": []}
     for g, (_, ops) in zip(eng.trials.groups, solved, strict=True):
         ps = eng.scores[g.key]
         if grid is None:

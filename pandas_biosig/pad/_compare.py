@@ -117,7 +117,12 @@ class _Aligned:
         return _metric_value(metric, e, n, self.k)
 
 
-def _draw(rng, units: np.ndarray, n_units: int, strata: np.ndarray | None, k: int):
+#: Resampling units of a pair: ``(subject codes, number of subjects, None)`` or
+#: ``(None, 0, strata)`` (:func:`_units`).
+_Units = tuple[np.ndarray | None, int, np.ndarray | None]
+
+
+def _draw(rng, units: np.ndarray | None, n_units: int, strata: np.ndarray | None, k: int):
     """Multiplicities per presentation: whole clusters (subjects) resampled, or
     presentations resampled within each stratum."""
     if strata is None:
@@ -144,8 +149,9 @@ def _pair_order(ga: PadGroup, gb: PadGroup, where: str, trial_col: str):
     return oa, ob
 
 
-def _units(g: PadGroup, order: np.ndarray, k: int, use_subject: bool):
+def _units(g: PadGroup, order: np.ndarray, k: int, use_subject: bool) -> _Units:
     if use_subject:
+        assert g.subject is not None  # use_subject: the table has a subject column
         codes, uniques = pd.factorize(g.subject[order])
         return codes, len(uniques), None
     return None, 0, g.strata(k)[order]
@@ -299,7 +305,7 @@ def pad_compare(
 
 
 def _checked_options(metric, test, threshold, *, alpha, adjust, confidence_level,
-                     n_resamples) -> tuple[float, str | None, float, int]:
+                     n_resamples) -> tuple[float, Adjust | None, float, int]:
     """:func:`pad_compare`'s options checked: ``(alpha, adjust, level, n_resamples)``."""
     from .._core.validation import check_adjust, check_alpha
 
@@ -353,7 +359,8 @@ def _dev_pair(table: PadTable, ga: PadGroup, gb: PadGroup, choose_split, where, 
     return _Aligned(ca, da_o, k), _Aligned(cb, db_o, k), _units(ca, da_o, k, use_subject)
 
 
-def _replicate_deltas(rng, ea, eb, dev, ev_units, k, n_resamples, metric, threshold, tgt):
+def _replicate_deltas(rng, ea, eb, dev: tuple[_Aligned, _Aligned, _Units] | None,
+                      ev_units: _Units, k, n_resamples, metric, threshold, tgt):
     """Bootstrap replicates of metric(a) - metric(b), thresholds re-chosen in each replicate."""
     deltas = np.empty(n_resamples)
     for r in range(n_resamples):

@@ -185,7 +185,7 @@ def _is_bonafide(series: pd.Series, column: str) -> np.ndarray:
     if isinstance(dtype, np.dtype) and dtype.kind == "b":
         return series.to_numpy()
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    mapped = []
+    mapped: list[bool | None] = []
     for u in uniques:
         if isinstance(u, bool | np.bool_):
             mapped.append(bool(u))
@@ -243,7 +243,7 @@ def validate_pad(
         raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=[pai_col], found=list(data.columns)))
     bonafide = _is_bonafide(data[label], label)
     if pai_col is None:
-        species_values = pd.Series(np.where(bonafide, None, "attack"), dtype=object)
+        species_values = pd.Series(np.where(bonafide, np.array(None), "attack"), dtype=object)
     else:
         species_values = data[pai_col].reset_index(drop=True)
         missing = (~bonafide) & species_values.isna().to_numpy()
@@ -279,9 +279,9 @@ def validate_pad(
         groups, [(s.item() if isinstance(s, np.generic) else s) for s in species],
         trials.by, trials.split_column, trials.orientation, list(data.columns),
     )
-    for g in groups:
-        if g.bonafide.all():
-            raise SchemaError(ERROR_NO_ATTACKS.format(where=table.where(g)))
+    for pg in groups:
+        if pg.bonafide.all():
+            raise SchemaError(ERROR_NO_ATTACKS.format(where=table.where(pg)))
     return table
 
 
@@ -380,6 +380,7 @@ def _binomial_interval(errors: int, n: int, level: float, method: str) -> tuple[
 
 def _cluster_bootstrap(g: PadGroup, t: float, k: int, n_resamples: int, level: float, rng):
     """Percentile intervals of every stratum's rate when subjects are resampled."""
+    assert g.subject is not None  # the cluster methods need the subject column (checked)
     codes, uniques = pd.factorize(g.subject)
     strata = g.strata(k)
     err = g.errors_at(t).astype(np.float64)
@@ -403,6 +404,7 @@ def _cluster_wilson(g: PadGroup, t: float, k: int, level: float):
     effect estimated from the subjects (Korn & Graubard, 1998)."""
     from scipy.stats import norm
 
+    assert g.subject is not None  # the cluster methods need the subject column (checked)
     codes, uniques = pd.factorize(g.subject)
     strata = g.strata(k)
     err = g.errors_at(t).astype(np.float64)

@@ -95,7 +95,9 @@ def fmr_heatmap(
         for j in range(len(refs)):
             n = int(sub.n_impostor.values[i, j])
             text = "–" if n == 0 else f"{100 * fmr[i, j]:.3g}%\n{int(sub.fa.values[i, j])}/{n}"
-            light = not np.isfinite(shown[i, j]) or float(im.norm(shown[i, j])) > 0.6
+            # matplotlib's stubs type a norm of a number as any array-like
+            light = (not np.isfinite(shown[i, j])
+                     or float(im.norm(shown[i, j])) > 0.6)  # type: ignore[arg-type]
             ax.text(j, i, text, ha="center", va="center", fontsize=8,
                     color="black" if light else "white")
     thr = float(sub.threshold)

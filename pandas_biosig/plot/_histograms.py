@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -43,6 +43,7 @@ def _thresholds(data, *, threshold, **kwargs) -> tuple[dict[tuple, tuple[float, 
     and the legend's description of the policy."""
     er = _metrics.error_rates(data, threshold=threshold, **kwargs)
     thresholds: dict[tuple, tuple[float, str]] = {}
+    row: Any  # pandas' stubs type a row's fields as any scalar
     for row in er.itertuples(index=False):
         how = str(row.criterion)
         if row.threshold_split is not None and not pd.isna(row.threshold_split):
@@ -165,7 +166,8 @@ def hist(
         groups = [g for v in wanted for g in trials.select_split(v, name="apply_to")]
         order = {id(g): i for i, g in enumerate(trials.groups)}
         groups.sort(key=lambda g: order[id(g)])
-    thresholds, policy = {}, None
+    thresholds: dict[tuple, tuple[float, str]] = {}
+    policy = None
     if threshold is not None:
         thresholds, policy = _thresholds(
             data, threshold=threshold, weight=weight, target=target, p_target=p_target,

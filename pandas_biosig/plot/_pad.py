@@ -8,7 +8,7 @@ Reached as ``pbs.plot.pad_det`` / ``pbs.plot.epsc`` and ``df.biosig.plot.pad_det
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -101,8 +101,9 @@ def pad_det(
     from ..verification._curves import ppndf
     from ._axes import _check_limits, _det_axes, _legend
 
-    kwargs = dict(by=by, system=system, trial=trial, label=label, score=score, pai=pai,
-                  split=split, orientation=orientation, nonfinite=nonfinite)
+    kwargs: dict[str, Any] = dict(by=by, system=system, trial=trial, label=label, score=score,
+                                  pai=pai, split=split, orientation=orientation,
+                                  nonfinite=nonfinite)
     ds = _dataset(data, "pad_det", "pad_det", lambda d: pad_det(d, **kwargs))
     low, high = _check_limits(limits)
     ax = _axes(ax)
@@ -177,9 +178,9 @@ def epsc(
     """
     from ..pad._vulnerability import epsc
 
-    kwargs = dict(beta=(beta,), criterion=criterion, on=on, by=by, system=system, trial=trial,
-                  kind=kind, score=score, pai=pai, split=split, orientation=orientation,
-                  nonfinite=nonfinite)
+    kwargs: dict[str, Any] = dict(beta=(beta,), criterion=criterion, on=on, by=by, system=system,
+                                  trial=trial, kind=kind, score=score, pai=pai, split=split,
+                                  orientation=orientation, nonfinite=nonfinite)
     ds = _dataset(data, "epsc", "epsc", lambda d: epsc(d, **kwargs))
     ds = ds.sel(beta=beta)
     ax = _axes(ax)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -94,7 +95,7 @@ def simulate_pad(setting: PadSetting, *, seed=None) -> pd.DataFrame:
 
 
 #: PAD tests measured by :func:`pad_rejection_rates`: (name, pad_compare arguments).
-PAD_TESTS = (
+PAD_TESTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("bootstrap_apcer_max", dict(metric="apcer_max", test="bootstrap")),
     ("bootstrap_bpcer", dict(metric="bpcer", test="bootstrap")),
     ("mcnemar_bpcer", dict(metric="bpcer", test="mcnemar")),

@@ -20,6 +20,7 @@ import argparse
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -87,7 +88,7 @@ class Setting:
         hypothesis of the HTER tests, but not of tests of the total error count."""
         return self.mu_a / 2 - self.shift_b, self.mu_b / 2 + self.shift_b
 
-    def true_hter(self) -> tuple[float, float]:
+    def true_hter(self) -> tuple[float, ...]:
         return tuple(
             float((norm.sf(t) + norm.cdf(t - mu)) / 2)
             for t, mu in zip(self.thresholds, (self.mu_a, self.mu_b), strict=True)
@@ -152,7 +153,7 @@ def _pvalues(rng, s: Setting, n_boot: int, alpha: float) -> dict[str, float]:
     fa_a, fa_b = int((acc_a & imp).sum()), int((acc_b & imp).sum())
     fr_a, fr_b = int((~acc_a & gen).sum()), int((~acc_b & gen).sum())
     rates = (fa_a / ni, fr_a / nc, fa_b / ni, fr_b / nc)
-    kw = dict(n_impostor=ni, n_genuine=nc)
+    kw: dict[str, Any] = dict(n_impostor=ni, n_genuine=nc)
     out = {
         "hter_independent": stats.hter_test(*rates, method="independent", **kw).pvalue,
         "naive": stats.hter_test(*rates, method="naive", **kw).pvalue,
@@ -374,7 +375,9 @@ def threshold_selection(
     """
     rng = np.random.default_rng(seed)
     mu = setting.mu_a
-    dev_h, oracle_h, post_h = [], [], []
+    dev_h: list[np.ndarray] = []
+    oracle_h: list[np.ndarray] = []
+    post_h: list[float] = []
     for _ in _replications(n_replications, progress, "threshold selection"):
         a_dev, _, g_dev, _ = _draw(rng, setting)
         a_ev, _, g_ev, _ = _draw(rng, setting)

@@ -488,7 +488,8 @@ def compare_folds(
     return out
 
 
-def _sign_row(va: dict, vb: dict, level: float, alternative: str, higher_better: bool) -> dict:
+def _sign_row(va: dict, vb: dict, level: float, alternative: Alternative,
+              higher_better: bool) -> dict:
     """The sign test of one pair over the folds both systems have a finite value in
     (``va``, ``vb``: fold -> value), with the median difference and its interval."""
     folds = [f for f in va if f in vb and np.isfinite(va[f]) and np.isfinite(vb[f])]

@@ -101,7 +101,7 @@ SUMMARY_COLUMNS = [
 
 
 # ----------------------------------------------------------------------------- helpers
-def _cost_arrays(p_target, c_miss, c_fa) -> list[np.ndarray]:
+def _cost_arrays(p_target, c_miss, c_fa) -> tuple[np.ndarray, ...]:
     """The costs as broadcast float arrays; anything but real numbers is ERROR_COSTS."""
     try:
         arrays = [np.atleast_1d(np.asarray(v)) for v in (p_target, c_miss, c_fa)]

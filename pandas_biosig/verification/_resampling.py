@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -112,10 +113,11 @@ def _ci_method(ci_method: str, metric: str, unit: str) -> str:
     return ci_method
 
 
-def _studentized(values, estimate, confidence_level, reps: Replicates, t, metric):
+def _studentized(values, estimate, confidence_level, reps: Replicates | None, t, metric):
     """``estimate ± t_df · se`` within [0, 1], df from the units the replicates resample
     (:func:`pandas_biosig._core.replicates.rate_df`); the percentile interval when the rate
     has no spread (no error, or every trial an error)."""
+    assert reps is not None  # a rate's replicates: the hull EER's are never studentized
     g = reps.group
     if reps.resample == "subject":
         codes, n_units = reps.clusters, reps.n_clusters
@@ -296,7 +298,7 @@ def bootstrap(
         values = np.empty(n_resamples)
         for i in range(n_resamples):
             # the hull EER needs the replicate's hull near the crossing only
-            values[i] = hull.draw(rng) if hull else f(reps.draw(rng), t)
+            values[i] = hull.draw(rng) if hull else f(cast(Replicates, reps).draw(rng), t)
             done += 1
             tick(done)
         low, high = (_studentized(values, estimate, confidence_level, reps, t, metric)
