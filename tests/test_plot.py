@@ -394,9 +394,10 @@ def test_hist_one_system_marks_the_threshold(trials):
 
 
 def test_hist_small_multiples_one_axes_per_system_and_split(trials):
-    axes = plot.hist(trials)  # 4 systems x 2 splits
+    # 4 systems x 2 splits, each split's own thresholds
+    axes = plot.hist(trials, on=None, apply_to=None)
     assert axes.shape == (4, 2)
-    expected = pbs.error_rates(trials)
+    expected = pbs.error_rates(trials, on=None, apply_to=None)
     for (i, j), ax in np.ndenumerate(axes):
         row = expected.iloc[2 * i + j]
         assert ax.get_title() == f"{row.system} ({row.split}): threshold {row.threshold:.4g}"
@@ -436,8 +437,10 @@ def test_hist_into_given_axes(trials):
     axes = plot.hist(trials.query("split == 'eval'"), ax=given)
     assert axes.shape == (2, 2) and axes[1, 1] is given[1, 1]
     with pytest.raises(ValueError) as info:
-        plot.hist(trials, ax=given)
+        plot.hist(trials, on=None, apply_to=None, ax=given)
     assert str(info.value) == ERROR_PANELS.format(needed=8, got=4)
+    # by default the thresholds come from dev and are drawn on eval: four panels
+    assert plot.hist(trials, ax=given)[1, 1] is given[1, 1]
 
 
 # ------------------------------------------------------------------ PAD
