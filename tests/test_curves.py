@@ -15,11 +15,10 @@ from reference_data import iris_table
 
 import pandas_biosig as pbs
 from pandas_biosig._core.curve_datasets import ERROR_GRID_RANGE
-from pandas_biosig._core.schema import ERROR_OPTION, SchemaError
+from pandas_biosig._core.schema import ERROR_NO_SPLIT, ERROR_OPTION, SchemaError
 from pandas_biosig._kernels.curves import EPC_CRITERIA
 from pandas_biosig._kernels.rates import Sweep
 from pandas_biosig.verification import _curves as curves
-from pandas_biosig._core.schema import ERROR_NO_SPLIT
 from pandas_biosig.verification._epc import epc
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")

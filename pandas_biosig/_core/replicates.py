@@ -533,6 +533,38 @@ def _multinomial(rng, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
     return rng.multinomial(np.asarray(n, dtype=np.int64), probs)
 
 
+#: ``fallback_reason`` of a bootstrap test whose replicated differences cannot vary.
+FALLBACK_DIFFERENCE = (
+    "every bootstrap replicate gives the difference {value:.6g}, so the bootstrap cannot "
+    "measure its uncertainty (its interval would have width 0 and its p-value would be 1 "
+    "or its floor); instead: exact Clopper-Pearson bounds of each rate on its {units} "
+    "(Bonferroni over the {m} rates), and {p}"
+)
+
+
+def constant_replicates(deltas: np.ndarray) -> bool:
+    """Whether the finite replicates cannot vary (all equal, or none)."""
+    finite = deltas[np.isfinite(deltas)]
+    return finite.size == 0 or bool(np.all(finite == finite[0]))
+
+
+def clopper_pearson(errors: float, n: float, alpha: float) -> tuple[float, float]:
+    """The exact two-sided 1 − ``alpha`` interval of ``errors`` in ``n`` (0 and 1 included
+    at the ends)."""
+    from scipy.stats import beta
+
+    low = 0.0 if errors <= 0 else float(beta.ppf(alpha / 2, errors, n - errors + 1))
+    high = 1.0 if errors >= n else float(beta.ppf(1 - alpha / 2, errors + 1, n - errors))
+    return low, high
+
+
+def exact_difference(bounds_a: tuple[float, float], bounds_b: tuple[float, float]
+                     ) -> tuple[float, float]:
+    """The interval of a − b from intervals of a and of b (each at the Bonferroni share of
+    the level the caller gave them)."""
+    return bounds_a[0] - bounds_b[1], bounds_a[1] - bounds_b[0]
+
+
 def bootstrap_pvalue(deltas: np.ndarray, alternative: str = "two-sided") -> float:
     """P-value of "no difference" from replicated differences (NaN replicates ignored):
     the share of replicates on the far side of 0, with the +1 correction."""
