@@ -67,10 +67,11 @@ from pandas_biosig.identification._search import (
     ERROR_NO_UNMATED,
     ERROR_NONFINITE,
     ERROR_NOT_A_FRAME,
-    ERROR_THRESHOLD,
-    ERROR_THRESHOLD_MISSING,
     validate_search,
 )
+from pandas_biosig._core.protocol import ERROR_THRESHOLD_MISSING
+from pandas_biosig._core.schema import ERROR_OPTION
+from pandas_biosig._core.validation import ERROR_THRESHOLD_VALUE as ERROR_THRESHOLD
 from pandas_biosig.io import read_bob_identification, read_pyeer_cmc
 from pandas_biosig.io._identification import (
     ERROR_FILE_COLUMNS,
@@ -784,7 +785,7 @@ def test_bad_rank(bob_table, bad):
 def test_bad_open_set_options(bob_table):
     with pytest.raises(ValueError, match=prefix(ERROR_RATE)):
         detection_identification_rate(bob_table, target=1.5)
-    with pytest.raises(ValueError, match=prefix(ERROR_THRESHOLD)):
+    with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
         detection_identification_rate(bob_table, threshold="eer")
     with pytest.raises(ValueError, match=prefix(ERROR_THRESHOLD)):
         detection_identification_rate(bob_table, threshold=None)
