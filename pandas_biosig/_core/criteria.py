@@ -64,7 +64,8 @@ __all__ = [
     "bounded_point",
     "min_weighted_point",
     "min_dcf_point",
-    "min_hter_and_dcf",
+    "best_hter_and_dcf",
+    "eer_candidates",
     "operating_point",
 ]
 
@@ -218,9 +219,15 @@ def min_dcf_point(sweep, p_target: float, c_miss: float, c_fa: float) -> tuple[f
     return sweep.min_dcf(p_target, c_miss, c_fa)
 
 
-def min_hter_and_dcf(sweep, p_target: float, c_miss: float, c_fa: float):
+def best_hter_and_dcf(sweep, p_target: float, c_miss: float, c_fa: float):
     """The minimum-HTER operating point and the minimum detection cost, in one pass."""
     return sweep.min_hter_and_dcf(p_target, c_miss, c_fa)
+
+
+def eer_candidates(scores: np.ndarray, genuine: np.ndarray):
+    """The two operating points around the EER, found by selection (no full sort): what
+    :func:`eer_point_of_scores` and the interpolated EER read."""
+    return eer_points(scores, genuine)
 
 
 def choose_epc(sweep: Sweep, weights: np.ndarray, criterion: str) -> np.ndarray:

@@ -77,6 +77,7 @@ __all__ = [
     "resolve_splits",
     "select_split",
     "split_roles",
+    "split_table",
     "split_values",
     "subject_clusters",
 ]
@@ -157,6 +158,28 @@ def select_split(table, value: Hashable, *, name: str) -> list:
         raise SchemaError(ERROR_SPLIT_VALUE.format(name=name, value=value,
                                                    column=table.split_column, found=found))
     return [g for g in table.groups if g.split == value]
+
+
+@dataclass(frozen=True)
+class _SplitGroup:
+    key: tuple
+    split: Hashable
+
+
+@dataclass(frozen=True)
+class _SplitTable:
+    groups: list
+    split_column: str | None
+    columns: dict
+    by: tuple = ()
+
+
+def split_table(values: Sequence, column: str | None, found: Sequence = ()) -> _SplitTable:
+    """A table of its split values only (one group per value; none without a split
+    column), for a caller that has not validated the trials (the ``biosig report``
+    command) to resolve the roles of its splits with :func:`resolve_splits`."""
+    groups = [_SplitGroup((None, v), v) for v in values] if column is not None else []
+    return _SplitTable(groups, column, {"found": list(found)})
 
 
 @dataclass(frozen=True)

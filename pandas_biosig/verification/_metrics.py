@@ -16,11 +16,12 @@ import numpy as np
 import pandas as pd
 
 from .._core.criteria import (
+    best_hter_and_dcf,
     bounded_point,
+    eer_candidates,
     eer_point,
     eer_point_of_scores,
     min_dcf_point,
-    min_hter_and_dcf,
 )
 from .._core.frames import group_sweep, orientation_sign, rates_row, result_frame
 from .._core.options import Criterion, EERMethod, NonFinite, Orientation
@@ -28,7 +29,6 @@ from .._core.protocol import AUTO, Protocol
 from .._core.schema import check_option, validate_trials
 from .._core.validation import ERROR_COSTS, check_costs
 from .._kernels.rates import d_prime, interpolated_eer
-from .._kernels.select import eer_points
 
 __all__ = ['dcf', 'eer', 'error_rates', 'summary', 'EER_METHODS']
 
@@ -217,7 +217,7 @@ def eer(
             _, op = eer_point(sw)
             value = sw.eer_rocch()
         elif method == "interpolated":
-            points = eer_points(g.scores, g.genuine)
+            points = eer_candidates(g.scores, g.genuine)
             _, op = eer_point_of_scores(g.scores, g.genuine, points)
             value = interpolated_eer(*points)
         else:  # two operating points suffice: found by selection, without a sort
@@ -586,7 +586,7 @@ def summary(
         sw = group_sweep(g)
         eer_t, op = eer_point(sw)
         zero_fnmr = bounded_point(sw, "frr", 0.0)
-        best_hter, min_cost = min_hter_and_dcf(sw, p_target, c_miss, c_fa)
+        best_hter, min_cost = best_hter_and_dcf(sw, p_target, c_miss, c_fa)
         min_cllr = sw.min_cllr()  # pools the hull once: eer_rocch reads the same blocks
         rows.append(
             dict(
