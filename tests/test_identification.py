@@ -27,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pandas_biosig import stats
+from pandas_biosig._core.protocol import ERROR_THRESHOLD_MISSING
 from pandas_biosig._core.schema import ERROR_MISSING_COLUMNS, ERROR_OPTION, SchemaError
 from pandas_biosig._core.validation import (
     ERROR_ADJUST,
@@ -35,6 +36,7 @@ from pandas_biosig._core.validation import (
     ERROR_POSITIVE_COUNT,
     ERROR_RATE,
 )
+from pandas_biosig._core.validation import ERROR_THRESHOLD_VALUE as ERROR_THRESHOLD
 from pandas_biosig._kernels import identification as kern
 from pandas_biosig.datasets import example_search
 from pandas_biosig.identification import (
@@ -69,9 +71,6 @@ from pandas_biosig.identification._search import (
     ERROR_NOT_A_FRAME,
     validate_search,
 )
-from pandas_biosig._core.protocol import ERROR_THRESHOLD_MISSING
-from pandas_biosig._core.schema import ERROR_OPTION
-from pandas_biosig._core.validation import ERROR_THRESHOLD_VALUE as ERROR_THRESHOLD
 from pandas_biosig.io import read_bob_identification, read_pyeer_cmc
 from pandas_biosig.io._identification import (
     ERROR_FILE_COLUMNS,
