@@ -17,6 +17,7 @@ import numpy as np
 import xarray as xr
 
 from .schema import Group, SchemaError, Trials
+from .validation import check_rate
 
 ERROR_GRID_SHAPE = "{name} must be a non-empty one-dimensional array of numbers, got {value!r}"
 ERROR_GRID_RANGE = "{name} must lie in [0, 1]; got {bad} (NaN counts as outside)"
@@ -38,7 +39,10 @@ def _version() -> str:
 
 
 def rate_grid(values, name: str, *, scalar: bool = False) -> np.ndarray:
-    """A validated 1-D float grid of rates in [0, 1] (``scalar``: a number is a grid of one)."""
+    """A validated 1-D float grid of rates in [0, 1] (``scalar``: a number is a grid of one,
+    checked as every single rate is, :data:`pandas_biosig._core.validation.ERROR_RATE`)."""
+    if scalar and np.ndim(values) == 0 and not isinstance(values, str):
+        return np.array([check_rate(values, name)])
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):

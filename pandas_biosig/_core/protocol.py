@@ -381,6 +381,8 @@ class Protocol:
         without a threshold to choose, ``apply_to="auto"`` reports the evaluation split
         when the table has exactly one (a test of one group per system).
         """
+        if not isinstance(self.threshold, str):  # a bad fixed threshold, even unused
+            check_policy(self.threshold, kind=self.kind)
         sweeps = _Sweeps(sweep_of)
         splits = self.splits(table, needs_threshold=needs_threshold, named=named)
         if not needs_threshold and one_split and is_auto(self.apply_to):

@@ -113,6 +113,7 @@ def compare_groups(
     data : DataFrame
         Demographic trial table.
     {common}
+    {subject}
     test : {"auto", "wilson", "bootstrap"}
         ``"auto"``: ``"bootstrap"`` with a subject column (subjects resampled within each
         group, independently between the two groups; p-value: twice the smaller share of
@@ -289,6 +290,7 @@ def compare_fairness(
     weight : float
         Its :math:`\alpha`.
     {common}
+    {subject}
     adjust : str or None
         statsmodels ``multipletests`` code; the family is all pairs of one split.
     alpha, confidence_level, n_resamples, seed

@@ -81,7 +81,6 @@ def fairness(
     label: str = "label",
     score: str = "score",
     split: str | None = "split",
-    subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -143,7 +142,7 @@ def fairness(
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
-        trial=trial, label=label, score=score, split=split, subject=subject,
+        trial=trial, label=label, score=score, split=split, subject=None,
         orientation=orientation, nonfinite=nonfinite,
     )
     k = len(plan.labels)
@@ -177,7 +176,6 @@ def fdr_curve(
     label: str = "label",
     score: str = "score",
     split: str | None = "split",
-    subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> xr.Dataset:
@@ -218,7 +216,7 @@ def fdr_curve(
     planned = [
         _plan(data, group=group, reference_group=reference_group, impostors=impostors,
               threshold="far", target=float(x), on=on, apply_to=apply_to, system=system,
-              trial=trial, label=label, score=score, split=split, subject=subject,
+              trial=trial, label=label, score=score, split=split, subject=None,
               orientation=orientation, nonfinite=nonfinite)
         for x in t
     ]

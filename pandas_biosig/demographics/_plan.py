@@ -401,12 +401,17 @@ _COMMON_DOC = """group, reference_group : str
         ``threshold_from="same trials"``). ``on=None``: a-posteriori on every split. A
         split value: chosen there, reported on the others (``apply_to="auto"``) or on
         ``apply_to``.
-    system, trial, label, score, split, subject : str
-        Column names (``split``, ``subject`` are used when present).
+    system, trial, label, score, split : str
+        Column names (``split`` is used when present).
     orientation, nonfinite
         As in :func:`pandas_biosig.eer`."""
 
+_SUBJECT_DOC = """subject : str
+        The subject column (used when present): the unit of dependence of the intervals
+        and tests that account for subjects, under the one subject rule (an id on every
+        trial, at least two subjects in every group)."""
+
 
 def _doc(func):
-    func.__doc__ = func.__doc__.replace("{common}", _COMMON_DOC)
+    func.__doc__ = func.__doc__.replace("{common}", _COMMON_DOC).replace("{subject}", _SUBJECT_DOC)
     return func

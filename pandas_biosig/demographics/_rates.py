@@ -73,6 +73,7 @@ def group_rates(
     data : DataFrame
         Demographic trial table (module docstring).
     {common}
+    {subject}
     ci_method : {"auto", "wilson", "wilson_cluster", "bootstrap"}
         Interval of each rate. ``"auto"``: ``"wilson_cluster"`` when the table has a
         subject column (trials of one person are not independent, and binomial intervals
@@ -230,7 +231,6 @@ def cross_group_fmr(
     label: str = "label",
     score: str = "score",
     split: str | None = "split",
-    subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> xr.Dataset:
@@ -275,7 +275,7 @@ def cross_group_fmr(
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
-        trial=trial, label=label, score=score, split=split, subject=subject,
+        trial=trial, label=label, score=score, split=split, subject=None,
         orientation=orientation, nonfinite=nonfinite,
     )
     k = len(plan.labels)

@@ -88,6 +88,10 @@ ERROR_PAIR_TRIALS = (
     "systems {a!r} and {b!r} do not score the same presentations{where}: pairing on "
     "{column!r} needs the same trial ids with the same labels and species"
 )
+ERROR_CRITERION_ONLY = (
+    "pad_compare chooses the thresholds again in every bootstrap replicate, so threshold "
+    "must be a criterion ({allowed}), not {value!r}"
+)
 ERROR_PAD_ONE_SYSTEM = "{where}has only one system; a comparison needs at least two"
 
 
@@ -269,11 +273,11 @@ def pad_compare(
        estimate  statistic  pvalue
     0    -0.015       17.0  0.4296
     """
+    check_policy(threshold, kind="pad", target=target)
     alpha, adjust, level, n_resamples = _checked_options(
         metric, test, threshold, alpha=alpha, adjust=adjust,
         confidence_level=confidence_level, n_resamples=n_resamples,
     )
-    check_policy(threshold, kind="pad", target=target)
     table = validate_pad(
         data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
@@ -345,7 +349,7 @@ def _exact_fallback(deltas, est, level, metric, a, b, units, k):
     alpha = (1 - level) / (2 * len(used))
     bounds = []
     for x, n in parts:
-        cp = {s: clopper_pearson(x[s], n[s], 2 * alpha) for s in used}
+        cp = {s: clopper_pearson(x[s], n[s], alpha) for s in used}
         species = [cp[s] for s in used if s < k]
         rate = [(max(lo for lo, _ in species), max(hi for _, hi in species))] if species else []
         if k in cp:
@@ -392,7 +396,7 @@ def _checked_options(metric, test, threshold, *, alpha, adjust, confidence_level
     level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples)
     if not isinstance(threshold, str):
-        check_option(threshold, PAD_CRITERIA, "threshold")
+        raise ValueError(ERROR_CRITERION_ONLY.format(value=threshold, allowed=list(PAD_CRITERIA)))
     return alpha, adjust, level, n_resamples
 
 
