@@ -42,14 +42,13 @@ from .._kernels.pad import PadSweep, epsc_choice
 from .._kernels.rates import OperatingPoint, Sweep, threshold_eer
 from .._kernels.select import eer_points
 from .schema import BiosigWarning, check_option
-from .validation import ERROR_TARGET, check_costs, check_rate, check_target
+from .validation import check_costs, check_rate, check_target
 
 __all__ = [
     "CRITERIA",
     "EPC_CRITERIA",
     "EPSC_CRITERIA",
     "ERROR_SPELLING",
-    "ERROR_TARGET",
     "KIND_CRITERIA",
     "SPELLINGS",
     "WARN_INFEASIBLE",

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .._kernels.rates import Sweep
-from .criteria import CRITERIA, ERROR_TARGET, check_criterion, choose, criterion_parameters
+from .criteria import CRITERIA, check_criterion, choose, criterion_parameters
 from .schema import (
     ERROR_NO_SPLIT,
     ERROR_ONE_CLUSTER,
@@ -50,7 +50,7 @@ from .schema import (
     check_option,
     check_subjects,
 )
-from .validation import check_threshold_value
+from .validation import ERROR_TARGET, check_threshold_value
 
 #: Names documented here first, now defined beside the checks they belong to.
 REEXPORTED = (CRITERIA, ERROR_TARGET, ERROR_ONE_CLUSTER, ERROR_SUBJECT, ERROR_SUBJECT_MISSING)

@@ -165,7 +165,6 @@ def compare_groups(
     n_resamples = _check_resamples(n_resamples)
     rng = _rng(seed)
     k = len(plan.labels)
-    n_clusters = plan.cluster_group.size
     out = []
     for rep in plan.reported:
         n_gen, n_imp, fr, fa = _counts(rep.part, rep.threshold, k)
@@ -174,15 +173,8 @@ def compare_groups(
             raise SchemaError(ERROR_ONE_GROUP.format(
                 function="compare_groups", where=f" for system {rep.part.system!r}",
                 found=[plan.labels[j] for j in present]))
-        reps, held = {}, {}
-        if how == _BOOT:
-            cc = _cluster_counts(rep.part, rep.threshold, n_clusters)
-            for j in present:
-                members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
-                held[j] = {"fmr": int((cc[2][members] > 0).sum()),
-                           "fnmr": int((cc[0][members] > 0).sum())}
-                reps[j] = dict(zip(("fmr", "fnmr"), _replicates(
-                    rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])]), strict=True))
+        reps = (_group_replicates(plan, rep, present, rng, n_resamples) if how == _BOOT
+                else None)
         units = "subjects" if plan.has_subject else "trials"
         rows = []
         for metric, err, tot in (("fmr", fa, n_imp), ("fnmr", fr, n_gen)):
@@ -190,18 +182,8 @@ def compare_groups(
                 ra = err[a] / tot[a] if tot[a] else float("nan")
                 rb = err[b] / tot[b] if tot[b] else float("nan")
                 est = ra - rb
-                why = None
-                if tot[a] == 0 or tot[b] == 0:
-                    stat = p = lo = hi = float("nan")
-                elif how == _BOOT:
-                    d = reps[a][metric] - reps[b][metric]
-                    stat, p, lo, hi = _bootstrap_test(est, d, level)
-                    if constant_replicates(d):
-                        stat, p, lo, hi, why = _exact_fallback(
-                            d, est, (ra, held[a][metric]), (rb, held[b][metric]), level, units)
-                else:
-                    stat, p, lo, hi = _score_test(int(err[a]), int(tot[a]), int(err[b]),
-                                                  int(tot[b]), level)
+                stat, p, lo, hi, why = _pair_test(reps, metric, a, b, (err, tot), est, level,
+                                                  units)
                 rows.append(dict(
                     system=rep.part.system, split=rep.part.split, metric=metric,
                     group_a=plan.labels[a], group_b=plan.labels[b], impostors=plan.impostors,
@@ -217,6 +199,36 @@ def compare_groups(
             r["pvalue_adj"], r["reject"] = float(pa), bool(rj)
         out.extend(rows)
     return _frame(out, COMPARE_GROUPS_COLUMNS)
+
+
+def _group_replicates(plan: _Plan, rep, present, rng, n_resamples) -> dict:
+    """Per group: its FMR and FNMR replicates (its subjects resampled) and how many
+    subjects hold each class."""
+    cc = _cluster_counts(rep.part, rep.threshold, plan.cluster_group.size)
+    out = {}
+    for j in present:
+        members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
+        reps = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
+        out[j] = {"fmr": (reps[0], int((cc[2][members] > 0).sum())),
+                  "fnmr": (reps[1], int((cc[0][members] > 0).sum()))}
+    return out
+
+
+def _pair_test(reps, metric, a, b, counts, est, level, units):
+    """``(statistic, pvalue, low, high, fallback_reason)`` of groups a and b: the bootstrap
+    (``reps``; exact bounds when its replicates cannot vary) or the score test."""
+    err, tot = counts
+    if tot[a] == 0 or tot[b] == 0:
+        nan = float("nan")
+        return nan, nan, nan, nan, None
+    if reps is None:
+        return (*_score_test(int(err[a]), int(tot[a]), int(err[b]), int(tot[b]), level), None)
+    (da, ha), (db, hb) = reps[a][metric], reps[b][metric]
+    d = da - db
+    if constant_replicates(d):
+        return _exact_fallback(d, est, (err[a] / tot[a], ha), (err[b] / tot[b], hb), level,
+                               units)
+    return (*_bootstrap_test(est, d, level), None)
 
 
 def _exact_fallback(d, est, a, b, level, units):

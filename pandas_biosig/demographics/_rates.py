@@ -178,21 +178,8 @@ def group_rates(
                 n_subj = float("nan")
             fmr = fa[j] / n_imp[j] if n_imp[j] else float("nan")
             fnmr = fr[j] / n_gen[j] if n_gen[j] else float("nan")
-            if how == _BOOT:
-                rf, rn = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
-                units = "subjects" if plan.has_subject else "trials"
-                bounds = [
-                    _boot_bounds(rf, fa[j], n_imp[j], int((cc[2][members] > 0).sum()), level,
-                                 "fmr", units),
-                    _boot_bounds(rn, fr[j], n_gen[j], int((cc[0][members] > 0).sum()), level,
-                                 "fnmr", units),
-                ]
-            elif how == _CLUSTER:
-                bounds = [(*_cluster_wilson(cc[3][members], cc[2][members], level), None),
-                          (*_cluster_wilson(cc[1][members], cc[0][members], level), None)]
-            else:
-                bounds = [(*_wilson(fa[j], n_imp[j], level), None),
-                          (*_wilson(fr[j], n_gen[j], level), None)]
+            bounds = _bounds(how, plan, (fa[j], n_imp[j], fr[j], n_gen[j]), cc, members, level,
+                             rng, n_resamples)
             why = "; ".join(b[2] for b in bounds if b[2]) or None
             rows.append(dict(
                 system=rep.part.system, split=rep.part.split, group=name, impostors=plan.impostors,
@@ -205,6 +192,22 @@ def group_rates(
                 confidence_level=level, resample=resample, fallback_reason=why,
             ))
     return _frame(rows, GROUP_RATE_COLUMNS)
+
+
+def _bounds(how: str, plan, counts, cc, members, level, rng, n_resamples) -> list[tuple]:
+    """``[(low, high, fallback_reason)]`` of one group's FMR and FNMR by ``how``."""
+    fa, n_imp, fr, n_gen = counts
+    if how == _BOOT:
+        rf, rn = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
+        units = "subjects" if plan.has_subject else "trials"
+        return [
+            _boot_bounds(rf, fa, n_imp, int((cc[2][members] > 0).sum()), level, "fmr", units),
+            _boot_bounds(rn, fr, n_gen, int((cc[0][members] > 0).sum()), level, "fnmr", units),
+        ]
+    if how == _CLUSTER:
+        return [(*_cluster_wilson(cc[3][members], cc[2][members], level), None),
+                (*_cluster_wilson(cc[1][members], cc[0][members], level), None)]
+    return [(*_wilson(fa, n_imp, level), None), (*_wilson(fr, n_gen, level), None)]
 
 
 def _resampled(how: str, plan) -> str | None:

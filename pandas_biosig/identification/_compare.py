@@ -569,9 +569,7 @@ def cmc_difference(
         name: _var([*dims, "rank"], grid.array([v[j] for v in values], (r,)), long, "1")
         for j, (name, long) in enumerate(zip(names, long_names, strict=True))
     }
-    data_vars["constant"] = _var(
-        [*dims, "rank"], grid.array([v[5].astype(float) for v in values], (r,)) > 0,
-        CONSTANT_RANKS, "")
+    data_vars["constant"] = _var([*dims, "rank"], _constant(grid, values, r), CONSTANT_RANKS, "")
     data_vars["n"] = _var(dims, grid.array([v[-1] for v in values], dtype=np.int64),
                           "mated probes ranked by both systems", "1")
     attrs = _attrs(s, "cmc_difference")
@@ -598,6 +596,11 @@ CONSTANT_RANKS = (
     "identified by one system only), so the bootstrap cannot vary: the interval and band "
     "there are exact Clopper-Pearson bounds of the two discordant proportions (Bonferroni)"
 )
+
+
+def _constant(grid, values, r) -> np.ndarray:
+    """The ``constant`` flags of every pair on the grid (False where a pair is missing)."""
+    return grid.array([v[5].astype(float) for v in values], (r,)) > 0
 
 
 def _exact_where_constant(ra, rb, r, low, high, band_low, band_high, level):
