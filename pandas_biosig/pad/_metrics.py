@@ -307,12 +307,12 @@ def pad_rates(
     --------
     >>> pad = pbs.datasets.example_pad()
     >>> r = pbs.pad_rates(pad.query("system == 'cnn'"), ci_method="wilson")
-    >>> r[r.split == "eval"][["pai", "n", "errors", "rate", "ci_low", "ci_high"]].round(4)
-          pai    n  errors    rate  ci_low  ci_high
-    4   print  200      13  0.0650  0.0384   0.1080
-    5  replay  200      35  0.1750  0.1286   0.2336
-    6    mask  200      66  0.3300  0.2686   0.3978
-    7     NaN  400      37  0.0925  0.0679   0.1249
+    >>> r[["split", "pai", "n", "errors", "rate", "ci_low", "ci_high"]].round(4)
+      split     pai    n  errors    rate  ci_low  ci_high
+    0  eval   print  200      13  0.0650  0.0384   0.1080
+    1  eval  replay  200      35  0.1750  0.1286   0.2336
+    2  eval    mask  200      66  0.3300  0.2686   0.3978
+    3  eval     NaN  400      37  0.0925  0.0679   0.1249
 
     Compare with statsmodels:
 

@@ -204,11 +204,11 @@ def fold_metrics(
 
     >>> trials = pbs.datasets.example_trials()
     >>> per_fold = pbs.fold_metrics(trials, fold="split", split=None, metric="eer")
-    >>> per_fold[["fold", "system", "estimate"]].head(3).round(4)
-      fold   system  estimate
-    0  dev      cnn    0.0402
-    1  dev  cnn_aug    0.0376
-    2  dev      gmm    0.1008
+    >>> per_fold[["fold", "system", "metric", "estimate"]].head(3).round(4)
+      fold   system         metric  estimate
+    0  dev      cnn  eer_threshold    0.0417
+    1  dev  cnn_aug  eer_threshold    0.0385
+    2  dev      gmm  eer_threshold    0.1010
     """
     metric, target = _check_fold_metric(metric, target, p_target, c_miss, c_fa)
     trials, n_by = _fold_trials(
@@ -305,10 +305,10 @@ def fold_summary(
     >>> summ = pbs.fold_summary(trials, fold="split", split=None, metric="eer")
     >>> summ[["system", "n_folds", "mean", "std"]].round(4)
         system  n_folds    mean     std
-    0      cnn        2  0.0448  0.0066
-    1  cnn_aug        2  0.0417  0.0058
-    2      gmm        2  0.0973  0.0049
-    3      lbp        2  0.1566  0.0068
+    0      cnn        2  0.0477  0.0085
+    1  cnn_aug        2  0.0422  0.0052
+    2      gmm        2  0.0990  0.0029
+    3      lbp        2  0.1589  0.0066
     """
     per_fold = fold_metrics(
         data, fold=fold, metric=metric, threshold=threshold, weight=weight, target=target,
