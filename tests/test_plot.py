@@ -456,7 +456,7 @@ def test_pad_figures_tell_dev_from_eval_and_explain_every_line():
     both = plot.pad_det(pbs.datasets.example_pad())
     thick = [line for line in both.get_lines() if line.get_linewidth() > 2]
     assert len(thick) == 4 and len({line.get_color() for line in thick}) == 4
-    ax = plot.epsc(pbs.datasets.example_vulnerability())
+    ax = plot.epsc(pbs.datasets.example_vulnerability(), apply_to=["dev", "eval"])
     assert _legend(ax) == ["face / dev: WER (area 0.124)", "face / eval: WER (area 0.120)",
                            "face / dev: IAPMR", "face / eval: IAPMR"]
     wer = [line.get_color() for line in ax.get_lines()]

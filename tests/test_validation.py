@@ -504,3 +504,11 @@ def test_one_criterion_name_in_every_kind():
     for call in calls:
         with pytest.raises(ValueError, match=want):
             call()
+
+
+def test_one_n_resamples_default():
+    """One default for one knob: every public function that resamples draws 1000
+    replicates unless told otherwise (the validity harness measures them at it)."""
+    found = {q: inspect.signature(FUNCTIONS[q]).parameters["n_resamples"].default
+             for q in _with("n_resamples")}
+    assert len(found) > 10 and set(found.values()) == {1000}, found
