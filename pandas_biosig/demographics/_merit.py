@@ -142,7 +142,7 @@ def fairness(
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
-        trial=trial, label=label, score=score, split=split, subject=None,
+        trial=trial, label=label, score=score, split=split, subject=None, clusters=False,
         orientation=orientation, nonfinite=nonfinite,
     )
     k = len(plan.labels)
@@ -216,7 +216,7 @@ def fdr_curve(
     planned = [
         _plan(data, group=group, reference_group=reference_group, impostors=impostors,
               threshold="far", target=float(x), on=on, apply_to=apply_to, system=system,
-              trial=trial, label=label, score=score, split=split, subject=None,
+              trial=trial, label=label, score=score, split=split, subject=None, clusters=False,
               orientation=orientation, nonfinite=nonfinite)
         for x in t
     ]

@@ -152,7 +152,7 @@ class _Plan:
     has_subject: bool
     cluster_group: np.ndarray  # group code of every global cluster
     has_reference: bool
-    subject: np.ndarray | None = None  # the subject ids (None without a subject column)
+    subject: pd.Series | None = None  # the subject ids (None without a subject column)
     found: tuple = ()  # the table's columns (messages)
 
 
@@ -163,8 +163,10 @@ def _check_not_dask(data: Any) -> None:
 
 def _plan(
     data, *, group, reference_group, impostors, threshold, target, on, apply_to, system,
-    trial, label, score, split, subject, orientation, nonfinite,
+    trial, label, score, split, subject, orientation, nonfinite, clusters: bool = True,
 ) -> _Plan:
+    """The plan of one call; ``clusters=False`` for the functions that never resample
+    (no cluster codes are built)."""
     _check_not_dask(data)
     check_option(impostors, IMPOSTORS, "impostors")
     check_policy(threshold, kind="demographics", target=target)
@@ -174,8 +176,11 @@ def _plan(
     )
     gcode, rcode, labels = _group_codes(data, group, reference_group)
     has_subject = trials.groups[0].subject is not None
-    subjects = data[subject].to_numpy() if has_subject else None
-    cluster, cluster_group = _clusters(subjects if has_subject else data[trial].to_numpy(), gcode)
+    subjects = data[subject] if has_subject else None
+    if clusters:
+        cluster, cluster_group = _clusters(subjects if has_subject else data[trial], gcode)
+    else:
+        cluster, cluster_group = np.zeros(len(data), dtype=np.int64), np.zeros(0, np.int64)
     sign = -1.0 if orientation == "distance" else 1.0
     parts = _parts(data, trials, gcode, rcode, labels, cluster, impostors)
     resolved = Protocol(threshold=threshold, target=target, on=on, apply_to=apply_to,
@@ -200,16 +205,18 @@ def check_clusters(plan: _Plan, option: str, column: str | None) -> None:
     split, group) it reads."""
     if not plan.has_subject:
         return
-    check_subjects(plan.subject, "the table", column=column, found=plan.found, option=option)
+    if plan.subject.hasnans:  # the missing ids, named by the one rule's message
+        check_subjects(plan.subject.to_numpy(), "the table", column=column, found=plan.found,
+                       option=option)
+    k = len(plan.labels)
     for rep in plan.reported:
         part = rep.part
-        for j, name in enumerate(plan.labels):
-            held = np.unique(part.cluster[part.counted & (part.group == j)])
-            if held.size == 1:
-                where = f"group {name!r} of system {part.system!r}" + (
-                    "" if part.split is None else f", split {part.split!r}")
-                check_subjects(np.zeros(1), where, column=column, found=plan.found,
-                               option=option)
+        held = np.bincount(plan.cluster_group[np.unique(part.cluster[part.counted])],
+                           minlength=k)
+        for j in np.flatnonzero(held == 1):
+            where = f"group {plan.labels[j]!r} of system {part.system!r}" + (
+                "" if part.split is None else f", split {part.split!r}")
+            check_subjects(np.zeros(1), where, column=column, found=plan.found, option=option)
 
 
 def _group_codes(data, group, reference_group):

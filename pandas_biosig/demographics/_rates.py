@@ -278,7 +278,7 @@ def cross_group_fmr(
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
-        trial=trial, label=label, score=score, split=split, subject=None,
+        trial=trial, label=label, score=score, split=split, subject=None, clusters=False,
         orientation=orientation, nonfinite=nonfinite,
     )
     k = len(plan.labels)
