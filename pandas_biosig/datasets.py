@@ -80,9 +80,9 @@ def example_trials(
     per_subject = genuine_per_subject + impostor_per_subject
     n_per_split = n_subjects * per_subject
     n = 2 * n_per_split
-    split = np.repeat(np.array(["dev", "eval"]), n_per_split)
-    subj_idx = np.tile(np.repeat(np.arange(n_subjects), per_subject), 2)
-    subj_idx = subj_idx + np.where(split == "eval", n_subjects, 0)
+    half = np.repeat(np.arange(2), n_per_split)  # 0: the dev split, 1: the eval split
+    split = np.array(["dev", "eval"])[half]
+    subj_idx = np.tile(np.repeat(np.arange(n_subjects), per_subject), 2) + half * n_subjects
     genuine = np.tile(
         np.r_[np.ones(genuine_per_subject, bool), np.zeros(impostor_per_subject, bool)],
         2 * n_subjects,

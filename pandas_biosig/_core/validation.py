@@ -28,7 +28,10 @@ __all__ = [
     "ERROR_COUNT",
     "ERROR_FLAG",
     "ERROR_POSITIVE_COUNT",
+    "ERROR_N_RESAMPLES",
     "ERROR_RATE",
+    "ERROR_TARGET",
+    "ERROR_THRESHOLD_VALUE",
     "adjust_methods",
     "check_adjust",
     "check_alpha",
@@ -38,7 +41,11 @@ __all__ = [
     "check_count",
     "check_flag",
     "check_open_unit",
+    "check_n_resamples",
     "check_rate",
+    "check_target",
+    "check_threshold_value",
+    "check_weight",
 ]
 
 ERROR_RATE = "{name} must be a rate in [0, 1], got {value!r}"
@@ -50,6 +57,12 @@ ERROR_COSTS = (
     "numbers"
 )
 ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
+ERROR_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
+ERROR_THRESHOLD_VALUE = (
+    "threshold={value!r} is not a threshold: pass a real number in score units (+inf or "
+    "-inf reject or accept every trial; NaN is refused), a mapping {{system: number}} or "
+    "a criterion name"
+)
 ERROR_ALPHA = "alpha must be a number strictly between 0 and 1, got {value!r}"
 ERROR_CONFIDENCE_LEVEL = (
     "confidence_level must be a number strictly between 0 and 1, got {value!r}"
@@ -96,6 +109,32 @@ def check_count(value: Any, name: str, *, positive: bool = False) -> int:
     if count < 0 or (positive and count == 0):
         raise ValueError(message.format(name=name, value=value))
     return count
+
+
+def check_weight(value: Any) -> float:
+    """A criterion's or a figure of merit's ``weight``: a rate in [0, 1]
+    (:data:`ERROR_RATE`)."""
+    return check_rate(value, "weight")
+
+
+def check_target(criterion: str, target: Any) -> float:
+    """The ``target`` of a criterion that bounds a rate: :data:`ERROR_TARGET` when it is
+    missing, :data:`ERROR_RATE` when it is not a rate in [0, 1]."""
+    if target is None:
+        raise ValueError(ERROR_TARGET.format(criterion=criterion, target=target))
+    return check_rate(target, "target")
+
+
+def check_threshold_value(value: Any) -> float:
+    """A fixed threshold as a float: a real number, ±inf allowed (accept or reject all),
+    NaN and bools refused (:data:`ERROR_THRESHOLD_VALUE`)."""
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, numbers.Real)
+        or math.isnan(float(value))
+    ):
+        raise ValueError(ERROR_THRESHOLD_VALUE.format(value=value))
+    return float(value)
 
 
 def check_costs(p_target, c_miss, c_fa) -> None:

@@ -32,6 +32,7 @@ from .. import __version__, datasets, stats
 from .._core.options import ResampleOption
 from .._core.pairwise import ADJUST_METHODS
 from .._core.progress import interactive, make_bar
+from .._core.protocol import resolve_splits, split_table
 from .._core.schema import SchemaError, validate_trials
 from ..export._latex import to_latex
 from ..export._markdown import to_markdown
@@ -125,8 +126,8 @@ def _report(
     *,
     title: str,
     split: str = "split",
-    on: str = "dev",
-    apply_to: str = "eval",
+    on: str = "auto",
+    apply_to: str = "auto",
     orientation: str = "similarity",
     nonfinite: str = "raise",
     n_resamples: int = 1000,
@@ -145,7 +146,12 @@ def _report(
     cols = dict(split=split, orientation=orientation, nonfinite=nonfinite)
     has_split = split in trials.columns
     splits = list(dict.fromkeys(trials[split].dropna())) if has_split else []
-    apriori = has_split and on in splits and apply_to in splits and on != apply_to
+    roles = resolve_splits(split_table(splits, split if has_split else None, trials.columns),
+                           on, apply_to)
+    apriori = roles.apriori
+    # the protocol's roles: thresholds on one split and rates on others, or each split's own
+    on = roles.on
+    apply_to = roles.apply_to[0] if roles.apply_to and len(roles.apply_to) == 1 else roles.apply_to
     n_systems = trials["system"].nunique() if "system" in trials.columns else 0
     steps = _Steps(1 + bool(n_resamples) + apriori + (n_systems > 1) + 2 * figures, progress)
     out = _Report(title)
@@ -164,8 +170,9 @@ def _report(
         out.add(
             "A-priori error rates",
             escape_markdown(
-                f"Not computed: the split column {split!r} has the values {splits}, not both "
-                f"{on!r} and {apply_to!r} (pass --on and --apply-to)."
+                f"Not computed: the split column {split!r} has the values {splits}, not a "
+                "development split and evaluation splits named as the protocol reads them "
+                f"(dev/development; eval/test/evaluation): pass --on and --apply-to."
             ),
         )
     if n_systems > 1:
@@ -309,7 +316,7 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
                      resample, progress, common_trials) -> None:
     """Every pair of systems tested; the independent HTER test on each system's own
     trials when the systems did not score the same trials."""
-    where = dict(on=on, apply_to=apply_to) if apriori else {}
+    where = dict(on=on, apply_to=apply_to)
     how = (
         f"thresholds chosen on {escape_markdown(on)}, tested on {escape_markdown(apply_to)}"
         if apriori
@@ -523,10 +530,12 @@ def _size(text: str) -> int:
 
 def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
     """How to evaluate: the protocol, the scores' meaning, the tests and the bootstrap."""
-    rep.add_argument("--on", default="dev", metavar="SPLIT",
-                     help="the split thresholds are chosen on (default: dev)")
-    rep.add_argument("--apply-to", default="eval", metavar="SPLIT",
-                     help="the split a-priori rates are reported on (default: eval)")
+    rep.add_argument("--on", default="auto", metavar="SPLIT",
+                     help="the split thresholds are chosen on (default auto: the dev split "
+                          "when the table has dev and eval splits)")
+    rep.add_argument("--apply-to", default="auto", metavar="SPLIT",
+                     help="the split a-priori rates are reported on (default auto: the eval "
+                          "split when the thresholds come from dev, else the other splits)")
     rep.add_argument("--orientation", default="similarity", choices=["similarity", "distance"],
                      help="distance: lower scores are more genuine")
     rep.add_argument("--nonfinite", default="raise", choices=["raise", "drop", "reject"],

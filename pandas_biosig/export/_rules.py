@@ -214,8 +214,9 @@ _NO_ADJUSTMENT = ("none", "", None)
 #: Columns a comparison table needs for ``marks``.
 COMPARISON_COLUMNS = ("system_a", "system_b", "metric", "reject")
 
-#: When a comparison's metric is not a column of the table, the column that shows it.
-METRIC_COLUMNS = {"eer": "eer_rocch"}
+#: When a comparison's metric is not a column of the table, the column that shows it (a bare
+#: "eer" is the library's default EER, the threshold EER).
+METRIC_COLUMNS = {"eer": "eer_threshold"}
 
 ERROR_MISSING_EXTRA = (
     "{function} needs {package!r}, a dependency of pandas-biosig that is missing from this "

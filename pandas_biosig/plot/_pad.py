@@ -15,6 +15,7 @@ import pandas as pd
 import xarray as xr
 
 from .._core.options import NonFinite, Orientation
+from .._core.protocol import is_auto
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -136,7 +137,7 @@ def epsc(
     *,
     beta: float = 0.5,
     iapmr: bool = True,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     criterion: Literal["eer", "wer"] = "eer",
     on: Hashable | None = "auto",
     ax: Axes | None = None,
@@ -161,7 +162,10 @@ def epsc(
     beta : float, default 0.5
         The β whose curve is drawn.
     iapmr : bool, default True
-    apply_to : split value or list, optional
+    apply_to : split value, list, "auto" or None, default "auto"
+        The splits drawn: with a table, the splits :func:`pandas_biosig.epsc` reports
+        (``"auto"``: eval when the thresholds come from dev); with a Dataset, these of its
+        splits (``"auto"`` or None: all of them).
     criterion, on, by, system, trial, kind, score, pai, split, orientation, nonfinite
         As in :func:`pandas_biosig.epsc` (used when ``data`` is a table).
     ax : matplotlib Axes, optional
@@ -178,9 +182,10 @@ def epsc(
     """
     from ..pad._vulnerability import epsc
 
-    kwargs: dict[str, Any] = dict(beta=(beta,), criterion=criterion, on=on, by=by, system=system,
-                                  trial=trial, kind=kind, score=score, pai=pai, split=split,
-                                  orientation=orientation, nonfinite=nonfinite)
+    kwargs = dict(beta=(beta,), criterion=criterion, on=on, apply_to=apply_to, by=by,
+                  system=system, trial=trial, kind=kind, score=score, pai=pai, split=split,
+                  orientation=orientation, nonfinite=nonfinite)
+    apply_to = None if is_auto(apply_to) else apply_to
     ds = _dataset(data, "epsc", "epsc", lambda d: epsc(d, **kwargs))
     ds = ds.sel(beta=beta)
     ax = _axes(ax)

@@ -27,6 +27,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from .. import stats
+from .._core.criteria import choose, eer_point, min_weighted_point
 from .._core.progress import progress_bar
 from .._core.replicates import bootstrap_pvalue, fixed_threshold_deltas
 from .._kernels.rates import Sweep
@@ -179,8 +180,8 @@ def _pvalues(rng, s: Setting, n_boot: int, alpha: float) -> dict[str, float]:
     for resample in ("label", "subject"):
         d = fixed_threshold_deltas(ga, gb, "hter", (ta, tb), n_boot, resample, rng)
         out[f"bootstrap_{resample}"] = bootstrap_pvalue(d)
-    eer_a = Sweep(a[imp], a[gen]).eer_threshold()[0]
-    eer_b = Sweep(b[imp], b[gen]).eer_threshold()[0]
+    eer_a = eer_point(Sweep(a[imp], a[gen]))[0]
+    eer_b = eer_point(Sweep(b[imp], b[gen]))[0]
     out["eer_bound"] = stats.eer_bound(eer_a, eer_b, n=ni + nc).pvalue
     return out
 
@@ -338,7 +339,7 @@ def _bootstrap_covers(rng, a, g, subj, t, truth, n_subjects, n_boot, confidence_
         low, high = percentile_interval(d[np.isfinite(d)], confidence_level)
         out[f"hter_bootstrap_{resample}"] = low <= truth["hter"] <= high
     sw = Sweep(a[imp], a[g])
-    vals = np.array([lazy_replicate(sw, rng).eer_threshold()[0] for _ in range(n_boot)])
+    vals = np.array([eer_point(lazy_replicate(sw, rng))[0] for _ in range(n_boot)])
     low, high = percentile_interval(vals, confidence_level)
     out["eer_bootstrap_label"] = low <= truth["eer"] <= high
     sw.prepare_resampling()
@@ -348,7 +349,7 @@ def _bootstrap_covers(rng, a, g, subj, t, truth, n_subjects, n_boot, confidence_
     for i in range(n_boot):
         w = uniform_counts(rng, n_subjects)[subj]
         wn, wp = w[imp][neg_order], w[g][pos_order]
-        vals[i] = sw.reweighted(wn, wp).eer_threshold()[0] if wn.sum() and wp.sum() else np.nan
+        vals[i] = eer_point(sw.reweighted(wn, wp))[0] if wn.sum() and wp.sum() else np.nan
     low, high = percentile_interval(vals, confidence_level)
     out["eer_bootstrap_subject"] = low <= truth["eer"] <= high
     return out
@@ -383,11 +384,11 @@ def threshold_selection(
         a_ev, _, g_ev, _ = _draw(rng, setting)
         dev = Sweep(a_dev[~g_dev], a_dev[g_dev])
         ev = Sweep(a_ev[~g_ev], a_ev[g_ev])
-        thr = dev.eer_threshold()[1].threshold
+        thr = choose("eer", dev)
         for t, sink in ((thr, dev_h), (mu / 2, oracle_h)):
             fa, fr = ev.rates_at_threshold(t)
             sink.append((fa / ev.n + fr / ev.p) / 2)
-        op = ev.min_weighted(0.5)
+        op = min_weighted_point(ev, 0.5)
         post_h.append((op.far + op.frr) / 2)
     return pd.DataFrame(
         {

@@ -36,6 +36,7 @@ from .._core.replicates import (
     FamilyDraws,
     align_pair,
     bootstrap_difference,
+    canonical_metric,
     make_rng,
     metric_function,
     replicate_progress,
@@ -307,7 +308,7 @@ def _check_test_options(test, *, metric, resample, n_resamples, target, mcnemar_
     """The options that only some tests use: ``(metric, target)`` once checked."""
     if test == "bootstrap":
         metric = "hter" if metric is None else metric
-        check_option(metric, BOOTSTRAP_METRICS, "metric")
+        metric = canonical_metric(check_option(metric, BOOTSTRAP_METRICS, "metric"))
         if resample != AUTO:
             check_option(resample, RESAMPLE, "resample")
         check_n_resamples(n_resamples)
