@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 
 import pandas_biosig as pbs
+from pandas_biosig._core.protocol import Protocol
+from pandas_biosig._core.schema import validate_trials
 from pandas_biosig._kernels.pairwise import decision_errors
-from pandas_biosig._schema import validate_trials
-from pandas_biosig.protocol import Protocol
 
 
 def make_table(k: int, n: int, seed: int = 0) -> pd.DataFrame:

@@ -140,7 +140,7 @@ def _worker(spec: dict) -> dict:
             import dask
             import dask.dataframe as dd
 
-            import pandas_biosig.outofcore  # registers ddf.biosig
+            import pandas_biosig.outofcore._api  # registers ddf.biosig
 
             ddf = dd.read_parquet(path)
             out["partitions"] = ddf.npartitions
@@ -169,7 +169,7 @@ def _dask_distributed(spec: dict, out: dict) -> dict:
     import dask.dataframe as dd
     import distributed
 
-    import pandas_biosig.outofcore  # noqa: F401  (registers ddf.biosig)
+    import pandas_biosig.outofcore._api  # noqa: F401  (registers ddf.biosig)
 
     kind = spec["kind"]
     workers = int(spec.get("workers") or len(os.sched_getaffinity(0)))

@@ -348,7 +348,7 @@ def _compare_table(n_systems, n, n_subjects):
 
 def _worker_bootstrap(case: str, n: int, replicates: int) -> dict:
     import pandas_biosig as pbs
-    import pandas_biosig.resampling
+    import pandas_biosig.verification._resampling
 
     if case == "compare":  # the default test on a table with subjects: subject bootstrap of the HTER
         table = _compare_table(COMPARE_SYSTEMS, n, COMPARE_SUBJECTS)
@@ -546,7 +546,7 @@ def main(argv=None):
                           args.timeout)
         results["small"][case] = res
         say(f"{case}: {res}")
-    from pandas_biosig.resampling import BOOTSTRAP_METRICS
+    from pandas_biosig.verification import BOOTSTRAP_METRICS
 
     boot_cases = [f"boot_{m}" for m in BOOTSTRAP_METRICS if m.startswith("eer")] + ["epc", "compare"]
     for case in boot_cases:

@@ -1,131 +1,58 @@
-"""The ``DataFrame.biosig`` accessor: a namespace that mirrors the public functions.
+"""The ``DataFrame.biosig`` accessor: the public functions, applied to this table.
 
-Each method delegates in one line to the function of the same name, with the same
-keyword-only signature (a test compares them). The accessor keeps only the DataFrame
-(``self._obj``): column names are arguments of each call, so nothing is validated or cached
-when the accessor is created.
+Each method is declared in one line, ``eer = mirror("eer")``: a
+:class:`~pandas_biosig._core.mirror.mirror` is a descriptor that reads the function of that
+name from the public namespace (loading its module on first use) and returns it bound to the
+accessor's table, with the function's signature and full docstring, the data argument left
+out (``inspect.signature`` and ``inspect.getdoc`` of ``df.biosig.eer`` are those of
+:func:`pandas_biosig.eer` without ``data``). ``df.biosig.plot`` mirrors
+:mod:`pandas_biosig.plot` the same way.
+``accessor.pyi`` beside this file spells every method out for type checkers and IDEs;
+``tests/test_accessor.py`` checks that it is current (regenerate it with
+``python -m pandas_biosig._stubgen``).
+
+The accessor keeps only the DataFrame (``self._obj``): column names are arguments of each
+call, so nothing is validated or cached when the accessor is created.
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal
-
 import numpy as np
 import pandas as pd
 
-from ._accessor_tables import _args, _GroupMethods, _PadMethods, _SearchMethods
-from ._lazy import LazyModule
-from ._schema import SchemaError, _genuine_from_labels, check_columns
-from ._typing import (
-    Adjust,
-    Alternative,
-    BootstrapCIMethod,
-    BootstrapMetric,
-    CIMetric,
-    Combine,
-    Criterion,
-    EERMethod,
-    EPCCriterion,
-    NonFinite,
-    Orientation,
-    ResampleOption,
-)
+from ._core.mirror import mirror
+from ._core.schema import SchemaError, check_columns, genuine_from_labels
 
-# the modules behind the methods load when a method is first called
-curves = LazyModule("pandas_biosig.curves")
-expected_performance = LazyModule("pandas_biosig.expected_performance")
-metrics = LazyModule("pandas_biosig.metrics")
-resampling = LazyModule("pandas_biosig.resampling")
-significance = LazyModule("pandas_biosig.significance")
-_plot = LazyModule("pandas_biosig.plot")
-
-if TYPE_CHECKING:
-    import xarray as xr
-
-    from .stats import McNemarMethod, RateCIMethod
-
-__all__ = ["BiosigAccessor"]
-
-def _delegate(method):
-    """The function a one-line delegation ``return module.func(self._obj, ...)`` or
-    ``return func(self._obj, ...)`` calls."""
-    names = method.__code__.co_names
-    target = method.__globals__.get(names[0]) if names else None
-    if inspect.ismodule(target):
-        return getattr(target, names[1], None) if len(names) > 1 else None
-    return target if inspect.isfunction(target) else None
+__all__ = ["BiosigAccessor", "PlotAccessor"]
 
 
-def mirror_doc(func, method_name: str, namespace: str = "pandas_biosig") -> str:
-    """``func``'s full docstring for the accessor method ``method_name``: the same text,
-    said of the DataFrame the accessor belongs to, without the ``data`` parameter."""
-    doc = inspect.cleandoc(func.__doc__ or "")
-    first = next(iter(inspect.signature(func).parameters))
-    lines = doc.splitlines()
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if (
-            line.strip() == "Parameters"
-            and i + 2 < len(lines)
-            and lines[i + 1].startswith("---")
-            and lines[i + 2].split(":")[0].strip() == first
-        ):
-            out += [line, lines[i + 1]]
-            i += 3
-            while i < len(lines) and (not lines[i].strip() or lines[i][0] == " "):
-                i += 1  # the description of the data parameter
-            continue
-        out.append(line)
-        i += 1
-    summary, _, rest = "\n".join(out).partition("\n")
-    where = "df.biosig" if namespace == "pandas_biosig" else f"df.biosig.{namespace.split('.')[-1]}"
-    call = f"``{where}.{method_name}(...)`` is :func:`{namespace}.{method_name}` with "
-    note = f"{call}``{first}=df``: the same parameters (but ``{first}``) and results."
-    return f"{summary}\n\n{note}\n{rest}"
+class PlotAccessor:
+    """``df.biosig.plot``: the functions of :mod:`pandas_biosig.plot` applied to this table."""
 
+    def __init__(self, pandas_obj: pd.DataFrame):
+        self._obj = pandas_obj
 
-def _with_function_docs(cls, namespace: str = "pandas_biosig"):
-    """Give every delegating method of ``cls`` (and of its bases) the full docstring of its
-    function."""
-    for base in cls.__mro__[:-1]:
-        for name, method in vars(base).items():
-            if name.startswith("_") or not inspect.isfunction(method):
-                continue
-            func = _delegate(method)
-            if func is not None and func.__doc__:
-                method.__doc__ = mirror_doc(func, name, namespace)
-    return cls
+    def __repr__(self) -> str:
+        names = (n for n, v in vars(type(self)).items() if isinstance(v, mirror))
+        return "<pandas_biosig plot namespace: " + ", ".join(names) + ">"
 
-
-class _FunctionDocs(type):
-    """Gives the accessor's methods (and ``df.biosig.plot.*``) their functions' full
-    docstrings the first time a public attribute is read from the class (``help``,
-    Sphinx, ``pd.DataFrame.biosig.eer``): reading them imports every module behind the
-    methods, which ``import pandas_biosig`` itself does not."""
-
-    _done = False
-
-    def __getattribute__(cls, name):
-        if not name.startswith("_") and not type.__getattribute__(cls, "_done"):
-            type.__setattr__(cls, "_done", True)
-            _with_function_docs(cls)
-            # df.biosig.plot.* mirror pandas_biosig.plot.* the same way
-            _with_function_docs(_plot._PlotNamespace, "pandas_biosig.plot")
-        return type.__getattribute__(cls, name)
+    det = mirror("det", "pandas_biosig.plot")
+    roc = mirror("roc", "pandas_biosig.plot")
+    epc = mirror("epc", "pandas_biosig.plot")
+    bayes_error = mirror("bayes_error", "pandas_biosig.plot")
+    hist = mirror("hist", "pandas_biosig.plot")
+    pad_det = mirror("pad_det", "pandas_biosig.plot")
+    epsc = mirror("epsc", "pandas_biosig.plot")
+    fmr_heatmap = mirror("fmr_heatmap", "pandas_biosig.plot")
+    group_det = mirror("group_det", "pandas_biosig.plot")
 
 
 @pd.api.extensions.register_dataframe_accessor("biosig")
-class BiosigAccessor(_SearchMethods, _GroupMethods, _PadMethods, metaclass=_FunctionDocs):
-    """Biometric evaluation of a tidy trial table: ``df.biosig.eer()`` and friends.
+class BiosigAccessor:
+    """Biometric evaluation of a tidy table: ``df.biosig.eer()`` and friends.
 
     Every method is :mod:`pandas_biosig`'s function of the same name applied to this
-    DataFrame; see their documentation for the parameters and results. The methods of
-    trial tables are defined here, those of search, demographic and PAD tables in
-    :mod:`pandas_biosig._accessor_tables`.
+    DataFrame, with the same parameters (but the table) and the same documentation.
 
     Examples
     --------
@@ -152,428 +79,54 @@ class BiosigAccessor(_SearchMethods, _GroupMethods, _PadMethods, metaclass=_Func
         return sorted(names)
 
     @property
-    def plot(self) -> _plot._PlotNamespace:
+    def plot(self) -> PlotAccessor:
         """Figures of this table: ``df.biosig.plot.det()``...; see :mod:`pandas_biosig.plot`."""
-        return _plot._PlotNamespace(self._obj)
+        return PlotAccessor(self._obj)
 
-    def eer(
-        self,
-        *,
-        method: EERMethod = "threshold",
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-        count: str | None = None,
-    ) -> pd.DataFrame:
-        """Equal error rate of every system; see :func:`pandas_biosig.eer`."""
-        return metrics.eer(self._obj, **_args(locals()))
-
-    def error_rates(
-        self,
-        *,
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-        count: str | None = None,
-    ) -> pd.DataFrame:
-        """Error counts and rates at a threshold policy; see :func:`pandas_biosig.error_rates`."""
-        return metrics.error_rates(self._obj, **_args(locals()))
-
-    def dcf(
-        self,
-        *,
-        p_target: float | Sequence[float] = 0.01,
-        c_miss: float | Sequence[float] = 1.0,
-        c_fa: float | Sequence[float] = 1.0,
-        threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
-        weight: float = 0.5,
-        target: float | None = None,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-        count: str | None = None,
-    ) -> pd.DataFrame:
-        """Normalized minDCF and actDCF; see :func:`pandas_biosig.dcf`."""
-        return metrics.dcf(self._obj, **_args(locals()))
-
-    def summary(
-        self,
-        *,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-        count: str | None = None,
-    ) -> pd.DataFrame:
-        """The headline numbers of every system; see :func:`pandas_biosig.summary`."""
-        return metrics.summary(self._obj, **_args(locals()))
-
-    def bootstrap(
-        self,
-        *,
-        metric: BootstrapMetric = "eer_threshold",
-        n_resamples: int = 1000,
-        confidence_level: float = 0.95,
-        ci_method: BootstrapCIMethod = "auto",
-        resample: ResampleOption = "auto",
-        seed: int | np.random.Generator | None = None,
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = "auto",
-        apply_to: Hashable | Sequence[Hashable] | None = "auto",
-        progress: bool | None = None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        subject: str | None = "subject",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """Bootstrap interval of a metric per system; see :func:`pandas_biosig.bootstrap`."""
-        return resampling.bootstrap(self._obj, **_args(locals()))
-
-    def paired_bootstrap(
-        self,
-        system_a: Hashable,
-        system_b: Hashable,
-        *,
-        metric: BootstrapMetric = "eer_threshold",
-        n_resamples: int = 1000,
-        alternative: Alternative = "two-sided",
-        resample: ResampleOption = "auto",
-        seed: int | np.random.Generator | None = None,
-        common_trials: bool = False,
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = "auto",
-        apply_to: Hashable | None = "auto",
-        progress: bool | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        subject: str | None = "subject",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> resampling.BootstrapTestResult:
-        """Paired bootstrap test of a metric difference; see
-        :func:`pandas_biosig.paired_bootstrap`."""
-        return resampling.paired_bootstrap(self._obj, **_args(locals()))
-
-    def ci(
-        self,
-        *,
-        metric: CIMetric | Sequence[CIMetric] = ("far", "frr", "hter", "dcf"),
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        on: Hashable | None = "auto",
-        apply_to: Hashable | Sequence[Hashable] | None = "auto",
-        confidence_level: float = 0.95,
-        ci_method: RateCIMethod = "beta",
-        combine: Combine = "mover",
-        resample: ResampleOption = "auto",
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        subject: str | None = "subject",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """FAR, FRR, HTER and DCF intervals per system; see :func:`pandas_biosig.ci`."""
-        return significance.ci(self._obj, **_args(locals()))
-
-    def compare(
-        self,
-        *,
-        test: significance.Test | Literal["auto"] = "auto",
-        baseline: Hashable | None = None,
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = "auto",
-        apply_to: Hashable | Sequence[Hashable] | None = "auto",
-        alpha: float = 0.05,
-        adjust: Adjust | None = "holm",
-        confidence_level: float = 0.95,
-        alternative: Alternative = "two-sided",
-        common_trials: bool = False,
-        mcnemar_method: McNemarMethod = "exact",
-        test_decision_rules: bool = False,
-        metric: BootstrapMetric | None = None,
-        n_resamples: int = 1000,
-        resample: ResampleOption = "auto",
-        seed: int | np.random.Generator | None = None,
-        progress: bool | None = None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        subject: str | None = "subject",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """Test every pair of systems, adjusted per family; see :func:`pandas_biosig.compare`."""
-        return significance.compare(self._obj, **_args(locals()))
-
-    def pairwise_matrix(self, *, col: str = "pvalue_adj") -> pd.DataFrame:
-        """The k x k view of a pairwise table; see :func:`pandas_biosig.pairwise_matrix`."""
-        return significance.pairwise_matrix(self._obj, **_args(locals()))
-
-    def fold_metrics(
-        self,
-        *,
-        fold: str = "fold",
-        metric: BootstrapMetric = "hter",
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """A metric per fold and system; see :func:`pandas_biosig.fold_metrics`."""
-        return significance.fold_metrics(self._obj, **_args(locals()))
-
-    def fold_summary(
-        self,
-        *,
-        fold: str = "fold",
-        metric: BootstrapMetric = "hter",
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """Mean and spread of a metric across folds; see :func:`pandas_biosig.fold_summary`."""
-        return significance.fold_summary(self._obj, **_args(locals()))
-
-    def compare_folds(
-        self,
-        *,
-        fold: str = "fold",
-        metric: BootstrapMetric = "hter",
-        baseline: Hashable | None = None,
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
-        alpha: float = 0.05,
-        adjust: Adjust | None = "holm",
-        confidence_level: float = 0.95,
-        alternative: Alternative = "two-sided",
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """Sign test across folds for every pair; see :func:`pandas_biosig.compare_folds`."""
-        return significance.compare_folds(self._obj, **_args(locals()))
-
-    def eer_bound_table(
-        self,
-        *,
-        n: int | str | None = None,
-        system: str = "system",
-        eer: str = "eer",
-        alpha: float = 0.05,
-        adjust: Adjust | None = "holm",
-        by: str | Sequence[str] | None = None,
-    ) -> pd.DataFrame:
-        """Pairwise EER bounds from reported EERs; see :func:`pandas_biosig.eer_bound_table`."""
-        return significance.eer_bound_table(self._obj, **_args(locals()))
-
-
-    def roc(
-        self,
-        *,
-        far_grid=None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> xr.Dataset:
-        """Receiver operating characteristic of every system, as one Dataset; see :func:`pandas_biosig.roc`."""
-        return curves.roc(self._obj, **_args(locals()))
-
-    def det(
-        self,
-        *,
-        far_grid=None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> xr.Dataset:
-        """Detection error tradeoff curve of every system: the ROC, for the DET axes; see :func:`pandas_biosig.det`."""
-        return curves.det(self._obj, **_args(locals()))
-
-    def rocch(
-        self,
-        *,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> xr.Dataset:
-        """Vertices of the ROC convex hull of every system; see :func:`pandas_biosig.rocch`."""
-        return curves.rocch(self._obj, **_args(locals()))
-
-    def epc(
-        self,
-        *,
-        criterion: EPCCriterion = "min_weighted",
-        weight=None,
-        on: Hashable = "dev",
-        apply_to: Hashable = "eval",
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> xr.Dataset:
-        """Expected Performance Curve: thresholds chosen on one split, rates on another; see :func:`pandas_biosig.epc`."""
-        return expected_performance.epc(self._obj, **_args(locals()))
-
-    def bayes_error(
-        self,
-        *,
-        prior_log_odds=None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> xr.Dataset:
-        """Bayes error-rate curve: the error of the best and of the calibrated decisions; see :func:`pandas_biosig.bayes_error`."""
-        return curves.bayes_error(self._obj, **_args(locals()))
-
-    def epc_bootstrap(
-        self,
-        *,
-        criterion: EPCCriterion = "min_weighted",
-        weight=None,
-        on: Hashable = "dev",
-        apply_to: Hashable = "eval",
-        n_resamples: int = 1000,
-        confidence_level: float = 0.95,
-        resample: ResampleOption = "auto",
-        seed: int | np.random.Generator | None = None,
-        progress: bool | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        subject: str | None = "subject",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> xr.Dataset:
-        """Expected Performance Curve with bootstrap bands, and where two systems differ; see :func:`pandas_biosig.epc_bootstrap`."""
-        return expected_performance.epc_bootstrap(self._obj, **_args(locals()))
+    # verification trial tables
+    eer = mirror("eer")
+    error_rates = mirror("error_rates")
+    dcf = mirror("dcf")
+    summary = mirror("summary")
+    roc = mirror("roc")
+    det = mirror("det")
+    rocch = mirror("rocch")
+    bayes_error = mirror("bayes_error")
+    epc = mirror("epc")
+    epc_bootstrap = mirror("epc_bootstrap")
+    ci = mirror("ci")
+    bootstrap = mirror("bootstrap")
+    paired_bootstrap = mirror("paired_bootstrap")
+    compare = mirror("compare")
+    fold_metrics = mirror("fold_metrics")
+    fold_summary = mirror("fold_summary")
+    compare_folds = mirror("compare_folds")
+    # tables of results
+    eer_bound_table = mirror("eer_bound_table")
+    pairwise_matrix = mirror("pairwise_matrix")
+    # search tables (identification)
+    probe_ranks = mirror("probe_ranks")
+    cmc = mirror("cmc")
+    recognition_rate = mirror("recognition_rate")
+    detection_identification_rate = mirror("detection_identification_rate")
+    dir_curve = mirror("dir_curve")
+    compare_identification = mirror("compare_identification")
+    cmc_difference = mirror("cmc_difference")
+    # demographic trial tables
+    group_rates = mirror("group_rates")
+    cross_group_fmr = mirror("cross_group_fmr")
+    fairness = mirror("fairness")
+    fdr_curve = mirror("fdr_curve")
+    compare_groups = mirror("compare_groups")
+    compare_fairness = mirror("compare_fairness")
+    # PAD and vulnerability tables
+    pad_metrics = mirror("pad_metrics")
+    pad_rates = mirror("pad_rates")
+    pad_det = mirror("pad_det")
+    pad_compare = mirror("pad_compare")
+    vulnerability = mirror("vulnerability")
+    iapmr = mirror("iapmr")
+    epsc = mirror("epsc")
 
 
 def _describe(df: pd.DataFrame) -> str:
@@ -603,7 +156,7 @@ def _describe(df: pd.DataFrame) -> str:
         lines.append(f"  missing (pass their names as keywords): {', '.join(missing)}")
         return "\n".join(lines)
     try:
-        genuine = pd.Series(_genuine_from_labels(df, "label"), index=df.index)
+        genuine = pd.Series(genuine_from_labels(df, "label"), index=df.index)
     except SchemaError as exc:
         lines.append("  labels: " + str(exc).splitlines()[0])
         return "\n".join(lines)

@@ -19,7 +19,7 @@ import traceback
 from pathlib import Path
 
 import pandas_biosig
-from pandas_biosig._schema import SchemaError
+from pandas_biosig._core.schema import SchemaError
 
 COUNTS: collections.Counter = collections.Counter()
 _PACKAGE = Path(pandas_biosig.__file__).resolve().parent

@@ -1,4 +1,5 @@
-"""The accessor is a mirror: same signatures, same results, a repr that says what it sees."""
+"""The accessor is a mirror: same signatures, same docs, same results, a current stub,
+and a repr that says what it sees."""
 
 import inspect
 
@@ -6,41 +7,69 @@ import pandas as pd
 import pytest
 
 import pandas_biosig as pbs
-from pandas_biosig.accessor import BiosigAccessor
+from pandas_biosig._core.mirror import mirror, mirror_doc
+from pandas_biosig._stubgen import STUB, accessor_stub
+from pandas_biosig.accessor import BiosigAccessor, PlotAccessor
 
-# the methods of the accessor and of the mixins it inherits (one per table kind)
-METHODS = [
-    m
-    for cls in BiosigAccessor.__mro__[:-1]
-    for m in vars(cls)
-    if not m.startswith("_") and m != "plot"
-]
-PLOT_METHODS = [m for m in vars(pbs.plot._PlotNamespace) if not m.startswith("_")]
+METHODS = [m for m, v in vars(BiosigAccessor).items() if isinstance(v, mirror)]
+PLOT_METHODS = [m for m, v in vars(PlotAccessor).items() if isinstance(v, mirror)]
+CASES = [("biosig", m) for m in METHODS] + [("plot", m) for m in PLOT_METHODS]
+
+
+def _pair(example, kind, name):
+    """(function, bound accessor method) of one case."""
+    if kind == "plot":
+        return getattr(pbs.plot, name), getattr(example.biosig.plot, name)
+    return getattr(pbs, name), getattr(example.biosig, name)
 
 
 def test_every_method_has_a_function():
     assert set(METHODS) >= {"eer", "error_rates", "dcf", "summary"}
     for name in METHODS:
         assert callable(getattr(pbs, name)), name
+    assert all(inspect.isfunction(getattr(BiosigAccessor, name)) for name in METHODS)
 
 
-@pytest.mark.parametrize(
-    "owner,name",
-    [(pbs, m) for m in METHODS] + [(pbs.plot, m) for m in PLOT_METHODS],
-)
-def test_signatures_match(owner, name):
-    namespace = BiosigAccessor if owner is pbs else pbs.plot._PlotNamespace
-    func = inspect.signature(getattr(owner, name))
-    meth = inspect.signature(getattr(namespace, name))
-    func_params = list(func.parameters.values())[1:]  # minus data
-    meth_params = list(meth.parameters.values())[1:]  # minus self
-    assert [(p.name, p.kind, p.default) for p in meth_params] == [
-        (p.name, p.kind, p.default) for p in func_params
-    ]
-    # everything after the leading positional arguments (system pairs) is keyword-only
-    kinds = [p.kind for p in meth_params]
-    n_pos = sum(k is inspect.Parameter.POSITIONAL_OR_KEYWORD for k in kinds)
-    assert all(k is inspect.Parameter.KEYWORD_ONLY for k in kinds[n_pos:])
+def test_every_table_function_has_a_method():
+    """Every public function of a table is a method; the rest are not tables' functions."""
+    not_methods = {"ppndf", "det_grid", "to_latex", "to_markdown", "read_asvspoof_asv",
+                   "read_asvspoof_cm", "read_bob", "read_bob_identification", "read_bob_pad",
+                   "read_bob_vuln", "read_nist", "read_pyeer_cmc", "read_score_lists",
+                   "read_scores", "read_table"}
+    functions = {n for n in pbs.__all__ if inspect.isfunction(getattr(pbs, n))}
+    assert functions - not_methods == set(METHODS)
+    assert set(PLOT_METHODS) == set(pbs.plot.__all__) - {"DET_TICKS"}
+
+
+@pytest.mark.parametrize("kind,name", CASES)
+def test_signature_and_doc_are_the_functions(example, kind, name):
+    func, method = _pair(example, kind, name)
+    signature = inspect.signature(func)
+    assert inspect.signature(method) == signature.replace(
+        parameters=list(signature.parameters.values())[1:]
+    )
+    doc = inspect.getdoc(method)
+    assert doc == mirror_doc(func)
+    # the whole documentation but the data parameter's entry
+    first = next(iter(signature.parameters))
+    full = inspect.getdoc(func)
+    params = doc.partition("Parameters\n----------\n")[2].partition("\n\n")[0]
+    assert not params.startswith((f"{first} :", f"{first},")), params[:80]
+    for section in ("Parameters", "Returns", "Examples"):
+        if f"\n{section}\n---" in full:
+            assert f"\n{section}\n---" in doc, section
+    assert len(doc) > 0.8 * len(full)
+
+
+def test_methods_read_off_the_class_are_the_functions():
+    assert BiosigAccessor.compare is pbs.compare
+    assert PlotAccessor.det is pbs.plot.det
+
+
+def test_the_stub_is_current():
+    assert STUB.read_text() == accessor_stub(), (
+        "pandas_biosig/accessor.pyi is stale: run python -m pandas_biosig._stubgen"
+    )
 
 
 @pytest.mark.parametrize(
@@ -69,12 +98,9 @@ def test_results_match(example, name, kwargs):
     )
 
 
-def test_plot_namespace_is_a_property_with_every_plot():
+def test_plot_namespace_is_a_property():
     assert isinstance(vars(BiosigAccessor)["plot"], property)
-    assert set(PLOT_METHODS) == {
-        "det", "roc", "epc", "bayes_error", "hist", "pad_det", "epsc", "fmr_heatmap", "group_det",
-    }
-    assert set(PLOT_METHODS) == set(pbs.plot.__all__) - {"DET_TICKS"}
+    assert "det" in repr(pbs.datasets.example_trials().biosig.plot)
 
 
 def test_accessor_stores_only_the_frame(example):
@@ -140,28 +166,6 @@ def test_identification_mirrors_match():
                                   pbs.recognition_rate(search, rank=[1, 5]))
 
 
-@pytest.mark.parametrize("name", METHODS)
-def test_methods_carry_their_functions_docstrings(name):
-    from pandas_biosig.accessor import mirror_doc
-
-    func, method = getattr(pbs, name), getattr(BiosigAccessor, name)
-    assert method.__doc__ == mirror_doc(func, name)
-    first = next(iter(inspect.signature(func).parameters))
-    doc = method.__doc__
-    # the whole documentation: every section of the function's docstring is there
-    for section in ("Parameters", "Returns", "Examples"):
-        if f"\n{section}\n---" in func.__doc__:
-            assert f"\n{section}\n---" in doc, section
-    assert len(doc) > 0.8 * len(inspect.cleandoc(func.__doc__))
-    # said of the DataFrame: the data parameter is not listed, the call is named
-    params = doc.split("Parameters\n----------\n", 1)[-1]
-    assert not params.startswith(f"{first} :")
-    assert f"``df.biosig.{name}(...)`` is :func:`pandas_biosig.{name}`" in doc
-    # the explicit signature is kept (not *args, **kwargs)
-    kinds = {p.kind for p in inspect.signature(method).parameters.values()}
-    assert inspect.Parameter.VAR_KEYWORD not in kinds
-
-
 def test_help_shows_the_full_documentation(example):
     text = pydoc_text(example.biosig.compare)
     assert "Bengio" in text and "Returns" in text and "adjust" in text
@@ -192,12 +196,18 @@ def test_pairwise_matrix_is_offered_on_pairwise_tables_only(example):
         example.biosig.pairwise_matrix()
 
 
-@pytest.mark.parametrize("name", PLOT_METHODS)
-def test_plot_methods_carry_their_functions_docstrings(name):
-    from pandas_biosig.accessor import mirror_doc
+def test_the_dask_accessor_mirrors_the_outofcore_functions():
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas_biosig.outofcore as ooc
 
-    func = getattr(pbs.plot, name)
-    method = getattr(pbs.plot._PlotNamespace, name)
-    assert method.__doc__ == mirror_doc(func, name, "pandas_biosig.plot")
-    assert f"``df.biosig.plot.{name}(...)`` is :func:`pandas_biosig.plot.{name}`" in method.__doc__
-    assert len(method.__doc__) > 0.8 * len(inspect.cleandoc(func.__doc__))
+    ddf = dd.from_pandas(pbs.datasets.example_trials(), npartitions=2)
+    names = [m for m, v in vars(ooc.DaskBiosigAccessor).items() if isinstance(v, mirror)]
+    assert set(names) == {n for n in ooc.__all__ if inspect.isfunction(getattr(ooc, n))}
+    for name in names:
+        func, method = getattr(ooc, name), getattr(ddf.biosig, name)
+        signature = inspect.signature(func)
+        assert inspect.signature(method) == signature.replace(
+            parameters=list(signature.parameters.values())[1:]
+        )
+        assert inspect.getdoc(method) == mirror_doc(func)
+    pd.testing.assert_frame_equal(ddf.biosig.eer(), ooc.eer(ddf))

@@ -6,6 +6,9 @@ import pytest
 from scipy import stats
 
 import pandas_biosig as pbs
+from pandas_biosig._core.protocol import ERROR_SUBJECT
+from pandas_biosig._core.replicates import ERROR_ALIGN
+from pandas_biosig._core.validation import ERROR_N_RESAMPLES
 from pandas_biosig._kernels.rates import Sweep
 from pandas_biosig._kernels.resample import (
     LazyPrefix,
@@ -14,12 +17,7 @@ from pandas_biosig._kernels.resample import (
     stratified_counts,
     uniform_counts,
 )
-from pandas_biosig.resampling import (
-    BOOTSTRAP_COLUMNS,
-    ERROR_ALIGN,
-    ERROR_N_RESAMPLES,
-    ERROR_SUBJECT,
-)
+from pandas_biosig.verification import BOOTSTRAP_COLUMNS
 
 
 def small_sweep(seed=0, n=300):
@@ -100,8 +98,14 @@ def test_bootstrap_frame_and_reproducibility(example):
     c = pbs.bootstrap(example, metric="eer", n_resamples=50, seed=8)
     assert not a.ci_low.equals(c.ci_low)
     assert (a.ci_low <= a.estimate).all() and (a.estimate <= a.ci_high).all()
-    pe = pbs.eer(example, method="rocch")
-    np.testing.assert_allclose(a.estimate, pe.eer)
+    # a bare "eer" is the library's default EER: the number eer() gives on the same rows
+    pe = pbs.eer(example)
+    assert a[["system", "split"]].equals(pe[["system", "split"]])
+    np.testing.assert_array_equal(a.estimate, pe.eer)
+    assert set(a.metric) == {"eer_threshold"}
+    hull = pbs.bootstrap(example, metric="eer_rocch", n_resamples=50, seed=7)
+    np.testing.assert_array_equal(hull.estimate, pbs.eer(example, method="rocch").eer)
+    assert set(hull.metric) == {"eer_rocch"}
 
 
 @pytest.mark.parametrize("metric", ["hter", "far", "frr"])
@@ -225,20 +229,20 @@ def test_paired_bootstrap_labels_must_agree(example):
 @pytest.mark.parametrize("resample", ["label", "trial", "subject"])
 def test_fixed_threshold_cells_match_the_generic_path(example, resample):
     """The 8-cell multinomial shortcut has the distribution of resampling trials."""
-    from pandas_biosig._replicates import (
-        _fixed_threshold_deltas,
-        _metric_function,
+    from pandas_biosig._core.replicates import (
         align_pair,
         bootstrap_difference,
+        fixed_threshold_deltas,
+        metric_function,
     )
-    from pandas_biosig._schema import validate_trials
+    from pandas_biosig._core.schema import validate_trials
 
     tr = validate_trials(example)
     ga = next(g for g in tr.groups if g.system == "cnn" and g.split == "eval")
     gb = next(g for g in tr.groups if g.system == "gmm" and g.split == "eval")
     ga, gb = align_pair(ga, gb, common_trials=False)
-    f = _metric_function("hter", target=None, p_target=0.01, c_miss=1, c_fa=1)
-    fast = _fixed_threshold_deltas(ga, gb, "hter", (0.0, 0.1), 3000, resample,
+    f = metric_function("hter", target=None, p_target=0.01, c_miss=1, c_fa=1)
+    fast = fixed_threshold_deltas(ga, gb, "hter", (0.0, 0.1), 3000, resample,
                                    np.random.default_rng(0))
     slow = bootstrap_difference(ga, gb, f, (0.0, 0.1), n_resamples=1500, resample=resample,
                                 rng=np.random.default_rng(1))._replicates
@@ -287,7 +291,7 @@ def test_epc_bootstrap_one_system(example):
 
 
 def test_bootstrap_pvalue_by_hand():
-    from pandas_biosig.resampling import bootstrap_pvalue
+    from pandas_biosig._core.replicates import bootstrap_pvalue
 
     d = np.array([-1.0, 1.0, 2.0, 3.0, np.nan])  # NaN ignored: 4 replicates
     # share at or below 0: (1 + 1) / 5; at or above 0: (3 + 1) / 5
@@ -299,3 +303,32 @@ def test_bootstrap_pvalue_by_hand():
 def test_paired_bootstrap_unknown_system(example):
     with pytest.raises(pbs.SchemaError, match=r"system 'nope' is not in the table \(systems: \['cnn'"):
         pbs.paired_bootstrap(example, "cnn", "nope", apply_to="eval", n_resamples=5)
+
+
+def test_compare_says_the_monte_carlo_error_of_its_bootstrap_pvalue():
+    """Without a seed the bootstrap p-value moved between calls (0.0295, 0.0284, 0.0319):
+    pvalue_mc_se says by how much. Percentile test, two-sided: sqrt(p(2 - p)/B); the
+    studentized one: |dp/dz| |z| / sqrt(2(B - 1)); NaN where nothing is resampled."""
+    from scipy import stats as st
+
+    trials = pbs.datasets.example_trials().query("system in ['cnn', 'cnn_aug']")
+    b = 200
+    pct = pbs.compare(trials, test="bootstrap", metric="eer", n_resamples=b, seed=1)
+    assert "studentized" not in pct.method.iloc[0]
+    p = pct.pvalue.to_numpy()
+    np.testing.assert_allclose(pct.pvalue_mc_se, np.sqrt(p * (2 - p) / b), rtol=1e-12)
+    stu = pbs.compare(trials, n_resamples=b, seed=1)
+    assert "studentized" in stu.method.iloc[0]
+    z = stu.statistic.abs().to_numpy()
+    df = float(stu.method.iloc[0].split("t with ")[1].split()[0])
+    slope = 2 * st.t.pdf(z, df)
+    np.testing.assert_allclose(stu.pvalue_mc_se, slope * z / np.sqrt(2 * (b - 1)), rtol=2e-2)
+    assert pbs.compare(trials, test="hter_dependent").pvalue_mc_se.isna().all()
+
+
+def test_the_studentized_pvalue_moves_between_seeds_as_its_mc_se_says():
+    trials = pbs.datasets.example_trials().query("system in ['cnn', 'cnn_aug']")
+    runs = [pbs.compare(trials, n_resamples=200, seed=s) for s in range(20)]
+    spread = np.std([r.pvalue.item() for r in runs], ddof=1)
+    said = np.mean([r.pvalue_mc_se.item() for r in runs])
+    assert 0.6 < spread / said < 1.6  # 20 seeds: the spread is known to about 16 %

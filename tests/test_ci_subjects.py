@@ -13,9 +13,9 @@ from scipy.stats import beta, norm
 from scipy.stats import t as student
 
 import pandas_biosig as pbs
-from pandas_biosig._kernels import fairness, pad
+from pandas_biosig._core.protocol import ERROR_ONE_CLUSTER, ERROR_SUBJECT_MISSING
+from pandas_biosig._kernels import fairness
 from pandas_biosig._kernels.cluster import design_effect
-from pandas_biosig.protocol import ERROR_ONE_CLUSTER, ERROR_SUBJECT_MISSING
 from pandas_biosig.validity import Setting, simulate_trials
 
 
@@ -27,8 +27,6 @@ def test_design_effect_by_hand():
     assert design_effect([3], [6]) == 1.0
     assert design_effect([0, 0], [3, 4]) == 1.0
     assert design_effect([0, 2, 1, 0], [2, 2, 2, 0]) == pytest.approx(2.0, rel=1e-15)
-    # one helper for the three interval families
-    assert pad.design_effect is design_effect
     p, n_eff, k = fairness.effective_size([0, 2, 1], [2, 2, 2])
     assert (p, k) == (0.5, 3) and n_eff == pytest.approx(3.0, rel=1e-15)
 

@@ -12,8 +12,8 @@ import dask  # noqa: E402
 
 import pandas_biosig as pbs  # noqa: E402
 import pandas_biosig.outofcore  # noqa: E402  (registers ddf.biosig)
-from pandas_biosig import _dask_engine  # noqa: E402
-from pandas_biosig._schema import SchemaError  # noqa: E402
+from pandas_biosig._core.schema import SchemaError  # noqa: E402
+from pandas_biosig.outofcore import _engine as _dask_engine  # noqa: E402
 
 REAL_HASH = _dask_engine._row_hashes
 

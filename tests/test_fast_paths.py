@@ -7,9 +7,9 @@ import pytest
 from scipy import stats
 
 import pandas_biosig as pbs
+from pandas_biosig._core.schema import factorize_keys
 from pandas_biosig._kernels.rates import Sweep
 from pandas_biosig._kernels.resample import HullReplicates, uniform_counts
-from pandas_biosig._schema import _factorize
 
 
 def _sweep(seed, n, *, ties=False, fta=False):
@@ -70,7 +70,7 @@ def test_bootstrap_hull_eer_interval_matches_the_multiplicity_engine():
     g = rng.random(n) < 0.2
     t = pd.DataFrame({"system": "s", "trial": np.arange(n), "label": g,
                       "score": rng.normal(np.where(g, 2.0, 0.0), 1.0)})
-    fast = pbs.bootstrap(t, metric="eer", n_resamples=1500, seed=1).iloc[0]
+    fast = pbs.bootstrap(t, metric="eer_rocch", n_resamples=1500, seed=1).iloc[0]
     sw = Sweep.from_scores(t.score.to_numpy(), g).prepare_resampling()
     slow = [sw.reweighted(uniform_counts(rng, sw.n), uniform_counts(rng, sw.p)).eer_rocch()
             for _ in range(1500)]
@@ -88,7 +88,7 @@ def test_run_factorization_is_pandas_factorize(kind):
         n = int(rng.integers(1, 300))
         v = vals[np.sort(rng.integers(0, 4, n))] if layout % 2 else vals[rng.integers(0, 1 + layout % 4, n)]
         s = pd.Series(v, dtype=object) if kind == "object" else pd.Series(v).astype(kind)
-        codes, uniques = _factorize(s)
+        codes, uniques = factorize_keys(s)
         want_codes, want_uniques = pd.factorize(s, sort=False, use_na_sentinel=False)
         np.testing.assert_array_equal(codes, want_codes)
         assert list(uniques) == list(want_uniques) and type(uniques) is type(want_uniques)

@@ -381,7 +381,7 @@ def test_dask_path_counts_or_refuses_like_the_pandas_path(m):
 def test_combined_codes_order_rows_like_their_key_tuples():
     """combine_codes (shared by the pandas, dask and identification paths) never overflows
     and orders rows exactly as the tuples of their per-column codes."""
-    from pandas_biosig._schema import combine_codes
+    from pandas_biosig._core.schema import combine_codes
 
     rng = np.random.default_rng(1)
     n, k, size = 500, 12, 97  # 97**12 > 2**63

@@ -27,54 +27,57 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pandas_biosig import stats
+from pandas_biosig._core.protocol import ERROR_THRESHOLD_MISSING
+from pandas_biosig._core.schema import ERROR_MISSING_COLUMNS, ERROR_OPTION, SchemaError
+from pandas_biosig._core.validation import (
+    ERROR_ADJUST,
+    ERROR_ALPHA,
+    ERROR_CONFIDENCE_LEVEL,
+    ERROR_POSITIVE_COUNT,
+    ERROR_RATE,
+)
+from pandas_biosig._core.validation import ERROR_THRESHOLD_VALUE as ERROR_THRESHOLD
 from pandas_biosig._kernels import identification as kern
-from pandas_biosig._schema import ERROR_MISSING_COLUMNS, ERROR_OPTION, SchemaError
-from pandas_biosig._search import (
+from pandas_biosig.datasets import example_search
+from pandas_biosig.identification import (
+    CMC_DIFFERENCE_VARIABLES,
+    CMC_VARIABLES,
+    COMPARE_COLUMNS,
+    DIR_COLUMNS,
+    DIR_CURVE_VARIABLES,
+    PROBE_RANK_COLUMNS,
+    RECOGNITION_COLUMNS,
+    cmc,
+    cmc_difference,
+    compare_identification,
+    detection_identification_rate,
+    dir_curve,
+    probe_ranks,
+    recognition_rate,
+)
+from pandas_biosig.identification._compare import (
+    ERROR_FOLD_UNUSED,
+    ERROR_NO_COMMON,
+    ERROR_ONE_SYSTEM,
+    ERROR_PROBES_DIFFER,
+    ERROR_SIGN_NEEDS_FOLD,
+)
+from pandas_biosig.identification._search import (
     ERROR_DUPLICATE_PAIRS,
     ERROR_EMPTY,
     ERROR_NO_MATED,
     ERROR_NO_UNMATED,
     ERROR_NONFINITE,
     ERROR_NOT_A_FRAME,
-    ERROR_THRESHOLD,
-    ERROR_THRESHOLD_MISSING,
     validate_search,
 )
-from pandas_biosig.datasets import example_search
-from pandas_biosig.identification import (
-    CMC_VARIABLES,
-    DIR_COLUMNS,
-    DIR_CURVE_VARIABLES,
-    PROBE_RANK_COLUMNS,
-    RECOGNITION_COLUMNS,
-    cmc,
-    detection_identification_rate,
-    dir_curve,
-    probe_ranks,
-    recognition_rate,
-)
-from pandas_biosig.identification_tests import (
-    CMC_DIFFERENCE_VARIABLES,
-    COMPARE_COLUMNS,
-    ERROR_FOLD_UNUSED,
-    ERROR_NO_COMMON,
-    ERROR_ONE_SYSTEM,
-    ERROR_PROBES_DIFFER,
-    ERROR_SIGN_NEEDS_FOLD,
-    cmc_difference,
-    compare_identification,
-)
-from pandas_biosig.io.identification import (
+from pandas_biosig.io import read_bob_identification, read_pyeer_cmc
+from pandas_biosig.io._identification import (
     ERROR_FILE_COLUMNS,
     ERROR_FILE_LAYOUT,
     ERROR_FILE_SCORES,
     WARN_TRUE_PAIRS_UNSCORED,
-    read_bob_identification,
-    read_pyeer_cmc,
 )
-from pandas_biosig.results import ERROR_CONFIDENCE_LEVEL
-from pandas_biosig.significance import ERROR_ADJUST
-from pandas_biosig.stats import ERROR_ALPHA, ERROR_POSITIVE_COUNT, ERROR_RATE
 
 
 def prefix(template):
@@ -781,7 +784,7 @@ def test_bad_rank(bob_table, bad):
 def test_bad_open_set_options(bob_table):
     with pytest.raises(ValueError, match=prefix(ERROR_RATE)):
         detection_identification_rate(bob_table, target=1.5)
-    with pytest.raises(ValueError, match=prefix(ERROR_THRESHOLD)):
+    with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
         detection_identification_rate(bob_table, threshold="eer")
     with pytest.raises(ValueError, match=prefix(ERROR_THRESHOLD)):
         detection_identification_rate(bob_table, threshold=None)

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from reference_data import IRIS, TOY
 
-from pandas_biosig._kernels.rates import Sweep, cllr, d_prime, rocch_eer, softplus
+from pandas_biosig._kernels.rates import Sweep, cllr, d_prime, softplus
+from pandas_biosig._kernels.rocch import rocch_eer
 
 E = TOY.expected
 

@@ -6,11 +6,11 @@ import pytest
 from reference_data import IRIS, TOY, iris_table
 
 import pandas_biosig as pbs
-from pandas_biosig.metrics import (
+from pandas_biosig._core.protocol import ERROR_TARGET
+from pandas_biosig.verification._metrics import (
     DCF_COLUMNS,
     EER_COLUMNS,
     ERROR_RATE_COLUMNS,
-    ERROR_TARGET,
     SUMMARY_COLUMNS,
 )
 
@@ -132,10 +132,12 @@ def test_error_rates_dev_to_eval():
     assert (row.split, row.threshold_split, row.threshold) == ("eval", "dev", pytest.approx(0.55))
     # eval genuine scores 0.1, 0.4, 0.6, 0.7: one below 0.55 is 0.1 and 0.4 -> 2 FR
     assert (row.fa, row.fr) == (1, 2)
-    both = pbs.error_rates(t, threshold="eer", on="dev")
+    assert pbs.error_rates(t, threshold="eer", on="dev").equals(er)  # apply_to="auto"
+    assert pbs.error_rates(t, threshold="eer").equals(er)  # on="auto": dev -> eval
+    both = pbs.error_rates(t, threshold="eer", on="dev", apply_to=None)
     assert both.split.tolist() == ["dev", "eval"]
     assert both.threshold.tolist() == pytest.approx([0.55, 0.55])
-    own = pbs.error_rates(t, threshold="eer")
+    own = pbs.error_rates(t, threshold="eer", on=None, apply_to=None)
     assert own.threshold_split.tolist() == ["dev", "eval"]
 
 
@@ -227,12 +229,9 @@ def test_input_is_not_mutated(example):
 def test_threshold_policy_errors(trials_tiny, example):
     import re
 
-    from pandas_biosig.metrics import (
-        ERROR_BAYES_DISTANCE,
-        ERROR_COSTS,
-        ERROR_ON_FIXED,
-        ERROR_ON_MISSING,
-    )
+    from pandas_biosig._core.protocol import ERROR_ON_FIXED, ERROR_ON_MISSING
+    from pandas_biosig._core.validation import ERROR_COSTS
+    from pandas_biosig.verification._metrics import ERROR_BAYES_DISTANCE
 
     with pytest.raises(ValueError, match=re.escape(ERROR_ON_FIXED.format(on="dev", value=0.5))):
         pbs.error_rates(example, threshold=0.5, on="dev")
@@ -301,3 +300,25 @@ def test_dcf_at_every_error_rates_criterion(policy):
     np.testing.assert_array_equal(d.threshold, er.threshold)
     np.testing.assert_array_equal(d.far, er.far)
     np.testing.assert_array_equal(d.frr, er.frr)
+
+
+@pytest.mark.parametrize("factor", [1e300, 1e-310, 2.0**-1070, 1.7e308 / 5])
+def test_d_prime_is_scale_invariant(factor):
+    """d' = |3 - 0| / sqrt((1 + 1) / 2) = 3 for genuine {2, 4}, impostor {-1, 1}; the
+    squared deviations of 1e300 scores overflowed (d' = 0) and those of 1e-310 scores
+    underflowed (d' = inf)."""
+    trials = pd.DataFrame({
+        "system": "s", "trial": range(4), "label": ["genuine"] * 2 + ["impostor"] * 2,
+        "score": np.array([2.0, 4.0, -1.0, 1.0]) * factor,
+    })
+    assert pbs.summary(trials).d_prime.item() == pytest.approx(3.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("power", [100, -600, 900])
+def test_d_prime_keeps_its_bits_under_a_power_of_two_scaling(power):
+    trials = pbs.datasets.example_trials()
+    scaled = trials.assign(score=np.ldexp(trials.score.to_numpy(), power))
+    expected = pbs.summary(trials).d_prime.to_numpy()
+    assert np.array_equal(pbs.summary(scaled).d_prime.to_numpy(), expected)
+    assert pbs.summary(trials.assign(score=trials.score * 1e300)).d_prime.to_numpy() \
+        == pytest.approx(expected, rel=1e-13)

@@ -5,9 +5,10 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from versions import nan_string_dtype
 
-from pandas_biosig._object_runs import neighbour_changes, pointers
-from pandas_biosig._schema import _factorize
+from pandas_biosig._core.object_runs import neighbour_changes, pointers
+from pandas_biosig._core.schema import factorize_keys
 
 
 def _fresh(text: str) -> str:
@@ -17,7 +18,7 @@ def _fresh(text: str) -> str:
 
 def _outcome(values):
     series = pd.Series(np.array(values, dtype=object), dtype=object)
-    codes, uniques = _factorize(series)
+    codes, uniques = factorize_keys(series)
     want_codes, want_uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
     assert np.array_equal(codes, want_codes)
     assert pd.isna(list(uniques)).tolist() == pd.isna(list(want_uniques)).tolist()
@@ -86,7 +87,7 @@ def _eer_outcome(table):
 
 
 def _same_eer(values):
-    import pandas_biosig._schema as schema
+    import pandas_biosig._core.schema as schema
 
     n = len(values)
     table = pd.DataFrame(
@@ -154,7 +155,7 @@ _LABEL_WORDS = ["genuine", "impostor", "target", "nontarget", "genuin", "genuine
 
 
 def _general_labels(series):
-    import pandas_biosig._schema as schema
+    import pandas_biosig._core.schema as schema
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(schema, "_arrow_labels", lambda s: None)
@@ -163,10 +164,10 @@ def _general_labels(series):
 
 def _labels(series):
     from pandas_biosig import SchemaError
-    from pandas_biosig._schema import _genuine_from_labels
+    from pandas_biosig._core.schema import genuine_from_labels
 
     try:
-        return _genuine_from_labels(pd.DataFrame({"label": series}), "label"), None
+        return genuine_from_labels(pd.DataFrame({"label": series}), "label"), None
     except SchemaError as exc:
         return None, str(exc)
 
@@ -195,7 +196,7 @@ def test_arrow_labels_equal_the_general_path(picks, pair, cuts, large, head):
         pa.array(["pad", *words[a:b], "pad"], type=kind).slice(1, b - a)
         for a, b in zip(bounds[:-1], bounds[1:], strict=True)
     ]
-    series = pd.Series(pa.chunked_array(chunks, type=kind), dtype=pd.StringDtype("pyarrow", np.nan))
+    series = pd.Series(pa.chunked_array(chunks, type=kind), dtype=nan_string_dtype())
     fast, general = _labels(series), _general_labels(series)
     assert fast[1] == general[1]
     if general[1] is None:

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 import pandas_biosig as pbs
-from pandas_biosig import _progress
+from pandas_biosig._core import progress as _progress
 
 
 @pytest.fixture

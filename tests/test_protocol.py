@@ -9,9 +9,7 @@ from scipy.stats import beta, binom
 from statsmodels.stats.proportion import proportion_confint
 
 import pandas_biosig as pbs
-from pandas_biosig._kernels.mover import mover_sum
-from pandas_biosig._schema import validate_trials
-from pandas_biosig.protocol import (
+from pandas_biosig._core.protocol import (
     ERROR_ONE_CLUSTER,
     ERROR_SUBJECT_MISSING,
     FIXED,
@@ -19,14 +17,16 @@ from pandas_biosig.protocol import (
     Protocol,
     split_roles,
 )
-from pandas_biosig.significance import (
+from pandas_biosig._core.schema import validate_trials
+from pandas_biosig._kernels.mover import mover_sum
+from pandas_biosig.validity import Setting, simulate_trials
+from pandas_biosig.verification import (
     DECISION_TESTS,
-    ERROR_DECISION_TEST,
     NULL_HYPOTHESIS,
     TESTS,
     DecisionTestError,
 )
-from pandas_biosig.validity import Setting, simulate_trials
+from pandas_biosig.verification._comparison import ERROR_DECISION_TEST
 
 
 def prefix(message: str) -> str:
@@ -76,7 +76,9 @@ def test_threshold_from_and_resample_columns():
     assert ci["resample"].isna().all() and set(ci.ci_method) == {"mover-beta"}
     er = pbs.error_rates(t, threshold=0.0)
     assert set(er.threshold_from) == {"fixed"}
-    er = pbs.error_rates(t)
+    er = pbs.error_rates(t)  # dev and eval: a priori, as ci() below
+    assert set(er.split) == {"eval"} and set(er.threshold_from) == {"dev"}
+    er = pbs.error_rates(t.assign(split="a"))
     assert set(er.threshold_from) == {"same trials"}
     b = pbs.bootstrap(t, metric="hter", n_resamples=20, seed=0)
     assert set(b.threshold_from) == {"dev"} and set(b["resample"]) == {"subject"}

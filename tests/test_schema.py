@@ -3,9 +3,10 @@
 import numpy as np
 import pandas as pd
 import pytest
+from versions import nan_string_dtype
 
 import pandas_biosig as pbs
-from pandas_biosig._schema import (
+from pandas_biosig._core.schema import (
     ERROR_DUPLICATE_TRIALS,
     ERROR_EMPTY,
     ERROR_MISSING_COLUMNS,
@@ -181,11 +182,11 @@ LABEL_CASES = [
 @pytest.mark.parametrize("labels", LABEL_CASES)
 @pytest.mark.parametrize("dtype", ["str", "string[pyarrow]", "string[python]", "object"])
 def test_string_labels_map_alike_in_every_storage(labels, dtype):
-    from pandas_biosig._schema import _genuine_from_labels
+    from pandas_biosig._core.schema import genuine_from_labels
 
     expected = np.array([LABEL_VOCABULARY[v.strip().lower()] for v in labels])
     frame = pd.DataFrame({"label": pd.Series(labels, dtype=dtype)})
-    assert np.array_equal(_genuine_from_labels(frame, "label"), expected)
+    assert np.array_equal(genuine_from_labels(frame, "label"), expected)
 
 
 @pytest.mark.parametrize("dtype", ["str", "string[pyarrow]", "object"])
@@ -215,7 +216,7 @@ def test_unknown_and_missing_string_labels_in_every_storage(dtype):
 def test_arrow_all_equal_reads_the_buffers_exactly(values, same, large):
     import pyarrow as pa
 
-    from pandas_biosig._arrow_strings import all_equal as _arrow_all_equal
+    from pandas_biosig._core.arrow_strings import all_equal as _arrow_all_equal
 
     kind = pa.large_string() if large else pa.string()
     whole = pa.chunked_array([pa.array(["x", *values], type=kind).slice(1)])  # an offset
@@ -234,16 +235,16 @@ def _arrow_str(chunks, *, large=True, sliced=True):
         pa.array(["x", *c], type=kind).slice(1) if sliced else pa.array(c, type=kind)
         for c in chunks
     ]
-    return pd.Series(pa.chunked_array(parts, type=kind), dtype=pd.StringDtype("pyarrow", np.nan))
+    return pd.Series(pa.chunked_array(parts, type=kind), dtype=nan_string_dtype())
 
 
 def _labels_outcome(series):
     """``(genuine, None)`` or ``(None, error message)`` of validating ``series`` as labels."""
-    from pandas_biosig._schema import _genuine_from_labels
+    from pandas_biosig._core.schema import genuine_from_labels
 
     frame = pd.DataFrame({"label": series})
     try:
-        return _genuine_from_labels(frame, "label"), None
+        return genuine_from_labels(frame, "label"), None
     except SchemaError as exc:
         return None, str(exc)
 
@@ -273,7 +274,7 @@ def _labels_outcome(series):
 @pytest.mark.parametrize("large", [True, False])
 @pytest.mark.parametrize("sliced", [True, False])
 def test_arrow_label_fast_path_equals_the_general_path(chunks, large, sliced, monkeypatch):
-    import pandas_biosig._schema as schema
+    import pandas_biosig._core.schema as schema
 
     series = _arrow_str(chunks, large=large, sliced=sliced)
     fast = _labels_outcome(series)
@@ -291,7 +292,7 @@ def test_arrow_label_fast_path_equals_the_general_path(chunks, large, sliced, mo
 def test_spelled_labels_declines_what_it_does_not_read():
     import pyarrow as pa
 
-    from pandas_biosig._arrow_strings import spelled_labels
+    from pandas_biosig._core.arrow_strings import spelled_labels
 
     def run(values):
         return spelled_labels(pa.chunked_array([pa.array(values, type=pa.string())]), LABEL_VOCABULARY)
@@ -318,10 +319,10 @@ def test_spelled_labels_declines_what_it_does_not_read():
 )
 @pytest.mark.parametrize("large", [True, False])
 def test_arrow_key_fast_path_equals_factorize(chunks, large):
-    from pandas_biosig._schema import _factorize
+    from pandas_biosig._core.schema import factorize_keys
 
     series = _arrow_str(chunks, large=large)
-    codes, uniques = _factorize(series)
+    codes, uniques = factorize_keys(series)
     want_codes, want_uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
     assert np.array_equal(codes, want_codes)
     assert list(uniques) == list(want_uniques) or (
@@ -329,3 +330,32 @@ def test_arrow_key_fast_path_equals_factorize(chunks, large):
     )
 
 
+
+
+@pytest.mark.parametrize("dtype", ["int64", "Int64", "uint64"])
+@pytest.mark.parametrize("offset", [1, 2, 3])
+def test_integer_scores_just_beyond_2_53_are_refused_exactly(dtype, offset):
+    """2**53 + 1 is 2**53 as a float: the guard compares the integers themselves, so
+    ±(2**53 + 1) is refused like 2**53 + 2 (it gave EER 0.5 where the exact EER is 0)."""
+    from pandas_biosig._core.schema import ERROR_SCORE_INEXACT
+
+    big = 2**53 + offset
+    for sign in ([1] if dtype == "uint64" else [1, -1]):
+        scores = [big, 2**53, 0, 1] if sign == 1 else [0, 1, -big, -(2**53)]
+        trials = pd.DataFrame({
+            "system": "s", "trial": range(4),
+            "label": ["genuine", "impostor", "impostor", "genuine"] if sign == 1
+            else ["genuine", "genuine", "impostor", "impostor"],
+            "score": pd.array(scores, dtype=dtype),
+        })
+        with pytest.raises(SchemaError, match=prefix(ERROR_SCORE_INEXACT)) as exc:
+            pbs.eer(trials)
+        assert str(sign * big) in str(exc.value)
+
+
+def test_integer_scores_at_2_53_are_exact_and_kept():
+    trials = pd.DataFrame({
+        "system": "s", "trial": range(4), "label": ["genuine", "impostor"] * 2,
+        "score": np.array([2**53, -(2**53), 2**53 - 1, 0], dtype=np.int64),
+    })
+    assert pbs.eer(trials).eer.item() == 0.0

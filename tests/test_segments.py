@@ -18,21 +18,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pandas_biosig as pbs
-import pandas_biosig._segmented as segmented
-import pandas_biosig.metrics as metrics
-from pandas_biosig._kernels import segment_stats
-from pandas_biosig._kernels.rates import Sweep, interpolated_eer, threshold_eer
-from pandas_biosig._kernels.segments import Segments, max_counts, sort_segments
-from pandas_biosig._schema import (
+import pandas_biosig._core.segmented as segmented
+import pandas_biosig.verification._metrics as metrics
+from pandas_biosig._core.schema import (
     ERROR_COUNT_DTYPE,
     ERROR_COUNT_TOTAL,
     ERROR_COUNT_VALUE,
     ERROR_EMPTY,
     ERROR_ONE_CLASS,
     SchemaError,
-    _factorize,
+    factorize_keys,
     validate_trials,
 )
+from pandas_biosig._kernels import segment_stats
+from pandas_biosig._kernels.rates import Sweep, interpolated_eer, threshold_eer
+from pandas_biosig._kernels.segments import Segments, max_counts, sort_segments
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -303,7 +303,7 @@ def test_group_keys_are_the_column_values_at_each_group_first_row(values):
                           "label": np.tile([1, 0, 0, 1, 0, 0], n),
                           "score": np.arange(6 * n) % 5 * 0.5})
     trials = validate_trials(table, by="key", subject=None)
-    codes, uniques = _factorize(table["key"])
+    codes, uniques = factorize_keys(table["key"])
     for k, g in zip(trials.keys, trials.groups, strict=True):
         first = int(g.rows[0])
         v = uniques[int(codes[first])]
@@ -435,7 +435,7 @@ def test_the_input_is_not_modified():
 def test_dask_refuses_counts():
     dd = pytest.importorskip("dask.dataframe")
     from pandas_biosig import outofcore
-    from pandas_biosig._dask_engine import ERROR_COUNT
+    from pandas_biosig.outofcore._engine import ERROR_COUNT
 
     ddf = dd.from_pandas(pbs.datasets.example_trials(), npartitions=2)
     for name in ("eer", "error_rates", "dcf", "summary"):

@@ -1,4 +1,4 @@
-"""Tests of the scalar statistical-test API (pandas_biosig.stats, pandas_biosig.results).
+"""Tests of the scalar statistical-test API (pandas_biosig.stats, pandas_biosig._core.results).
 
 Four kinds, in this order: reference numbers of the papers (tests/reference_stats.py),
 oracles (statsmodels, scipy), Hypothesis properties, and input validation.
@@ -19,35 +19,19 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from pandas_biosig import stats as pst
-from pandas_biosig._kernels import inference
-from pandas_biosig.results import (
-    ERROR_CONFIDENCE_LEVEL,
-    ConfidenceInterval,
-    IntervalResult,
-    TestResult,
-)
-from pandas_biosig.stats import (
-    ALTERNATIVES,
+from pandas_biosig._core.results import ConfidenceInterval, IntervalResult, TestResult
+from pandas_biosig._core.validation import (
     ERROR_ALPHA,
     ERROR_ALTERNATIVE,
-    ERROR_COST,
+    ERROR_CONFIDENCE_LEVEL,
     ERROR_COUNT,
-    ERROR_COUNT_EXCEEDS,
-    ERROR_DISCORDANT_EXCEED,
-    ERROR_DISCORDANT_MISSING,
-    ERROR_DISCORDANT_NONE,
-    ERROR_DISCORDANT_UNUSED,
-    ERROR_EER_SUM,
     ERROR_FLAG,
-    ERROR_METHOD,
-    ERROR_NO_RUNS,
-    ERROR_P_TARGET,
     ERROR_POSITIVE_COUNT,
-    ERROR_R12_MISSING,
-    ERROR_R12_RANGE,
-    ERROR_R12_UNUSED,
     ERROR_RATE,
-    ERROR_TABLE,
+)
+from pandas_biosig._kernels import inference
+from pandas_biosig.stats import (
+    ALTERNATIVES,
     HTER_CI_METHODS,
     HTER_TEST_METHODS,
     MCNEMAR_METHODS,
@@ -63,6 +47,22 @@ from pandas_biosig.stats import (
     rate_ci,
     recognition_rate_test,
     sign_test,
+)
+from pandas_biosig.stats._common import (
+    ERROR_COST,
+    ERROR_COUNT_EXCEEDS,
+    ERROR_DISCORDANT_EXCEED,
+    ERROR_DISCORDANT_MISSING,
+    ERROR_DISCORDANT_NONE,
+    ERROR_DISCORDANT_UNUSED,
+    ERROR_EER_SUM,
+    ERROR_METHOD,
+    ERROR_NO_RUNS,
+    ERROR_P_TARGET,
+    ERROR_R12_MISSING,
+    ERROR_R12_RANGE,
+    ERROR_R12_UNUSED,
+    ERROR_TABLE,
 )
 
 try:  # works whether or not tests/ is a package
@@ -1301,7 +1301,7 @@ def _imported_modules(path: Path) -> set[str]:
 def test_inference_kernel_imports_only_numpy_scipy():
     imported = _imported_modules(ROOT / "pandas_biosig" / "_kernels" / "inference.py")
     assert not imported & {"pandas", "xarray", "statsmodels"}
-    assert imported <= {"__future__", "math", "numpy", "scipy"}
+    assert imported <= {"__future__", "math", "typing", "numpy", "scipy"}
 
 
 def test_stats_module_exports():
@@ -1325,9 +1325,9 @@ PUBLIC_FUNCTIONS = [
 
 @pytest.mark.parametrize("func", PUBLIC_FUNCTIONS, ids=lambda f: f.__name__)
 def test_numpydoc_sections(func):
-    doc = func.__doc__
+    doc = func.__doc__  # indented in the source before Python 3.13, dedented from 3.13 on
     for section in ("Parameters", "Returns", "Raises", "Notes", "References", "Examples"):
-        assert f"\n    {section}\n    {'-' * len(section)}\n" in doc, section
+        assert re.search(rf"\n *{section}\n *{'-' * len(section)}\n", doc), section
     assert ".. math::" in doc
     assert ">>> " in doc
 

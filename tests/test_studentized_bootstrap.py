@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 import pandas_biosig as pbs
-from pandas_biosig._replicates import satterthwaite_df, studentized_pvalue
+from pandas_biosig._core.replicates import satterthwaite_df, studentized_pvalue
 
 
 def subject_table(rows):
@@ -121,8 +121,8 @@ def test_identical_systems_give_p_one():
 
 
 def test_rate_df_by_hand():
-    from pandas_biosig._replicates import rate_df
-    from pandas_biosig._schema import Group
+    from pandas_biosig._core.replicates import rate_df
+    from pandas_biosig._core.schema import Group
 
     # 3 subjects; genuine trials: subject 0 has 2 (both rejected at 0.5), subject 1 has 2
     # (one rejected), subject 2 has 4 (none rejected); impostors all rejected.
@@ -150,8 +150,8 @@ def test_bootstrap_interval_of_a_rate_is_studentized_with_subjects():
                         ci_method="percentile")
     assert (pct.ci_method == "percentile").all()
     np.testing.assert_array_equal(res.se, pct.se)  # the same replicates
-    from pandas_biosig._replicates import rate_df
-    from pandas_biosig._schema import validate_trials
+    from pandas_biosig._core.replicates import rate_df
+    from pandas_biosig._core.schema import validate_trials
 
     for row, g in zip(res.itertuples(), validate_trials(t).groups, strict=True):
         codes = np.unique(g.subject, return_inverse=True)[1]

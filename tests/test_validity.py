@@ -43,7 +43,7 @@ def test_headline_claims_quick():
 
 def test_defaults_report_quick():
     """The defaults harness on one protocol, a few replications (the table's shape)."""
-    from pandas_biosig.validity_defaults import PROTOCOLS, defaults_report
+    from pandas_biosig.validity import PROTOCOLS, defaults_report
 
     one = {"rho 0.5": PROTOCOLS["rho 0.5"]}
     table = defaults_report(replications=2, n_resamples=49, protocols=one)
@@ -57,7 +57,7 @@ def test_defaults_report_quick():
 def test_every_default_is_valid():
     """The full table of docs/validity.md: every default test holds its level and every
     default interval covers (minutes; run with -m slow)."""
-    from pandas_biosig.validity_defaults import defaults_report
+    from pandas_biosig.validity import defaults_report
 
     table = defaults_report(replications=200)
     tested = table[table.kind != "refuses"]

@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cluster import design_effect, wilson_interval
 from .rates import Sweep
 
 __all__ = [
     "PadSweep",
     "area_trapezoid",
-    "design_effect",
     "epsc_choice",
     "epsc_grid",
     "weighted_rates",
-    "wilson_interval",
 ]
 
 

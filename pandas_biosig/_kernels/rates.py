@@ -15,7 +15,8 @@ for the lowest point, and the next float above the highest score for reject-all.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import math
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -36,12 +37,11 @@ __all__ = [
     "cllr",
     "d_prime",
     "interpolated_eer",
-    "rocch_eer",
     "softplus",
     "threshold_eer",
 ]
 
-_LN2 = float(np.log(2.0))
+LN2 = float(np.log(2.0))
 
 
 class OperatingPoint(NamedTuple):
@@ -426,7 +426,7 @@ class Sweep:
         with np.errstate(divide="ignore", invalid="ignore"):
             pos_cost = np.where(P > 0, P * np.log1p(np.where(P > 0, N * odds / P, 0.0)), 0.0)
             neg_cost = np.where(N > 0, N * np.log1p(np.where(N > 0, P / (N * odds), 0.0)), 0.0)
-        return float((pos_cost.sum() / self.p + neg_cost.sum() / self.n) / (2 * _LN2))
+        return float((pos_cost.sum() / self.p + neg_cost.sum() / self.n) / (2 * LN2))
 
     # ----------------------------------------------------- other summaries
     def _softplus(self):
@@ -444,8 +444,9 @@ class Sweep:
             pos_sum = pairwise_sum(repeat_fill(self.pos, wp, lambda x, out: softplus_into(
                 x, out, negate=True)), self.p)
             neg_sum = pairwise_sum(repeat_fill(self.neg, wn, softplus_into), self.n)
-            return float((pos_sum / self.p + neg_sum / self.n) / (2 * _LN2))
-        if self._cn is None:  # numpy's sums, computed in cache-sized leaves, nothing kept
+            return float((pos_sum / self.p + neg_sum / self.n) / (2 * LN2))
+        # numpy's sums, computed in cache-sized leaves, nothing kept (no weights: both None)
+        if self._cn is None or self._cp is None:
             pos_sum = pairwise_sum(lambda lo, hi, out: softplus_into(self.pos[lo:hi], out,
                                                                      negate=True), self.pos.size)
             neg_sum = pairwise_sum(lambda lo, hi, out: softplus_into(self.neg[lo:hi], out),
@@ -456,7 +457,7 @@ class Sweep:
             wp = np.diff(self._cp)
             wn = np.diff(self._cn)
             total = np.dot(wp, sp_pos) / self.p + np.dot(wn, sp_neg) / self.n
-        return float(total / (2 * _LN2))
+        return float(total / (2 * LN2))
 
     def d_prime(self) -> float:
         """:func:`d_prime` of the finite scores (counted trials as that many)."""
@@ -558,7 +559,7 @@ def _take(values: np.ndarray, mask: np.ndarray, count: int) -> np.ndarray:
     return np.compress(mask, values)
 
 
-def _search(cumulative, value, side: str) -> int:
+def _search(cumulative, value, side: Literal["left", "right"]) -> int:
     """``np.searchsorted`` on a cumulative-weight array or a lazily drawn one."""
     if isinstance(cumulative, np.ndarray):
         return int(np.searchsorted(cumulative, value, side=side))
@@ -594,41 +595,60 @@ def cllr(negatives: np.ndarray, positives: np.ndarray) -> float:
     pos_cost = softplus(-positives).sum() / positives.size
     neg = negatives[np.isfinite(negatives)]
     neg_cost = softplus(neg).sum() / negatives.size
-    return float((pos_cost + neg_cost) / (2 * _LN2))
+    return float((pos_cost + neg_cost) / (2 * LN2))
 
 
 def d_prime(negatives: np.ndarray, positives: np.ndarray, neg_counts=None,
             pos_counts=None) -> float:
     """Decidability index ``|mu_g - mu_i| / sqrt((var_g + var_i) / 2)`` (population
     variances), on the finite scores; ``*_counts``: how many identical trials each
-    (finite) score stands for, summed as that many equal terms."""
+    (finite) score stands for, summed as that many equal terms.
+
+    Scale invariant: scores whose magnitude is beyond ``2**±250`` are scaled by a power of
+    two (exact) before their deviations are squared, so the squares neither overflow
+    (``1e300`` scores) nor underflow (``1e-310``); other scores are not scaled at all.
+    """
     if neg_counts is not None:
         return _counted_d_prime((negatives, neg_counts), (positives, pos_counts))
     neg, neg_sum = _finite_sum(negatives)
     pos, pos_sum = _finite_sum(positives)
     if neg.size == 0 or pos.size == 0:
         return float("nan")
+    shift = _power_of_two_shift(pos, neg)
     moments = []
     for x, total in ((pos, pos_sum), (neg, neg_sum)):
+        if shift:  # extreme scores only: a copy scaled by 2**shift, exact
+            x, total = np.ldexp(x, shift), None
         # x.mean() is this sum over the size; the finiteness check already summed
         m = x.mean() if total is None else total / x.size
         # two-pass population variance: numpy's pairwise sum of the squared deviations,
         # made leaf by leaf in cache (no array of the deviations, no BLAS threads: the
         # same bits on every machine, as np.dot's do not)
-        squares = pairwise_sum(lambda lo, hi, out, x=x, m=m: _squared_deviations(x[lo:hi], m, out),
-                               x.size)
+        def fill(lo: int, hi: int, out: np.ndarray, x: np.ndarray = x, m: float = m) -> None:
+            _squared_deviations(x[lo:hi], m, out)
+
+        squares = pairwise_sum(fill, x.size)
         moments.append((m, squares / x.size))
     return _decidability(moments)
 
 
 def _counted_d_prime(neg, pos) -> float:
-    """:func:`d_prime` of counted finite scores: the sums of the expanded scores."""
+    """:func:`d_prime` of counted finite scores: the sums of the expanded scores (scaled
+    as there)."""
+    if neg[0].size == 0 or pos[0].size == 0:
+        return float("nan")
+    shift = _power_of_two_shift(pos[0], neg[0])
     moments = []
     for x, c in (pos, neg):
+        if shift:
+            x = np.ldexp(x, shift)
         size = int(np.sum(c))
         m = np.float64(pairwise_sum(repeat_fill(x, c, _copy_into), size)) / size
-        squares = pairwise_sum(repeat_fill(
-            x, c, lambda v, out, m=m: _squared_deviations(v, m, out)), size)
+
+        def deviations(v: np.ndarray, out: np.ndarray, m: float = float(m)) -> None:
+            _squared_deviations(v, m, out)
+
+        squares = pairwise_sum(repeat_fill(x, c, deviations), size)
         moments.append((m, squares / size))
     return _decidability(moments)
 
@@ -645,6 +665,15 @@ def _decidability(moments) -> float:
         return float(diff / spread) if spread > 0 else float("inf") if diff > 0 else float("nan")
 
 
+def _power_of_two_shift(*arrays: np.ndarray) -> int:
+    """0 for finite scores whose largest magnitude lies within ``2**±250`` (their squared
+    deviations are normal floats), else the exponent of the power of two that brings it
+    near 1."""
+    largest = max(max(abs(float(a.max())), abs(float(a.min()))) for a in arrays)
+    exponent = math.frexp(largest)[1]
+    return 0 if largest == 0 or -250 <= exponent <= 250 else -exponent
+
+
 def _squared_deviations(x: np.ndarray, m: float, out: np.ndarray) -> None:
     np.subtract(x, m, out=out)
     np.multiply(out, out, out=out)
@@ -654,5 +683,6 @@ def _finite_sum(x: np.ndarray) -> tuple[np.ndarray, np.float64 | None]:
     """The finite values of ``x`` in their order, and their ``np.add.reduce``: ``x``
     itself when its sum is finite (then every value is), without a mask or a copy; else
     a masked copy, and None for the sum."""
-    total = np.add.reduce(x)
+    with np.errstate(over="ignore", invalid="ignore"):  # such a sum falls back to the mask
+        total = np.add.reduce(x)
     return (x, total) if np.isfinite(total) else (x[np.isfinite(x)], None)

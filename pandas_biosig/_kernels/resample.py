@@ -20,8 +20,8 @@ from bisect import bisect_left
 
 import numpy as np
 
-from .rates import Sweep, rocch_eer
-from .rocch import pav
+from .rates import Sweep
+from .rocch import pav, rocch_eer
 
 __all__ = [
     "HullReplicates",
@@ -126,7 +126,8 @@ def lazy_replicate(sweep: Sweep, rng: np.random.Generator) -> Sweep:
     new.neg, new.pos = sweep.neg, sweep.pos
     cn = LazyPrefix(rng, sweep.n, offset=sweep.rn)
     cp = LazyPrefix(rng, sweep.p, offset=sweep.rp)
-    new._cn, new._cp = cn, cp
+    # the prefix counts stand in for the cumulative arrays (read by index and searchsorted)
+    new._cn, new._cp = cn, cp  # type: ignore[assignment]
     new.rn = cn._base
     new.rp = cp._base
     new.n, new.p = sweep.n, sweep.p

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .pav import isotonic_regression, pav_segments  # noqa: F401 (shared)
+from .pav import pav_segments
 
 __all__ = ["alternations", "distinct_alternations", "pav", "pool", "rocch_eer", "window_eer"]
 

@@ -90,13 +90,21 @@ def cllr(sg: Segments) -> np.ndarray:
 def d_prime(sg: Segments) -> np.ndarray:
     """:func:`~pandas_biosig._kernels.rates.d_prime` of each segment: the mean as
     numpy's sum over the size, the population variance as the sum of the squared
-    deviations over the size (two passes)."""
+    deviations over the size (two passes); a segment whose largest magnitude is beyond
+    ``2**±250`` scaled by a power of two first, as there."""
+    shift = _power_of_two_shifts(sg)
+    if shift is None:
+        def scaled(x, seg):
+            return x
+    else:
+        def scaled(x, seg):
+            return np.ldexp(x, shift[seg])
     moments = []
     for genuine, size in ((True, sg.p), (False, sg.n)):
-        m = class_sums(sg, genuine, lambda x, seg: x) / size
+        m = class_sums(sg, genuine, scaled) / size
 
         def squares(x, seg, m=m):
-            dev = x - m[seg]
+            dev = scaled(x, seg) - m[seg]
             np.multiply(dev, dev, out=dev)
             return dev
 
@@ -107,6 +115,19 @@ def d_prime(sg: Segments) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = diff / spread
     return np.where(spread > 0, ratio, np.where(diff > 0, np.inf, np.nan))
+
+
+def _power_of_two_shifts(sg: Segments) -> np.ndarray | None:
+    """The exponent each segment's scores are scaled by before d' (the rule of
+    :func:`~pandas_biosig._kernels.rates.d_prime`: 0 unless the largest magnitude lies
+    beyond ``2**±250``), or None when every segment's is 0. Each segment is sorted, so
+    its largest magnitude is at one of its ends."""
+    if sg.values.size == 0:
+        return None
+    ends = np.maximum(np.abs(sg.values[sg.offsets[:-1]]), np.abs(sg.values[sg.offsets[1:] - 1]))
+    exponent = np.frexp(ends)[1].astype(np.int64)
+    shift = np.where((ends == 0) | ((exponent >= -250) & (exponent <= 250)), 0, -exponent)
+    return shift if shift.any() else None
 
 
 # ------------------------------------------------------------------- the hull

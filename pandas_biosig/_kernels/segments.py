@@ -145,9 +145,9 @@ class Segments:
         np.not_equal(v[1:], v[:-1], out=change[1:])
         change[offsets[:-1][np.diff(offsets) > 0]] = True
         distinct = bool(change.all())
-        starts = None if distinct else np.flatnonzero(change)
-        self.run_offsets = offsets if distinct else np.searchsorted(starts, offsets)
-        self.run_values = v if distinct else v[starts]
+        starts = np.flatnonzero(change) if not distinct else offsets[:0]
+        self.run_offsets: np.ndarray = offsets if distinct else np.searchsorted(starts, offsets)
+        self.run_values: np.ndarray = v if distinct else v[starts]
         # cumulative genuine weight (and total weight, None where it is the run's index)
         # at each run's start, and after the last
         cp = np.zeros(v.size + 1, dtype=np.int64)

@@ -22,10 +22,30 @@ __all__ = ["pairwise_sum", "repeat_fill", "segment_sums", "softplus_into"]
 LEAF = 1 << 14
 
 
+#: numpy < 2 reduces a contiguous array buffer by buffer (``np.getbufsize()`` values,
+#: 8192 by default): a pairwise sum within each buffer, added up one after the other.
+_BUFFERED = np.lib.NumpyVersion(np.__version__) < "2.0.0"
+
+
 def pairwise_sum(fill: Callable[[int, int, np.ndarray], None], size: int,
                  leaf: int = LEAF) -> float:
     """``float(np.add.reduce(x))`` for the ``size`` values that ``fill(lo, hi, out)``
-    writes (``x[lo:hi]`` into ``out``), bit for bit (``leaf`` > 128)."""
+    writes (``x[lo:hi]`` into ``out``), bit for bit (``leaf`` > 128), under numpy 2 (one
+    pairwise sum) and numpy 1.26 (one per buffer of ``np.getbufsize()`` values, summed in
+    order)."""
+    block = np.getbufsize()
+    if _BUFFERED and size > block:
+        total = 0.0
+        for start in range(0, size, block):
+            def shifted(lo: int, hi: int, out: np.ndarray, s: int = start) -> None:
+                fill(s + lo, s + hi, out)
+
+            total += _pairwise(shifted, min(block, size - start), leaf)
+        return total
+    return _pairwise(fill, size, leaf)
+
+
+def _pairwise(fill: Callable[[int, int, np.ndarray], None], size: int, leaf: int) -> float:
     buf = np.empty(min(size, leaf))
 
     def node(lo: int, m: int) -> float:
@@ -99,7 +119,7 @@ def segment_sums(x: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         size = np.empty(2 * a.size, dtype=np.int64)
         lo[0::2], lo[1::2] = a, a + half
         size[0::2], size[1::2] = half, m - half
-    below = None
+    below: np.ndarray | None = None
     with np.errstate(over="ignore", invalid="ignore"):  # as numpy's sum: inf, NaN
         for lo, size, split in reversed(levels):
             value = np.empty(lo.size)
@@ -108,7 +128,8 @@ def segment_sums(x: np.ndarray, offsets: np.ndarray) -> np.ndarray:
             if below is not None:
                 value[split] = below[0::2] + below[1::2]
             below = value
-        return 0.0 + below
+    assert below is not None  # the levels hold at least the top one
+    return 0.0 + below
 
 
 def _leaf_sums(x: np.ndarray, lo: np.ndarray, size: np.ndarray) -> np.ndarray:
@@ -121,8 +142,8 @@ def _leaf_sums(x: np.ndarray, lo: np.ndarray, size: np.ndarray) -> np.ndarray:
         return out
     order = np.argsort(size, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(size, minlength=_BLOCK + 1))))
-    for m in np.flatnonzero(bounds[1:] > bounds[:-1]):
-        m = int(m)
+    for size_m in np.flatnonzero(bounds[1:] > bounds[:-1]):
+        m = int(size_m)
         which = order[bounds[m] : bounds[m + 1]]
         if m == 0:
             continue

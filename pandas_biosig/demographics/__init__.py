@@ -29,45 +29,9 @@ Modules: ``rates`` (group_rates, cross_group_fmr), ``merit`` (fairness, fdr_curv
 ``comparisons`` (compare_groups, compare_fairness); ``_plan`` holds what they share.
 """
 
-# options, messages and result columns, importable from here as before the split
-from .._validation import ERROR_N_RESAMPLES  # noqa: F401
-from ._plan import (  # noqa: F401
-    COMPARE_FAIRNESS_COLUMNS,
-    COMPARE_GROUPS_COLUMNS,
-    CRITERIA,
-    DEV_NAMES,
-    ERROR_DASK,
-    ERROR_GENUINE_CROSS,
-    ERROR_MISSING_GROUP,
-    ERROR_NO_IMPOSTORS,
-    ERROR_ON_FIXED,
-    ERROR_ON_MISSING,
-    ERROR_ONE_GROUP,
-    ERROR_ONE_SYSTEM,
-    ERROR_REFERENCE_NEEDED,
-    ERROR_TARGET,
-    ERROR_TARGETS,
-    ERROR_THRESHOLD,
-    ERROR_WEIGHT,
-    EVAL_NAMES,
-    FAIRNESS_COLUMNS,
-    FAIRNESS_METRICS,
-    FIXED,
-    GROUP_RATE_COLUMNS,
-    IMPOSTORS,
-    INTERVAL_METHODS,
-    SAME_TRIALS,
-    TEST_METHODS,
-    FairnessMetric,
-    GroupCriterion,
-    Impostors,
-    IntervalMethod,
-    Scale,
-    TestMethod,
-)
-from .comparisons import compare_fairness, compare_groups
-from .merit import fairness, fdr_curve
-from .rates import cross_group_fmr, group_rates
+from ._comparisons import compare_fairness, compare_groups
+from ._merit import fairness, fdr_curve
+from ._rates import cross_group_fmr, group_rates
 
 __all__ = [
     "compare_fairness",

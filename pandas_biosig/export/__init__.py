@@ -6,52 +6,36 @@ numbers. :func:`to_latex` renders through pandas' ``Styler.to_latex`` (it needs 
 dependencies of pandas-biosig, imported only when a table is rendered.
 
 What to show, and how, is decided by column name. The rules are data, in the module
-constants :data:`HEADERS`, :data:`RATES`, :data:`BEST`, :data:`SETTINGS`, :data:`HIDDEN`
-and :data:`PVALUES`, so a column name means the same thing in every table. A column that
-is not listed there is shown as is.
+constants :data:`COLUMN_FORMATS` (the one registry of display names, units and decimals,
+of which :data:`HEADERS` and :data:`RATES` are views), :data:`BEST`, :data:`SETTINGS`,
+:data:`HIDDEN` and :data:`PVALUES`, so a column name means the same thing in every table.
+A column that is not listed there is shown as is; add a :class:`ColumnFormat` to
+:data:`COLUMN_FORMATS` to format another result frame's columns.
 
 Modules: ``latex`` (:func:`to_latex`), ``markdown`` (:func:`to_markdown`); ``_rules`` holds
 the rules and option checks they share, ``_table`` turns a frame into formatted cells.
 """
 
-# the rules (data) and the messages, importable from here as before the split
-from ._rules import (  # noqa: F401
-    ADJUST_NAMES,
+from ._latex import to_latex
+from ._markdown import to_markdown
+from ._rules import (
     BEST,
-    BY_METRIC,
-    COMPARISON_COLUMNS,
-    ERROR_BEST,
-    ERROR_BY,
-    ERROR_COLUMNS,
-    ERROR_COMPARISON,
-    ERROR_FLAG,
-    ERROR_LABEL,
-    ERROR_MARK_COLUMN,
-    ERROR_MARK_DIRECTION,
-    ERROR_MARK_PAIR,
-    ERROR_MARK_SPLIT,
-    ERROR_MARK_SYSTEMS,
-    ERROR_MARKS,
-    ERROR_MISSING_EXTRA,
-    ERROR_NOT_A_FRAME,
-    ERROR_PERCENT,
-    ERROR_PRECISION,
+    COLUMN_FORMATS,
+    DEFAULT_DECIMALS,
     HEADERS,
     HIDDEN,
     MAX_DECIMALS,
-    METRIC_COLUMNS,
-    NOT_RANKED,
-    PVALUE_FLOOR,
     PVALUES,
     RATES,
     SETTINGS,
-    TEST_NAMES,
+    ColumnFormat,
 )
-from .latex import to_latex
-from .markdown import to_markdown
 
 __all__ = [
     "BEST",
+    "COLUMN_FORMATS",
+    "ColumnFormat",
+    "DEFAULT_DECIMALS",
     "HEADERS",
     "HIDDEN",
     "MAX_DECIMALS",

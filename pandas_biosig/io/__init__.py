@@ -2,15 +2,18 @@
 
 Every reader returns the tidy trial table: ``system, trial, label, score``, then ``split``
 when the split is known, then the identifying fields of the file format. Each table is
-checked with :func:`pandas_biosig._schema.validate_trials`, so a table that reads
+checked with :func:`pandas_biosig._core.schema.validate_trials`, so a table that reads
 without error is one that every metric accepts. Non-finite scores (``nan``, ``inf``) are kept.
 The metric functions decide what to do with them (``nonfinite=``).
 
 Text files are read transparently when they are gzip, bzip2 or xz compressed, or are tar
 archives (``.tar``, ``.tar.gz``, ...): codecs are recognised by their magic bytes, archives
-by their magic bytes or a name ending in a tar suffix. Decompression streams under a bound,
-``max_bytes=`` (:data:`DEFAULT_MAX_BYTES`), past which :class:`FileTooLargeError` is
-raised; corrupt or truncated data is a :class:`ScoreFileError` naming the file and member. A tar archive gives all its regular, non-hidden
+by their magic bytes or a name ending in a tar suffix. Every read is bounded by
+``max_bytes=`` (:data:`DEFAULT_MAX_BYTES`): decompression streams under it, and the text
+with the estimated cost of its parsed fields must fit it too, checked before parsing (so
+a read's peak memory stays within :data:`PEAK_MULTIPLE` times the bound); past it
+:class:`FileTooLargeError` is raised. One line may hold at most
+:data:`MAX_FIELDS_PER_LINE` fields of at most :data:`MAX_FIELD_BYTES` bytes; corrupt or truncated data is a :class:`ScoreFileError` naming the file and member. A tar archive gives all its regular, non-hidden
 members, one after the other, or the single ``member=`` you name. A malformed line is
 reported with the file, the line number and what was expected: these messages are the
 ``ERROR_*`` constants of this module.
@@ -25,61 +28,21 @@ split off file names, ``.verification`` holds the verification readers, ``.score
 presentation-attack and vulnerability readers. The named errors live in ``._errors``.
 """
 
-# ruff: noqa: F401  (the named errors and constants are re-exported for tests and users)
-from ._errors import (
-    ERROR_COLUMN_CLASH,
-    ERROR_CORRUPT,
-    ERROR_DUPLICATE_KEY,
-    ERROR_DUPLICATE_SOURCE,
-    ERROR_EMPTY_DIRECTORY,
-    ERROR_EMPTY_FILE,
-    ERROR_EXTRA_SCORE,
-    ERROR_FIELDS,
-    ERROR_FIELDS_OPTION,
-    ERROR_LABEL,
-    ERROR_LIST_CLASS,
-    ERROR_LIST_PAIR,
-    ERROR_MAPPING,
-    ERROR_MAX_BYTES_OPTION,
-    ERROR_MEMBER,
-    ERROR_MEMBER_NOT_TAR,
-    ERROR_MIXED_SPLITS,
-    ERROR_NO_FILE,
-    ERROR_NO_FILES,
-    ERROR_NO_MEMBERS,
-    ERROR_NO_SCORE,
-    ERROR_NO_SOURCES,
-    ERROR_NOT_A_NUMBER,
-    ERROR_NOT_COMPRESSED,
-    ERROR_NOT_REGULAR,
-    ERROR_NOT_TEXT,
-    ERROR_PATH_TYPE,
-    ERROR_SOURCES,
-    ERROR_SPARSE_MEMBER,
-    ERROR_TABLE_MEMBERS,
-    ERROR_TOO_LARGE,
-    ERROR_TRIALS_NEEDED,
-    ERROR_TRIALS_SPLIT,
-    ERROR_UNUSED,
-    FileTooLargeError,
-    ScoreFileError,
-)
+from ._errors import FileTooLargeError, ScoreFileError
+from ._formats import BOB_LAYOUTS
+from ._identification import read_bob_identification, read_pyeer_cmc
 from ._names import CLASS_TOKENS, EXTENSIONS, GENERIC_NAMES, SPLIT_TOKENS
-from ._open import DEFAULT_MAX_BYTES
-from ._parse import SCORE_PATTERN
-from .identification import read_bob_identification, read_pyeer_cmc
-from .pad import read_asvspoof_asv, read_asvspoof_cm, read_bob_pad, read_bob_vuln
-from .scores import FORMATS, read_scores
-from .verification import (
-    BOB_LABELS,
-    BOB_LAYOUTS,
-    NIST_SCORES_FIELDS,
-    NIST_TRIALS_FIELDS,
-    read_bob,
-    read_nist,
-    read_score_lists,
-    read_table,
+from ._open import (
+    DEFAULT_MAX_BYTES,
+    MAX_FIELD_BYTES,
+    MAX_FIELDS_PER_LINE,
+    PARSE_BYTES_PER_FIELD,
+    PARSE_BYTES_PER_ROW,
+    PEAK_MULTIPLE,
 )
+from ._pad import read_asvspoof_asv, read_asvspoof_cm, read_bob_pad, read_bob_vuln
+from ._scores import FORMATS, read_scores
+from ._verification import read_bob, read_nist, read_score_lists, read_table
 
 __all__ = [
     "BOB_LAYOUTS",
@@ -89,6 +52,11 @@ __all__ = [
     "GENERIC_NAMES",
     "SPLIT_TOKENS",
     "DEFAULT_MAX_BYTES",
+    "MAX_FIELD_BYTES",
+    "MAX_FIELDS_PER_LINE",
+    "PARSE_BYTES_PER_FIELD",
+    "PARSE_BYTES_PER_ROW",
+    "PEAK_MULTIPLE",
     "FileTooLargeError",
     "ScoreFileError",
     "read_bob",

@@ -1,7 +1,7 @@
 r"""Figures for papers: DET, ROC, EPC with bootstrap bands, Bayes error rate, score histograms.
 
 Every function takes the tidy trial table (the curve functions also take the Dataset that
-:mod:`pandas_biosig.curves` or :func:`pandas_biosig.epc_bootstrap` returned), draws one
+:mod:`pandas_biosig.verification._curves` or :func:`pandas_biosig.epc_bootstrap` returned), draws one
 curve per system (and ``by`` group and split) with a legend outside the data, on the right
 of the axes, and returns the matplotlib ``Axes``; :func:`hist` draws small multiples, one
 axes per system and split, and returns them as an array. Pass ``ax=`` to draw into axes
@@ -26,15 +26,13 @@ family: ``det_roc``, ``expected_performance``, ``bayes``, ``histograms``, ``pad`
 limits) and ``_namespace`` the ``df.biosig.plot`` mirror.
 """
 
-# the error messages (which tests import) and the accessor's namespace are re-exported here
-from ._axes import DET_TICKS, ERROR_LIMITS, ERROR_MATPLOTLIB  # noqa: F401
-from ._namespace import _PlotNamespace  # noqa: F401
-from .bayes import bayes_error
-from .demographics import fmr_heatmap, group_det
-from .det_roc import ERROR_XSCALE, det, roc  # noqa: F401
-from .expected_performance import ERROR_NO_PAIRS, ERROR_PAIR, epc  # noqa: F401
-from .histograms import ERROR_PANELS, hist  # noqa: F401
-from .pad import epsc, pad_det
+from ._axes import DET_TICKS
+from ._bayes import bayes_error
+from ._demographics import fmr_heatmap, group_det
+from ._det_roc import det, roc
+from ._epc import epc
+from ._histograms import hist
+from ._pad import epsc, pad_det
 
 __all__ = [
     "DET_TICKS", "bayes_error", "det", "epc", "epsc", "fmr_heatmap", "group_det", "hist",

@@ -3,9 +3,9 @@ r"""Statistical tests and intervals from summary numbers (rates and counts).
 For readers of a paper who have only the reported numbers: FAR/FRR and the numbers of
 impostor and genuine trials, EERs and the size of the common test set, recognition rates,
 or the discordant counts of two systems.  Every test returns a frozen
-:class:`~pandas_biosig.results.TestResult` (``statistic``, ``pvalue``, ``log10_pvalue``,
+:class:`~pandas_biosig.TestResult` (``statistic``, ``pvalue``, ``log10_pvalue``,
 ``estimate``, ``alternative``, ``method``, ``n`` and ``.confidence_interval()``), every
-interval an :class:`~pandas_biosig.results.IntervalResult`.
+interval an :class:`~pandas_biosig.IntervalResult`.
 
 ============================================  ===============================================
 :func:`hter_ci`, :func:`dcf_ci`               interval around one HTER / DCF (Bengio &
@@ -21,53 +21,28 @@ interval an :class:`~pandas_biosig.results.IntervalResult`.
 :func:`rate_ci`                               binomial interval for one FAR or FRR
 ============================================  ===============================================
 
-One idea per submodule (:mod:`~pandas_biosig.stats.hter`, :mod:`~pandas_biosig.stats.mcnemar_tests`,
-:mod:`~pandas_biosig.stats.eer_bounds`, :mod:`~pandas_biosig.stats.recognition`,
-:mod:`~pandas_biosig.stats.rates`); every public name is importable from here. Invalid
+One idea per submodule (:mod:`~pandas_biosig.stats._hter`, :mod:`~pandas_biosig.stats._mcnemar`,
+:mod:`~pandas_biosig.stats._eer_bounds`, :mod:`~pandas_biosig.stats._recognition`,
+:mod:`~pandas_biosig.stats._rates`); every public name is importable from here. Invalid
 input raises ``ValueError`` with one of the ``ERROR_*`` messages of this package
 (:mod:`pandas_biosig.stats._common`).
 """
 
 from __future__ import annotations
 
-from pandas_biosig._validation import ERROR_ALPHA, ERROR_ALTERNATIVE  # noqa: F401
-
-from ._common import (  # noqa: F401  (the messages, options and checks, as before)
+from ._common import (
     ALTERNATIVES,
-    ERROR_COST,
-    ERROR_COUNT,
-    ERROR_COUNT_EXCEEDS,
-    ERROR_DISCORDANT_EXCEED,
-    ERROR_DISCORDANT_MISSING,
-    ERROR_DISCORDANT_NONE,
-    ERROR_DISCORDANT_UNUSED,
-    ERROR_EER_SUM,
-    ERROR_FLAG,
-    ERROR_METHOD,
-    ERROR_NO_RUNS,
-    ERROR_P_TARGET,
-    ERROR_POSITIVE_COUNT,
-    ERROR_R12_MISSING,
-    ERROR_R12_RANGE,
-    ERROR_R12_UNUSED,
-    ERROR_RATE,
-    ERROR_TABLE,
     HTER_CI_METHODS,
     HTER_TEST_METHODS,
     MCNEMAR_METHODS,
     RATE_CI_METHODS,
     RECOGNITION_METHODS,
-    HterCIMethod,
-    HterTestMethod,
-    McNemarMethod,
-    RateCIMethod,
-    RecognitionMethod,
 )
-from .eer_bounds import eer_bound, min_significant_eer_difference
-from .hter import dcf_ci, hter_ci, hter_test
-from .mcnemar_tests import mcnemar, mcnemar_table
-from .rates import rate_ci
-from .recognition import recognition_rate_test, sign_test
+from ._eer_bounds import eer_bound, min_significant_eer_difference
+from ._hter import dcf_ci, hter_ci, hter_test
+from ._mcnemar import mcnemar, mcnemar_table
+from ._rates import rate_ci
+from ._recognition import recognition_rate_test, sign_test
 
 __all__ = [
     "ALTERNATIVES",

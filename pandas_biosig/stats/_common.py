@@ -2,7 +2,7 @@
 tuples, the ``ERROR_*`` messages, the method names and the checks of counts and rates.
 
 A documented internal module: the submodules of :mod:`pandas_biosig.stats` and the
-DataFrame layers (:mod:`pandas_biosig.comparison`, :mod:`pandas_biosig.literature`,
+DataFrame layers (:mod:`pandas_biosig.verification._comparison`, :mod:`pandas_biosig.verification._literature`,
 :mod:`pandas_biosig.identification`) import its checks from here.
 """
 
@@ -10,23 +10,13 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
-from pandas_biosig._kernels import inference as _inference
-from pandas_biosig._typing import Alternative
-from pandas_biosig._validation import (  # noqa: F401 (one message per concept, re-exported)
-    ERROR_COUNT,
-    ERROR_FLAG,
-    ERROR_POSITIVE_COUNT,
-    ERROR_RATE,
-    check_alternative,
-)
-from pandas_biosig._validation import check_alternative as _check_alternative  # noqa: F401
-from pandas_biosig._validation import check_count as _check_count  # noqa: F401
-from pandas_biosig._validation import check_flag as _check_flag  # noqa: F401
-from pandas_biosig._validation import check_open_unit as _check_open_unit  # noqa: F401
-from pandas_biosig._validation import check_rate as _check_rate  # noqa: F401
-from pandas_biosig.results import TestResult
+from .._core.options import Alternative
+from .._core.results import TestResult
+from .._kernels import inference as _inference
+
+_T = TypeVar("_T")
 
 # --------------------------------------------------------------------------- options
 
@@ -114,13 +104,13 @@ _RATE_CI_NAMES = {
 # --------------------------------------------------------------------------- validation
 
 
-def _check_option(value: Any, allowed: tuple[str, ...], message: str) -> str:
+def _check_option(value: _T, allowed: tuple[str, ...], message: str) -> _T:
     if not isinstance(value, str) or value not in allowed:
         raise ValueError(message.format(value=value, allowed=list(allowed)))
     return value
 
 
-def _check_method(value: Any, allowed: tuple[str, ...]) -> str:
+def _check_method(value: _T, allowed: tuple[str, ...]) -> _T:
     return _check_option(value, allowed, ERROR_METHOD)
 
 
@@ -153,7 +143,7 @@ def _z(estimate: float, se: float) -> float:
     return math.copysign(math.inf, estimate)
 
 
-def _normal_result(
+def normal_result(
     estimate: float, se: float, *, alternative: str, method: str, n: int | None
 ) -> TestResult:
     z = _z(estimate, se)

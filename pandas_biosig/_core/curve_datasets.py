@@ -1,0 +1,151 @@
+"""The builders of the curve Datasets: dims and coordinates of the groups, variables with
+``long_name`` and ``units``, and the Dataset attrs every curve carries.
+
+A documented internal module (docs/architecture.md, layer 1): :mod:`pandas_biosig.verification._curves`,
+:mod:`pandas_biosig.pad`, :func:`pandas_biosig.vulnerability` and
+:mod:`pandas_biosig.outofcore` build their ``xarray.Dataset`` results with these ``_`` names.
+Every Dataset has the group dims (``by`` columns, ``system``, ``split``) and the attrs
+``kind``, ``orientation`` and ``pandas_biosig_version``, so it round-trips through netCDF.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+from typing import Protocol
+
+import numpy as np
+import xarray as xr
+
+from .schema import SchemaError, Trials
+from .validation import check_rate
+
+ERROR_GRID_SHAPE = "{name} must be a non-empty one-dimensional array of numbers, got {value!r}"
+ERROR_GRID_RANGE = "{name} must lie in [0, 1]; got {bad} (NaN counts as outside)"
+
+ERROR_LABELS = (
+    "coordinate {name!r}: the values {first!r} and {second!r} would both be labelled "
+    "{label!r}; give them distinct names"
+)
+
+FRACTION = "1"  # the units of a rate
+
+
+class _Table(Protocol):
+    """What the builders read of a validated table of any kind (trials, PAD, vulnerability)."""
+
+    @property
+    def by(self) -> tuple[str, ...]: ...
+
+    @property
+    def orientation(self) -> str: ...
+
+
+class _Keyed(Protocol):
+    """A group of any kind of table, keyed ``(*by, system, split)``."""
+
+    @property
+    def key(self) -> tuple: ...
+
+
+def _version() -> str:
+    """The installed package's version (the same lookup as ``pandas_biosig.__version__``)."""
+    try:
+        return version("pandas-biosig")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0+unknown"
+
+
+def rate_grid(values, name: str, *, scalar: bool = False) -> np.ndarray:
+    """A validated 1-D float grid of rates in [0, 1] (``scalar``: a number is a grid of one,
+    checked as every single rate is, :data:`pandas_biosig._core.validation.ERROR_RATE`)."""
+    if scalar and np.ndim(values) == 0 and not isinstance(values, str):
+        return np.array([check_rate(values, name)])
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values)) from None
+    if scalar and arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(ERROR_GRID_SHAPE.format(name=name, value=values))
+    bad = ~((arr >= 0) & (arr <= 1))
+    if bad.any():
+        raise ValueError(ERROR_GRID_RANGE.format(name=name, bad=arr[bad][:5].tolist()))
+    return arr
+
+
+def label_array(values: list, name: str = "") -> np.ndarray:
+    """Coordinate labels: numbers stay numbers, anything else becomes str (netCDF-safe).
+
+    Distinct values keep distinct labels: two values with one label (``1`` and ``"1"``)
+    are a :class:`~pandas_biosig.SchemaError` (:data:`ERROR_LABELS`) naming them, never a
+    coordinate with a duplicate label."""
+    arr = np.asarray(values)
+    if arr.dtype.kind in "biuf":
+        return arr
+    labels = [str(v) for v in values]
+    check_labels(values, labels, name)
+    return np.array(labels, dtype=object)
+
+
+def check_labels(values: Sequence, labels: Sequence[str], name: str) -> None:
+    """:data:`ERROR_LABELS` when two of ``values`` share a label."""
+    seen: dict[str, object] = {}
+    for v, label in zip(values, labels, strict=True):
+        if label in seen:
+            raise SchemaError(ERROR_LABELS.format(name=name, first=seen[label], second=v,
+                                                  label=label))
+        seen[label] = v
+
+
+class Layout:
+    """The dims and coordinates of the groups: ``by`` columns, system, split."""
+
+    def __init__(self, trials: _Table, groups: Sequence[_Keyed], *, with_split: bool):
+        self.names = [*trials.by, "system"] + (["split"] if with_split else [])
+        positions = list(range(len(trials.by) + 1)) + ([len(trials.by) + 1] if with_split else [])
+        self.values = [list(dict.fromkeys(g.key[i] for g in groups)) for i in positions]
+        lookup = [{v: j for j, v in enumerate(vals)} for vals in self.values]
+        self.index = [
+            tuple(lk[g.key[i]] for lk, i in zip(lookup, positions, strict=True)) for g in groups
+        ]
+        self.shape = tuple(len(v) for v in self.values)
+
+    def coords(self) -> dict:
+        return {name: label_array(vals, name) for name, vals in zip(self.names, self.values, strict=True)}
+
+    def summary(self, values, *, dtype=np.float64, fill=np.nan) -> np.ndarray:
+        out = np.full(self.shape, fill, dtype=dtype)
+        for idx, v in zip(self.index, values, strict=True):
+            out[idx] = v
+        return out
+
+    def curve(self, arrays: Sequence[np.ndarray], length: int | None = None) -> np.ndarray:
+        length = max((a.size for a in arrays), default=0) if length is None else length
+        out = np.full((*self.shape, length), np.nan)
+        for idx, a in zip(self.index, arrays, strict=True):
+            out[idx][: a.size] = a
+        return out
+
+
+def curve_variable(dims, data, long_name: str, units: str, **attrs) -> xr.Variable:
+    return xr.Variable(dims, data, attrs={"long_name": long_name, "units": units, **attrs})
+
+
+def threshold_attrs(trials: Trials, score: str, *, on=None) -> dict:
+    rule = "score <= threshold" if trials.orientation == "distance" else "score >= threshold"
+    where = "" if on is None else f" chosen on split {on!r}"
+    return {"units": score, "long_name": f"threshold{where} (accept iff {rule})"}
+
+
+def curve_dataset(variables: dict, coords: dict, *, kind: str, trials: _Table,
+                  **attrs) -> xr.Dataset:
+    ds = xr.Dataset(variables, coords=coords)
+    ds.attrs.update(
+        kind=kind,
+        orientation=trials.orientation,
+        pandas_biosig_version=_version(),
+        **attrs,
+    )
+    return ds

@@ -1,0 +1,446 @@
+"""Tests of demographic differentials: every pair of groups of a system, every pair of systems on
+a figure of merit; p-values adjusted per family.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._core.options import Adjust, NonFinite, Orientation
+from .._core.pairwise import adjust_pvalues as _adjust
+from .._core.protocol import AUTO
+from .._core.replicates import (
+    FALLBACK_DIFFERENCE,
+    bootstrap_pvalue,
+    clopper_pearson,
+    constant_replicates,
+    exact_difference,
+)
+from .._core.schema import SchemaError, check_option
+from .._core.validation import check_adjust, check_alpha, check_confidence_level, check_weight
+from .._core.validation import check_n_resamples as _check_resamples
+from .._kernels import fairness as _fair
+from .._kernels.resample import percentile_interval
+from ._plan import (
+    _BOOT,
+    COMPARE_FAIRNESS_COLUMNS,
+    COMPARE_GROUPS_COLUMNS,
+    ERROR_ONE_GROUP,
+    ERROR_ONE_SYSTEM,
+    FAIRNESS_METRICS,
+    TEST_METHODS,
+    FairnessMetric,
+    GroupCriterion,
+    Impostors,
+    TestMethod,
+    _cluster_counts,
+    _counts,
+    _doc,
+    _frame,
+    _method,
+    _Plan,
+    _plan,
+    _replicates,
+    _rng,
+    check_clusters,
+)
+
+
+def _score_test(k1, n1, k2, n2, level):
+    from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = test_proportions_2indep(k1, n1, k2, n2, method="score", compare="diff")
+        low, high = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff",
+                                               alpha=1 - level)
+    stat, p = float(res.statistic), float(res.pvalue)
+    if not np.isfinite(p):  # pooled rate 0 or 1: both groups identical, no evidence
+        stat, p = 0.0, 1.0
+    return stat, p, float(low), float(high)
+
+
+def _bootstrap_test(est: float, d: np.ndarray, level: float):
+    """``(statistic, pvalue, low, high)`` of one difference from its replicated differences
+    ``d`` (NaN replicates dropped): estimate / replicate s.d., the two-sided bootstrap
+    p-value and the percentile interval."""
+    d = d[np.isfinite(d)]
+    if not d.size:
+        return float("nan"), float("nan"), float("nan"), float("nan")
+    p = bootstrap_pvalue(d)
+    sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
+    stat = est / sd if sd > 0 else (0.0 if est == 0 else float("nan"))
+    lo, hi = (float(v) for v in percentile_interval(d, level))
+    return stat, p, lo, hi
+
+
+@_doc
+def compare_groups(
+    data: pd.DataFrame,
+    /,
+    *,
+    group: str = "group",
+    reference_group: str | None = "reference_group",
+    impostors: Impostors = "same_group",
+    threshold: GroupCriterion | float = "far",
+    target: float = 1e-3,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
+    test: TestMethod = "auto",
+    adjust: Adjust | None = "holm",
+    alpha: float = 0.05,
+    confidence_level: float = 0.95,
+    n_resamples: int = 1000,
+    seed: int | np.random.Generator | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    subject: str | None = "subject",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""Is the FMR (FNMR) of group a different from group b's? Every pair, every system.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Demographic trial table.
+    {common}
+    {subject}
+    test : {"auto", "wilson", "bootstrap"}
+        ``"auto"``: ``"bootstrap"`` with a subject column (subjects resampled within each
+        group, independently between the two groups; p-value: twice the smaller share of
+        replicated differences on either side of 0, +1 corrected; percentile interval),
+        else ``"wilson"`` (score test of two proportions and Newcombe's hybrid score
+        interval, statsmodels). Trials of one subject are not independent: with a subject
+        column the binomial tests reject too often (docs/validity.md).
+    adjust : str or None
+        statsmodels ``multipletests`` code; the family is all rows of one (system, split):
+        both metrics, every pair.
+    alpha, confidence_level : float
+        Level of ``reject`` and of the intervals.
+    n_resamples, seed
+        Bootstrap replicates and seed.
+
+    Returns
+    -------
+    DataFrame
+        One row per (system, split, metric, pair), pairs in group order: ``system, split,
+        metric`` (``"fmr"``/``"fnmr"``), ``group_a, group_b, impostors, threshold_from, threshold``,
+        ``n_a, n_b`` (trials of the class), ``rate_a, rate_b``, ``estimate`` = rate_a −
+        rate_b, ``statistic`` (score z; bootstrap: estimate / replicate s.d.), ``pvalue``,
+        ``test``, ``adjust``, ``pvalue_adj``, ``alpha``, ``reject``,
+        ``confidence_level``, ``ci_low``, ``ci_high``, ``resample`` (``"subject"``,
+        ``"trial"`` for the bootstrap without subjects, None for the score test) and
+        ``fallback_reason`` (None, or why the interval is not the bootstrap's).
+
+    Examples
+    --------
+    >>> t = pbs.compare_groups(pbs.datasets.example_demographic_trials(), target=0.01,
+    ...                        n_resamples=200, seed=1)
+    >>> t[["system", "metric", "group_a", "group_b", "test"]].head(2)
+      system metric group_a group_b       test
+    0  net_a    fmr       A       B  bootstrap
+    1  net_a    fmr       A       C  bootstrap
+    """
+    plan = _plan(
+        data, group=group, reference_group=reference_group, impostors=impostors,
+        threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
+        trial=trial, label=label, score=score, split=split, subject=subject,
+        orientation=orientation, nonfinite=nonfinite,
+    )
+    how = _method(test, plan, TEST_METHODS, _BOOT, "test")
+    if how == _BOOT:
+        check_clusters(plan, "the subject bootstrap of compare_groups", subject)
+    level = check_confidence_level(confidence_level)
+    alpha = check_alpha(alpha)
+    adj = check_adjust(adjust)
+    n_resamples = _check_resamples(n_resamples)
+    rng = _rng(seed)
+    k = len(plan.labels)
+    out = []
+    for rep in plan.reported:
+        n_gen, n_imp, fr, fa = _counts(rep.part, rep.threshold, k)
+        present = [j for j in range(k) if n_gen[j] + n_imp[j] > 0]
+        if len(present) < 2:
+            raise SchemaError(ERROR_ONE_GROUP.format(
+                function="compare_groups", where=f" for system {rep.part.system!r}",
+                found=[plan.labels[j] for j in present]))
+        reps = (_group_replicates(plan, rep, present, rng, n_resamples) if how == _BOOT
+                else None)
+        units = "subjects" if plan.has_subject else "trials"
+        rows = []
+        for metric, err, tot in (("fmr", fa, n_imp), ("fnmr", fr, n_gen)):
+            for a, b in itertools.combinations(present, 2):
+                ra = err[a] / tot[a] if tot[a] else float("nan")
+                rb = err[b] / tot[b] if tot[b] else float("nan")
+                est = ra - rb
+                stat, p, lo, hi, why = _pair_test(reps, metric, a, b, (err, tot), est, level,
+                                                  units)
+                rows.append(dict(
+                    system=rep.part.system, split=rep.part.split, metric=metric,
+                    group_a=plan.labels[a], group_b=plan.labels[b], impostors=plan.impostors,
+                    threshold_from=rep.threshold_from,
+                    threshold=plan.sign * rep.threshold, n_a=int(tot[a]), n_b=int(tot[b]),
+                    rate_a=ra, rate_b=rb, estimate=est, statistic=stat, pvalue=p,
+                    test=how, adjust=adj if adj is not None else "none", alpha=alpha,
+                    confidence_level=level, ci_low=lo, ci_high=hi,
+                    resample=None if how != _BOOT else units[:-1], fallback_reason=why,
+                ))
+        p_adj, reject = _adjust(np.array([r["pvalue"] for r in rows]), adj, alpha)
+        for r, pa, rj in zip(rows, p_adj, reject, strict=True):
+            r["pvalue_adj"], r["reject"] = float(pa), bool(rj)
+        out.extend(rows)
+    return _frame(out, COMPARE_GROUPS_COLUMNS)
+
+
+def _group_replicates(plan: _Plan, rep, present, rng, n_resamples) -> dict:
+    """Per group: its FMR and FNMR replicates (its subjects resampled) and how many
+    subjects hold each class."""
+    cc = _cluster_counts(rep.part, rep.threshold, plan.cluster_group.size)
+    out = {}
+    for j in present:
+        members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
+        reps = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
+        out[j] = {"fmr": (reps[0], int((cc[2][members] > 0).sum())),
+                  "fnmr": (reps[1], int((cc[0][members] > 0).sum()))}
+    return out
+
+
+def _pair_test(reps, metric, a, b, counts, est, level, units):
+    """``(statistic, pvalue, low, high, fallback_reason)`` of groups a and b: the bootstrap
+    (``reps``; exact bounds when its replicates cannot vary) or the score test."""
+    err, tot = counts
+    if tot[a] == 0 or tot[b] == 0:
+        nan = float("nan")
+        return nan, nan, nan, nan, None
+    if reps is None:
+        return (*_score_test(int(err[a]), int(tot[a]), int(err[b]), int(tot[b]), level), None)
+    (da, ha), (db, hb) = reps[a][metric], reps[b][metric]
+    d = da - db
+    if constant_replicates(d):
+        return _exact_fallback(d, est, (err[a] / tot[a], ha), (err[b] / tot[b], hb), level,
+                               units)
+    return (*_bootstrap_test(est, d, level), None)
+
+
+def _exact_fallback(d, est, a, b, level, units):
+    """``(statistic, pvalue, low, high, fallback_reason)`` of a difference of two group
+    rates whose replicates cannot vary (each rate 0 or 1 in every resample): exact
+    Clopper–Pearson bounds of each rate on its units (the subjects, or trials, that hold
+    the class), at level 1 − (1 − level)/2 each (Bonferroni), and p-value 1 when the two
+    rates are equal (no evidence of a difference)."""
+    alpha = (1 - level) / 2
+    bounds = [clopper_pearson(round(rate * n), n, alpha) for rate, n in (a, b)]
+    low, high = exact_difference(*bounds)
+    p = 1.0 if est == 0 else float("nan")
+    why = FALLBACK_DIFFERENCE.format(
+        value=float(d[np.isfinite(d)][0]) if np.isfinite(d).any() else est, units=units, m=2,
+        p="p-value 1 (the two rates are equal)" if est == 0 else "no p-value")
+    return (0.0 if est == 0 else float("nan")), p, low, high, why
+
+
+def _fom_values(metric: str, fmr: np.ndarray, fnmr: np.ndarray, weight: float) -> np.ndarray:
+    if metric == "fdr":
+        return _fair.fdr(fmr, fnmr, weight)
+    if metric == "garbe":
+        return _fair.garbe(fmr, fnmr, weight)
+    if metric == "inequity_rate":
+        return _fair.inequity_rate(fmr, fnmr, weight)
+    return _fair.ratio(fmr if metric == "fmr_ratio" else fnmr)
+
+
+@_doc
+def compare_fairness(
+    data: pd.DataFrame,
+    /,
+    *,
+    metric: FairnessMetric = "fdr",
+    weight: float = 0.5,
+    group: str = "group",
+    reference_group: str | None = "reference_group",
+    impostors: Impostors = "same_group",
+    threshold: GroupCriterion | float = "far",
+    target: float = 1e-3,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
+    adjust: Adjust | None = "holm",
+    alpha: float = 0.05,
+    confidence_level: float = 0.95,
+    n_resamples: int = 1000,
+    seed: int | np.random.Generator | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    subject: str | None = "subject",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""Is system A fairer than system B? Every pair of systems on one figure of merit.
+
+    A paired bootstrap: subjects (or, without a subject column, trials) are resampled
+    within each group, with the same draws for every system, so the correlation of
+    systems scored on the same people is kept. Each system keeps its global threshold
+    (chosen once, as in :func:`fairness`); the replicate figure of merit is computed from
+    the replicate per-group rates.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Demographic trial table.
+    metric : {"fdr", "garbe", "inequity_rate", "fmr_ratio", "fnmr_ratio"}
+        The figure of merit compared.
+    weight : float
+        Its :math:`\alpha`.
+    {common}
+    {subject}
+    adjust : str or None
+        statsmodels ``multipletests`` code; the family is all pairs of one split.
+    alpha, confidence_level, n_resamples, seed
+        Level of ``reject``, of the percentile interval, replicates and seed.
+
+    Returns
+    -------
+    DataFrame
+        One row per pair of systems (input order) and split: ``system_a, system_b, split,
+        metric, impostors, weight, threshold_from, threshold_a, threshold_b, value_a,
+        value_b``,
+        ``estimate`` = value_a − value_b, ``pvalue`` (twice the smaller share of
+        replicated differences on either side of 0, +1 corrected; undefined replicates
+        dropped), ``test``, ``resample`` (``"subject"`` or ``"trial"``), ``n_resamples``,
+        ``adjust, pvalue_adj, alpha, reject, confidence_level, ci_low, ci_high`` and
+        ``fallback_reason``: when every replicated difference is the same (the bootstrap
+        cannot measure its uncertainty) the row has no p-value and no interval (NaN) and
+        says why; None otherwise. Subjects follow the one subject rule (a subject id on
+        every trial, at least two subjects in every group).
+
+    Examples
+    --------
+    >>> t = pbs.compare_fairness(pbs.datasets.example_demographic_trials(), target=0.01,
+    ...                          n_resamples=200, seed=0)
+    >>> t[["system_a", "system_b", "metric", "resample"]]
+      system_a system_b metric resample
+    0    net_a    net_b    fdr  subject
+    1    net_a    net_c    fdr  subject
+    2    net_b    net_c    fdr  subject
+    """
+    check_option(metric, FAIRNESS_METRICS, "metric")
+    w = check_weight(weight)
+    plan = _plan(
+        data, group=group, reference_group=reference_group, impostors=impostors,
+        threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
+        trial=trial, label=label, score=score, split=split, subject=subject,
+        orientation=orientation, nonfinite=nonfinite,
+    )
+    check_clusters(plan, "the subject bootstrap of compare_fairness", subject)
+    level = check_confidence_level(confidence_level)
+    alpha = check_alpha(alpha)
+    adj = check_adjust(adjust)
+    n_resamples = _check_resamples(n_resamples)
+    rng = _rng(seed)
+    n_clusters = plan.cluster_group.size
+    systems = list(dict.fromkeys(r.part.system for r in plan.reported))
+    if len(systems) < 2:
+        raise ValueError(ERROR_ONE_SYSTEM.format(found=systems))
+    by_split: dict = {}
+    for r in plan.reported:
+        by_split.setdefault(r.part.split, {})[r.part.system] = r
+    out = []
+    for sp, reps in by_split.items():
+        names = [s for s in systems if s in reps]
+        counts = {s: _cluster_counts(reps[s].part, reps[s].threshold, n_clusters) for s in names}
+        ok = _usable_groups(plan, counts, names, sp)
+        est_rates, rep_rates = _group_rate_replicates(plan, counts, names, ok, n_resamples, rng)
+        values = {s: float(_fom_values(metric, *est_rates[s], w)) for s in names}
+        boots = {s: np.asarray(_fom_values(metric, *rep_rates[s], w)) for s in names}
+        rows = []
+        for a, b in itertools.combinations(names, 2):
+            est = values[a] - values[b]
+            p, lo, hi, why = _paired_difference(boots[a] - boots[b], est, level)
+            rows.append(dict(
+                system_a=a, system_b=b, split=sp, metric=metric, impostors=plan.impostors,
+                weight=w, threshold_from=reps[a].threshold_from,
+                threshold_a=plan.sign * reps[a].threshold,
+                threshold_b=plan.sign * reps[b].threshold, value_a=values[a], value_b=values[b],
+                estimate=est, pvalue=p, test="paired cluster bootstrap",
+                resample="subject" if plan.has_subject else "trial", n_resamples=n_resamples,
+                adjust=adj if adj is not None else "none", alpha=alpha,
+                confidence_level=level, ci_low=lo, ci_high=hi, fallback_reason=why,
+            ))
+        p_adj, reject = _adjust(np.array([r["pvalue"] for r in rows]), adj, alpha)
+        for r, pa, rj in zip(rows, p_adj, reject, strict=True):
+            r["pvalue_adj"], r["reject"] = float(pa), bool(rj)
+        out.extend(rows)
+    return _frame(out, COMPARE_FAIRNESS_COLUMNS)
+
+
+def _usable_groups(plan: _Plan, counts: dict, names: list, sp) -> list[int]:
+    """The groups with both classes in every system of the split (at least two)."""
+    ok = [j for j in range(len(plan.labels)) if all(
+        counts[s][0][plan.cluster_group == j].sum() > 0 and counts[s][2][plan.cluster_group == j].sum() > 0
+        for s in names)]
+    if len(ok) < 2:
+        raise SchemaError(ERROR_ONE_GROUP.format(function="compare_fairness",
+                                                 where=f" in split {sp!r}",
+                                                 found=[plan.labels[j] for j in ok]))
+    return ok
+
+
+#: (FMR, FNMR) of the usable groups of one system, or their replicates
+_Rates = tuple[np.ndarray, np.ndarray]
+
+
+def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int], n_resamples: int,
+                           rng) -> tuple[dict[Hashable, _Rates], dict[Hashable, _Rates]]:
+    """Per system: the (FMR, FNMR) of every usable group, and their paired replicates."""
+    est_rates = {}
+    rep_rates = {s: (np.empty((n_resamples, len(ok))), np.empty((n_resamples, len(ok))))
+                 for s in names}
+    for s in names:
+        c = counts[s]
+        est_rates[s] = (
+            np.array([c[3][plan.cluster_group == j].sum() / c[2][plan.cluster_group == j].sum() for j in ok]),
+            np.array([c[1][plan.cluster_group == j].sum() / c[0][plan.cluster_group == j].sum() for j in ok]),
+        )
+    for col, j in enumerate(ok):
+        members = np.flatnonzero(plan.cluster_group == j)
+        cols = []
+        for s in names:
+            c = counts[s]
+            cols += [(c[3], c[2]), (c[1], c[0])]
+        res = _replicates(rng, n_resamples, members, cols)
+        for i, s in enumerate(names):
+            rep_rates[s][0][:, col] = res[2 * i]
+            rep_rates[s][1][:, col] = res[2 * i + 1]
+    return est_rates, rep_rates
+
+
+#: ``fallback_reason`` of a figure-of-merit difference whose replicates cannot vary.
+FALLBACK_NO_TEST = (
+    "every bootstrap replicate gives the difference {value:.6g}, so the bootstrap cannot "
+    "measure its uncertainty: no p-value and no interval"
+)
+
+
+def _paired_difference(d: np.ndarray, est: float, level: float):
+    """p-value and percentile interval of the finite replicated differences, and the
+    reason there are none when the replicates cannot vary."""
+    d = d[np.isfinite(d)]
+    nan = float("nan")
+    if d.size and np.isfinite(est) and constant_replicates(d):
+        return nan, nan, nan, FALLBACK_NO_TEST.format(value=float(d[0]))
+    if d.size and np.isfinite(est):
+        p = bootstrap_pvalue(d)
+        lo, hi = (float(v) for v in percentile_interval(d, level))
+    else:
+        p = lo = hi = nan
+    return p, lo, hi, None

@@ -1,0 +1,36 @@
+r"""The same functions on dask DataFrames, exact: tables that outgrow one machine.
+
+Importing this package (it needs the ``dask`` extra) registers ``ddf.biosig`` on dask
+DataFrames; ``import pandas_biosig`` does so too when ``dask.dataframe`` is already
+imported. Each function returns the numbers the in-memory function returns for the
+computed table.
+
+======================================  =====================================================
+:func:`eer`, :func:`error_rates`,        per-system rates from exact passes (``_api``,
+:func:`dcf`, :func:`summary`             ``_engine``)
+:func:`det`                              DET on a grid of rates (``_curves``)
+:func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``)
+======================================  =====================================================
+"""
+
+from ._api import DaskBiosigAccessor, dcf, eer, error_rates, summary
+from ._curves import DET_VARIABLES, det
+from ._pairwise import PAIRWISE_COLUMNS, compare, pairwise_counts
+
+__all__ = [
+    "DET_VARIABLES",
+    "PAIRWISE_COLUMNS",
+    "DaskBiosigAccessor",
+    "compare",
+    "dcf",
+    "det",
+    "eer",
+    "error_rates",
+    "pairwise_counts",
+    "summary",
+]
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

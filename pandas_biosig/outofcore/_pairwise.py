@@ -1,0 +1,393 @@
+"""Pairwise tables on dask DataFrames: :func:`pairwise_counts` and :func:`compare`.
+
+What differs from the in-memory :func:`pandas_biosig.compare` is only how the counts are
+made: one pass over the partitions (:mod:`pandas_biosig.outofcore._engine`) yields each family's
+co-occurrence counts. Thresholds (:mod:`pandas_biosig._core.protocol`), pairs, families and
+adjustment (:mod:`pandas_biosig._core.pairwise`) and the tests from counts
+(:mod:`pandas_biosig.verification._comparison`) are the shared ones. Public through
+:mod:`pandas_biosig.outofcore`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from .._core.options import (
+    Adjust,
+    Alternative,
+    BootstrapMetric,
+    Criterion,
+    NonFinite,
+    Orientation,
+    ResampleOption,
+)
+from .._core.protocol import Protocol
+from .._core.replicates import ERROR_LABELS_DIFFER
+from .._core.schema import SchemaError, check_option
+from .._core.validation import (
+    check_adjust,
+    check_alpha,
+    check_alternative,
+    check_confidence_level,
+    check_costs,
+)
+from ..stats._common import McNemarMethod
+from ._engine import (
+    ERROR_AUTO_SUBJECT,
+    ERROR_BOOTSTRAP,
+    ERROR_PAIR_DUPLICATES,
+    ERROR_PAIR_MISSING,
+    _compact,
+    _Engine,
+    _engine,
+    _pair_chunk,
+    _pair_combine,
+    _resolve,
+)
+
+if TYPE_CHECKING:  # not at import: see pandas_biosig.outofcore._engine
+    import dask.dataframe as dd
+
+__all__ = ["PAIRWISE_COLUMNS", "compare", "pairwise_counts"]
+
+PAIRWISE_COLUMNS = [
+    "system_a",
+    "system_b",
+    "split",
+    "criterion",
+    "threshold_a",
+    "threshold_b",
+    "n",
+    "n_genuine",
+    "n_impostor",
+    "fa_a",
+    "fr_a",
+    "fa_b",
+    "fr_b",
+    "ni_ab",
+    "ni_ba",
+    "nc_ab",
+    "nc_ba",
+    "b",
+    "c",
+]
+
+
+def _families_of(eng: _Engine, members) -> dict:
+    """(``by`` values, split) -> ordered ``[(system, oriented threshold)]``."""
+    n_by = len(eng.spec.by)
+    out: dict = {}
+    for m in members:
+        key = m.group.key
+        out.setdefault((*key[:n_by], key[-1]), []).append((key[-2], m.threshold))
+    return out
+
+
+def _pair_pass(eng: _Engine, data: dd.DataFrame, families: dict, common: bool) -> dict:
+    """One aligned pass: per family, the summed :func:`pair_counts` matrices."""
+    spec = eng.spec
+    fams = list(families.items())
+    codes: dict[tuple, int] = {}
+    cells: list[tuple[int, int]] = []
+    for f, (fam, systems) in enumerate(fams):
+        for j, (name, _) in enumerate(systems):
+            codes[(*fam[:-1], name, fam[-1])] = len(cells)
+            cells.append((f, j))
+    where = np.array(cells, dtype=np.int64).reshape(-1, 2)
+    meta = pd.DataFrame({
+        "trial": pd.Series(dtype=data.dtypes[spec.trial] if spec.trial in data.columns else object),
+        "group": pd.Series(dtype=np.int32),
+        "genuine": pd.Series(dtype=bool),
+        "score": pd.Series(dtype=np.float64),
+    })
+    cols = list(dict.fromkeys([*spec.columns, spec.trial]))
+    # the arguments bound first: dask 2024.1 would try to align a pandas frame argument
+    compact = functools.partial(_compact, spec=spec, codes=codes, meta=meta)
+    if data.index.name == spec.trial and data.known_divisions:  # aligned as it is
+        frame = data.reset_index()[cols].map_partitions(compact, meta=meta)
+    else:  # every row of a trial in one partition: dask's out-of-core shuffle
+        frame = data[cols].map_partitions(compact, meta=meta).shuffle(on="trial")
+    res = eng._run(_pair_chunk, _pair_combine, fams, where, bool(common), frame=frame)
+    errs = res["errors"]
+    if errs["dup"][0]:
+        raise SchemaError(ERROR_PAIR_DUPLICATES.format(n=errs["dup"][0], examples=errs["dup"][1]))
+    if errs["labels"][0]:
+        raise SchemaError(ERROR_LABELS_DIFFER.format(trial=errs["labels"][1][0]))
+    if errs["missing"][0]:
+        raise SchemaError(ERROR_PAIR_MISSING.format(n=errs["missing"][0], examples=errs["missing"][1]))
+    return res["counts"]
+
+
+def _members(eng: _Engine, **policy):
+    return eng.solve(lambda eng: _resolve(eng, **policy))
+
+
+def pairwise_counts(
+    data: dd.DataFrame,
+    /,
+    *,
+    threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+    weight: float = 0.5,
+    target: float | None = None,
+    p_target: float = 0.01,
+    c_miss: float = 1.0,
+    c_fa: float = 1.0,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
+    common_trials: bool = False,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""Paired decision counts of every pair of systems, aligned on ``trial``, out of core.
+
+    The inputs of McNemar's test and of the dependent HTER test (Bengio & Mariéthoz 2004,
+    eq. 16), and exactly the counts :func:`pandas_biosig.compare` reads: each system's
+    threshold is chosen exactly (as :func:`error_rates` chooses it), the rows are aligned
+    on ``trial`` and every partition adds its per-class error co-occurrence matrices
+    (:func:`~pandas_biosig._kernels.pairwise.pair_counts`). The alignment check (each
+    trial once per system, scored by every system, with one label) runs in the same pass.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame
+        Tidy trial table. When its index is ``trial`` with known divisions, the
+        partitions are aligned as they are; otherwise the rows are shuffled on ``trial``
+        (dask's shuffle, out of core).
+    threshold, weight, target, p_target, c_miss, c_fa, on, apply_to
+        The threshold policy that makes the decisions, as in :func:`error_rates`.
+    common_trials : bool
+        Count each pair on the trials both systems scored, instead of raising when the
+        systems of a split did not score the same trials.
+    by, system, trial, label, score, split, orientation, nonfinite
+        As in :func:`pandas_biosig.eer`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``by`` columns, then :data:`PAIRWISE_COLUMNS`, one row per unordered pair of
+        systems (input order) and split: ``system_a, system_b, split, criterion,
+        threshold_a, threshold_b``; ``n`` (trials both scored), ``n_genuine``,
+        ``n_impostor``; ``fa_a, fr_a, fa_b, fr_b``; ``ni_ab`` (impostor trials rejected by
+        A and accepted by B), ``ni_ba``, ``nc_ab`` (genuine trials accepted by A and
+        rejected by B), ``nc_ba``; McNemar's ``b`` (A wrong, B right) ``= ni_ba + nc_ba``
+        and ``c`` (A right, B wrong) ``= ni_ab + nc_ab``.
+
+    Raises
+    ------
+    SchemaError
+        Duplicate (system, trial) rows, trials not scored by every system (unless
+        ``common_trials``), trials with different labels.
+    ValueError
+        A split with one system (:data:`pandas_biosig._core.pairwise.ERROR_ONE_SYSTEM`).
+
+    See Also
+    --------
+    compare : the tests on these counts.
+    pandas_biosig.stats.mcnemar, pandas_biosig.stats.hter_test
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import pandas_biosig.outofcore
+    >>> from pandas_biosig.stats import mcnemar
+    >>> ddf = dd.from_pandas(pbs.datasets.example_trials(), npartitions=3)
+    >>> counts = ddf.biosig.pairwise_counts(on="dev", apply_to="eval")
+    >>> row = counts.iloc[0]
+    >>> print(row.system_a, row.system_b, row.split, row.n, row.b, row.c)
+    cnn cnn_aug eval 1200 50 41
+    >>> print(f"{mcnemar(int(row.b), int(row.c), n=int(row.n)).pvalue:.3f}")
+    0.402
+    """
+    from .._core.pairwise import ERROR_ONE_SYSTEM, key_where
+
+    check_costs(p_target, c_miss, c_fa)
+    eng = _engine(
+        data, system=system, trial=trial, label=label, score=score, split=split, by=by,
+        orientation=orientation, nonfinite=nonfinite, duplicates=False,
+    )
+    members = _members(eng, threshold=threshold, weight=weight, target=target,
+                       p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
+    families = _families_of(eng, members)
+    names = [*eng.spec.by, "split"]
+    for fam, systems in families.items():
+        if len(systems) < 2:
+            where = key_where(names, fam) or "the table"
+            raise ValueError(ERROR_ONE_SYSTEM.format(where=where, systems=[s for s, _ in systems]))
+    counts = _pair_pass(eng, data, families, common_trials)
+    crit = {m.group.key: m.criterion for m in members}
+    rows = []
+    sign = eng.spec.sign
+    for fam, systems in families.items():
+        c = counts.get(fam)
+        k = len(systems)
+        if c is None:  # no trial of the family reached a partition: every count is 0
+            c = {n: np.zeros((k, k), np.int64) for n in ("n_i", "n_c", "err_i", "err_c", "both_i", "both_c")}
+        for a in range(k):
+            for b in range(a + 1, k):
+                (sa, ta), (sb, tb) = systems[a], systems[b]
+
+                def get(name, i, j, c=c):
+                    return int(c[name][i, j])
+
+                ni, nc = get("n_i", a, b), get("n_c", a, b)
+                fa_a, fa_b, fr_a, fr_b = get("err_i", a, b), get("err_i", b, a), get("err_c", a, b), get("err_c", b, a)
+                both_i, both_c = get("both_i", a, b), get("both_c", a, b)
+                row = dict(zip(eng.spec.by, fam[:-1], strict=True))
+                row.update(
+                    system_a=sa, system_b=sb, split=fam[-1], criterion=crit[(*fam[:-1], sa, fam[-1])],
+                    threshold_a=sign * ta, threshold_b=sign * tb, n=ni + nc, n_genuine=nc,
+                    n_impostor=ni, fa_a=fa_a, fr_a=fr_a, fa_b=fa_b, fr_b=fr_b,
+                    ni_ab=fa_b - both_i, ni_ba=fa_a - both_i, nc_ab=fr_b - both_c, nc_ba=fr_a - both_c,
+                )
+                row["b"] = row["ni_ba"] + row["nc_ba"]
+                row["c"] = row["ni_ab"] + row["nc_ab"]
+                rows.append(row)
+    return pd.DataFrame(rows, columns=[*eng.spec.by, *PAIRWISE_COLUMNS])
+
+
+def compare(
+    data: dd.DataFrame,
+    /,
+    *,
+    test: str = "auto",
+    baseline: Hashable | None = None,
+    threshold: Criterion | float | Mapping[Hashable, float] = "eer",
+    weight: float = 0.5,
+    target: float | None = None,
+    p_target: float = 0.01,
+    c_miss: float = 1.0,
+    c_fa: float = 1.0,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
+    alpha: float = 0.05,
+    adjust: Adjust | None = "holm",
+    confidence_level: float = 0.95,
+    alternative: Alternative = "two-sided",
+    common_trials: bool = False,
+    mcnemar_method: McNemarMethod = "exact",
+    test_decision_rules: bool = False,
+    metric: BootstrapMetric | None = None,
+    n_resamples: int = 1000,
+    resample: ResampleOption = "auto",
+    seed: int | np.random.Generator | None = None,
+    progress: bool | None = None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    subject: str | None = "subject",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> pd.DataFrame:
+    r"""Test every pair of systems of a dask trial table, as :func:`pandas_biosig.compare`.
+
+    The per-pair counts come from one pass aligned on ``trial`` (see
+    :func:`pairwise_counts`), the thresholds from the exact out-of-core criteria, and the
+    tests, intervals and multiplicity adjustment from :mod:`pandas_biosig.verification._intervals`
+    itself, so the table equals the pandas one.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame
+        Tidy trial table.
+    test, baseline, threshold, weight, target, p_target, c_miss, c_fa, on, apply_to, alpha, adjust, confidence_level, alternative, common_trials, mcnemar_method, metric, n_resamples, resample, seed, progress, by, system, trial, label, score, split, subject, orientation, nonfinite
+        As in :func:`pandas_biosig.compare`. ``test="bootstrap"`` resamples every trial of
+        a pair and is not available out of core (``ValueError``); ``metric``,
+        ``n_resamples``, ``resample``, ``seed``, ``progress`` and ``subject`` belong to it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`pandas_biosig.compare`'s columns (``COMPARE_COLUMNS``).
+
+    Raises
+    ------
+    SchemaError, ValueError
+        As :func:`pandas_biosig.compare`; ``ValueError`` (:data:`ERROR_BOOTSTRAP`) for
+        ``test="bootstrap"``.
+
+    See Also
+    --------
+    pairwise_counts, pandas_biosig.compare
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import pandas_biosig.outofcore
+    >>> trials = pbs.datasets.example_trials()
+    >>> ddf = dd.from_pandas(trials, npartitions=3)
+    >>> ours = ddf.biosig.compare(test="hter_dependent")
+    >>> ours.equals(pbs.compare(trials, test="hter_dependent"))
+    True
+    """
+    from .. import stats as _stats
+    from .._core import pairwise as _pw
+    from ..verification import _comparison as _cmp
+
+    if test == "auto" and subject is not None and subject in data.columns:
+        raise ValueError(ERROR_AUTO_SUBJECT.format(column=subject))
+    test = _cmp.default_test(test, None, None)
+    level = check_confidence_level(confidence_level)
+    alpha = check_alpha(alpha)
+    adjust = check_adjust(adjust)
+    alternative = check_alternative(alternative)
+    if test == "bootstrap":
+        raise ValueError(ERROR_BOOTSTRAP)
+    if metric is not None:
+        raise ValueError(
+            _cmp.ERROR_METRIC_UNUSED.format(value=metric, test=test, fixed=_cmp.TEST_METRIC[test])
+        )
+    if test == "mcnemar":
+        check_option(mcnemar_method, _stats.MCNEMAR_METHODS, "mcnemar_method")
+    check_costs(p_target, c_miss, c_fa)
+    eng = _engine(
+        data, system=system, trial=trial, label=label, score=score, split=split, by=by,
+        orientation=orientation, nonfinite=nonfinite, duplicates=False,
+    )
+    trials = eng.trials
+    policy: dict[str, Any] = dict(threshold=threshold, weight=weight, target=target,
+                                  p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on,
+                                  apply_to=apply_to)
+    members = _members(eng, **policy)
+    null = _cmp.null_hypothesis_of(test, Protocol(**policy), members, test_decision_rules)
+    n_by = len(trials.by)
+    names, plans = _pw.family_plans(trials, members, n_by, baseline)
+    counts = _pair_pass(eng, data, _families_of(eng, members), common_trials)
+    sign = eng.spec.sign
+    rows: list[dict] = []
+    family_of: list[int] = []
+    for i_fam, (fam, fam_members, pairs) in enumerate(plans):
+        in_where = _pw.in_where(names, fam)
+        for a, b in pairs:
+            ma, mb = fam_members[a], fam_members[b]
+            pair = (ma.group.system, mb.group.system)
+            if math.isnan(ma.threshold) or math.isnan(mb.threshold):
+                res = None
+            else:
+                res = _cmp.result_from_counts(
+                    test, counts[fam], a, b, alternative=alternative,
+                    mcnemar_method=mcnemar_method, names=pair, in_where=in_where,
+                )
+            row = _pw.pair_row(trials.by, fam, pair, metric=_cmp.TEST_METRIC[test], test=test,
+                               level=level, res=res, alternative=alternative,
+                               nan_method=_cmp.TESTS[test])
+            row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
+                       threshold_from=ma.threshold_from, resample=None, null_hypothesis=null,
+                       pvalue_mc_se=math.nan)
+            rows.append(row)
+            family_of.append(i_fam)
+    return _pw.finish(rows, trials.by, _cmp.COMPARE_COLUMNS, family_of, adjust, alpha)

@@ -1,0 +1,72 @@
+r"""The simulation harness that measures every test's level and every interval's coverage.
+
+``python -m pandas_biosig.validity`` prints the report of docs/validity.md; ``python -m
+pandas_biosig.validity defaults`` the run over every default call.
+
+======================================  =====================================================
+:func:`simulate_trials`, :func:`rejection_rates`,  verification tables with a known truth,
+:func:`coverage`, :func:`threshold_selection`,      type-I error and power, coverage
+:func:`true_eer`                                    (``_verification``)
+:func:`dev_eval_trials`, :func:`defaults_report`    every default call (``_defaults``)
+:func:`simulate_pad`, :func:`pad_rejection_rates`,  PAD (``_pad``)
+:func:`pad_coverage`, :func:`pad_report`,
+:func:`simulate_vulnerability`,
+:func:`vulnerability_coverage`
+:func:`simulate_demographic_trials`, ...            demographics (``_demographics``)
+======================================  =====================================================
+"""
+
+from ._defaults import PROTOCOLS, defaults_report, dev_eval_trials
+from ._demographics import (
+    demographic_coverage,
+    demographic_rejection_rates,
+    fairness_rejection_rates,
+    simulate_demographic_trials,
+)
+from ._pad import (
+    PAD_TESTS,
+    PadSetting,
+    pad_coverage,
+    pad_rejection_rates,
+    pad_report,
+    simulate_pad,
+    simulate_vulnerability,
+    vulnerability_coverage,
+)
+from ._verification import (
+    Setting,
+    coverage,
+    rejection_rates,
+    simulate_trials,
+    threshold_selection,
+    true_eer,
+)
+
+__all__ = [
+    "PAD_TESTS",
+    "PROTOCOLS",
+    "PadSetting",
+    "Setting",
+    "coverage",
+    "defaults_report",
+    "demographic_coverage",
+    "demographic_rejection_rates",
+    "dev_eval_trials",
+    "fairness_rejection_rates",
+    "pad_coverage",
+    "pad_rejection_rates",
+    "pad_report",
+    "rejection_rates",
+    "simulate_demographic_trials",
+    "simulate_pad",
+    "simulate_trials",
+    "simulate_vulnerability",
+    "threshold_selection",
+    "true_eer",
+    "vulnerability_coverage",
+]
+
+
+def __dir__() -> list[str]:
+    """The public names only: what ``dir()`` and tab completion offer."""
+    return sorted(__all__)

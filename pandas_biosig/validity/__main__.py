@@ -1,0 +1,11 @@
+"""``python -m pandas_biosig.validity [--quick] [--out FILE]``: the validity report;
+``python -m pandas_biosig.validity defaults [...]``: the run over every default call."""
+
+import sys
+
+from ._defaults import main as defaults_main
+from ._verification import main
+
+if len(sys.argv) > 1 and sys.argv[1] == "defaults":
+    raise SystemExit(defaults_main(sys.argv[2:]))
+raise SystemExit(main(sys.argv[1:]))
