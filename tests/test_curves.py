@@ -513,7 +513,9 @@ def test_grids_outside_unit_interval(example, bad):
 def test_bad_prior_log_odds_and_det_grid(example):
     with pytest.raises(ValueError) as err:
         curves.bayes_error(example, prior_log_odds=[0.0, np.nan])
-    assert str(err.value) == curves.ERROR_PRIOR_LOG_ODDS.format(positions=[1])
+    from pandas_biosig._core.curve_datasets import ERROR_PRIOR_LOG_ODDS
+
+    assert str(err.value) == ERROR_PRIOR_LOG_ODDS.format(positions=[1])
     with pytest.raises(ValueError, match="prior_log_odds must be a non-empty"):
         curves.bayes_error(example, prior_log_odds=[])
     for kwargs in ({"n": 1}, {"low": 0.0}, {"low": 0.5, "high": 0.1}, {"high": 2.0}):

@@ -324,11 +324,18 @@ def _start(prob: _Problem) -> tuple[np.ndarray, float, tuple]:
     return theta, _value(prob, margins), margins
 
 
-def _newton(prob: _Problem, max_iter: int):
+def _newton(prob: _Problem, max_iter: int, start: np.ndarray | None = None):
     """Damped Newton on the convex objective. Returns ``(theta, f, iterations,
     converged)``; raises :class:`SeparableError` when an iterate's direction proves the
     classes separable."""
-    theta, f, margins = _start(prob)
+    theta = None
+    if start is not None and np.all(np.isfinite(start)):  # kept if it beats saying nothing
+        margins = _margins(prob, start)
+        f = _value(prob, margins)
+        if f < prior_entropy(prob.prior):
+            theta = start
+    if theta is None:
+        theta, f, margins = _start(prob)
     for it in range(1, max_iter + 1):
         g, H = _system(prob, margins)
         try:
@@ -387,7 +394,8 @@ def _separable_lp(prob: _Problem) -> bool:
 
 
 def train_linear(negatives, positives, *, prior: float = 0.5, neg_counts=None,
-                 pos_counts=None, max_iter: int = MAX_ITER) -> LinearFit:
+                 pos_counts=None, max_iter: int = MAX_ITER,
+                 start: LinearFit | None = None) -> LinearFit:
     """Prior-weighted linear logistic calibration (K = 1) or fusion (K >= 2).
 
     Parameters
@@ -400,6 +408,11 @@ def train_linear(negatives, positives, *, prior: float = 0.5, neg_counts=None,
         Trials each row stands for.
     max_iter : int
         Newton iterations at most.
+    start : LinearFit, optional
+        A fit to start Newton's method from (e.g. the same problem's fit on other
+        multiplicities: a bootstrap replicate) instead of the linear discriminant, when
+        its objective is below that of saying nothing. The optimum does not depend on it;
+        the iterations do.
 
     Returns
     -------
@@ -432,7 +445,10 @@ def train_linear(negatives, positives, *, prior: float = 0.5, neg_counts=None,
         an if neg_counts is None else an * np.asarray(neg_counts, np.float64),
         float(prior), float(np.log(prior) - np.log1p(-prior)),
     )
-    theta, f, iterations, converged = _newton(prob, max_iter)
+    theta0 = None
+    if start is not None:  # into standardised units: w' = w sd, b' = b + w . mean
+        theta0 = np.append(start.weights * sd, start.offset + np.dot(start.weights, mean))
+    theta, f, iterations, converged = _newton(prob, max_iter, theta0)
     if not converged and _separable_lp(prob):
         raise SeparableError(ERROR_SEPARABLE.format(what="fused scores"))
     w = theta[:-1] / sd

@@ -95,6 +95,7 @@ from .._core.validation import check_costs
 from .._kernels.calibration import XE_LOG_ODDS
 from .._kernels.rates import LN2
 from ..stats._common import McNemarMethod
+from ..verification._llr import warn_not_llr
 from ..verification._metrics import (
     DCF_COLUMNS,
     EER_COLUMNS,
@@ -103,13 +104,12 @@ from ..verification._metrics import (
     ERROR_RATE_COLUMNS,
     SUMMARY_COLUMNS,
 )
-from ..verification._llr import warn_not_llr
 from ._curves import det
-from ._llr import exact_parts, flag
 from ._engine import (
     _engine,
     _resolve,
 )
+from ._llr import exact_parts, flag
 from ._pairwise import compare, pairwise_counts
 
 __all__ = ['DaskBiosigAccessor', 'dcf', 'eer', 'error_rates', 'summary']

@@ -45,8 +45,8 @@ from .._core.schema import (
     where_text,
 )
 from .._kernels import outofcore as _ooc
-from .._kernels.pairwise import decision_errors, pair_counts
 from .._kernels.calibration import XE_LOG_ODDS
+from .._kernels.pairwise import decision_errors, pair_counts
 from .._kernels.rates import softplus
 
 if TYPE_CHECKING:
