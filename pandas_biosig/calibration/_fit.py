@@ -350,7 +350,7 @@ def params_frame(trials: Trials, out: _Out) -> pd.DataFrame:
 def trial_frame(data: pd.DataFrame, rows: list, *, system: str, score: str,
                 extra: Sequence[tuple[np.ndarray, Any]] = ()) -> pd.DataFrame:
     """The input table with the calibrated rows appended (copies of their source rows),
-    :data:`CALIBRATION_COLUMN` added when missing (None on the input rows).
+    :data:`CALIBRATION_COLUMN` added when missing (missing on the input rows).
 
     ``rows``: ``(group, llr, unit)``; ``extra``: ``(row positions, unit)`` written with
     NaN scores (failures to acquire of the source system, kept as failures)."""

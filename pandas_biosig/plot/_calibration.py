@@ -59,8 +59,8 @@ def cllr_curve(
         Lines: the dotted cost of saying nothing (1), then per curve the actual
         normalized cross-entropy ``act_nxe`` (solid; left out for distances) and the
         minimum ``min_nxe`` (dashed); a dot marks each curve's Cllr, its value at prior log
-        odds 0. The legend gives each curve's Cllr and minCllr (bits), then the line
-        styles. The gap between a solid and its dashed line is the calibration loss at
+        odds 0. The legend gives each curve's Cllr and minCllr (bits; "-" for distances,
+        which have no Cllr), then the line styles. The gap between a solid and its dashed line is the calibration loss at
         that prior.
 
     Raises
@@ -86,7 +86,7 @@ def cllr_curve(
     >>> ax = pbs.plot.cllr_curve(res.trials.query("system.str.startswith('gmm')"),
     ...                          apply_to="eval")
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['gmm: Cllr 0.431, min 0.318', 'gmm:linear: Cllr 0.347, min 0.318', 'actual', 'minimum (PAV)', 'saying nothing']
+    ['gmm: 0.431 / 0.318', 'gmm:linear: 0.347 / 0.318', 'actual', 'minimum (PAV)', 'saying nothing']
     >>> plt.close(ax.figure)
     """
     ds = _dataset(
@@ -107,7 +107,7 @@ def cllr_curve(
     ax.set_ylim(0.0, min(max(top, 1.0), 2.0) * 1.05)
     ax.grid(True, color="0.88", linewidth=0.6)
     ax.set_xlabel(r"prior log odds $\log(\pi / (1 - \pi))$")
-    ax.set_ylabel("normalized cross-entropy (Cllr at 0)")
+    ax.set_ylabel("normalized cross-entropy")
     from matplotlib.lines import Line2D
 
     handles, labels = ax.get_legend_handles_labels()
@@ -115,7 +115,8 @@ def cllr_curve(
     for style, text in [*styles, ("--", "minimum (PAV)"), (":", "saying nothing")]:
         handles.append(Line2D([], [], color="0.3", linestyle=style))
         labels.append(text)
-    ax.legend(handles, labels, **_LEGEND_OUTSIDE)
+    ax.legend(handles, labels, **_LEGEND_OUTSIDE, title="Cllr / min Cllr (bits)",
+              title_fontsize="small")
     return ax
 
 
@@ -127,8 +128,8 @@ def _draw(ax, ds: xr.Dataset, found, plo: np.ndarray) -> tuple[float, bool]:
     for c in found:
         act, low = ds["act_nxe"].sel(c.sel).values, ds["min_nxe"].sel(c.sel).values
         cllr, min_cllr = float(ds["cllr"].sel(c.sel)), float(ds["min_cllr"].sel(c.sel))
-        text = f"{c.label}: Cllr {cllr:.3f}, min {min_cllr:.3f}" if np.isfinite(cllr) else \
-            f"{c.label}: minCllr {min_cllr:.3f}"
+        text = f"{c.label}: {cllr:.3f} / {min_cllr:.3f}" if np.isfinite(cllr) else \
+            f"{c.label}: - / {min_cllr:.3f}"
         if np.isfinite(act).any():
             has_actual = True
             colours.plot(ax, c, plo, act, label=text, linewidth=1.5, linestyle="-", zorder=2)
