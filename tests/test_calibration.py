@@ -199,7 +199,7 @@ def example():
 def test_default_fits_on_dev_applies_to_eval_and_cross_fits_dev(example):
     res = C.calibrate(example, systems="gmm")
     p = res.params
-    assert set(zip(p.fit, p.fitted_on, p.applied_to)) == {
+    assert set(zip(p.fit, p.fitted_on, p.applied_to, strict=True)) == {
         ("held-out", "dev", "eval"), ("cross-fit", "dev", "dev")}
     assert sorted(p.query("fit == 'cross-fit'").fold.unique().tolist()) == [0, 1, 2, 3, 4]
     held = p.query("fit == 'held-out'").set_index("term").estimate
@@ -242,7 +242,7 @@ def test_folds_keep_subjects_whole_and_match_between_calibrate_and_fuse(example)
             for trial in rows.trial[hit]:
                 fold_of.setdefault((name, trial), k)
     by_trial = {}
-    for (name, trial), k in fold_of.items():
+    for (_, trial), k in fold_of.items():
         by_trial.setdefault(trial, set()).add(k)
     assert all(len(v) == 1 for v in by_trial.values())
     subject = example.drop_duplicates("trial").set_index("trial").subject
