@@ -72,6 +72,8 @@ CLI_FLAGS = {
     "confidence_level": "--confidence-level",
     "n_resamples": "--n-resamples",
     "seed": "--seed",
+    "prior": "--prior",
+    "folds": "--folds",
 }
 
 _KEYWORD = re.compile(

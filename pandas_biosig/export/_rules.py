@@ -50,6 +50,14 @@ HEADERS: dict[str, str] = {
     "dcf": "DCF",
     "cllr": "Cllr",
     "min_cllr": "min Cllr",
+    "cllr_loss": "Cllr loss",
+    "dcf_loss": "DCF loss",
+    "not_llr": "Not LLRs",
+    "source": "Source",
+    "term": "Term",
+    "fitted_on": "Fitted on",
+    "applied_to": "Applied to",
+    "objective": "Objective",
     "d_prime": "d'",
     "metric": "Metric",
     "test": "Test",
@@ -94,6 +102,8 @@ BEST: dict[str, Literal["min", "max"]] = {
     "dcf": "min",
     "cllr": "min",
     "min_cllr": "min",
+    "cllr_loss": "min",
+    "dcf_loss": "min",
     "auc": "max",
     "d_prime": "max",
     "recognition_rate": "max",
@@ -126,7 +136,7 @@ NOT_RANKED = frozenset(
     {
         "n", "n_genuine", "n_impostor", "n_folds", "fa", "fr", "threshold", "threshold_a",
         "threshold_b", "min_dcf_threshold", "statistic", "log10_pvalue", "se", "ci_low",
-        "ci_high", "wins_a", "wins_b", "ties", *PVALUES, *SETTINGS,
+        "ci_high", "wins_a", "wins_b", "ties", "not_llr", "objective", *PVALUES, *SETTINGS,
     }
 )
 
