@@ -31,9 +31,9 @@ from .. import __version__, datasets, stats
 from .._core.pairwise import ADJUST_METHODS
 from .._core.progress import interactive, make_bar
 from .._core.schema import BiosigWarning, SchemaError, validate_trials
-from ..export._rules import BEST
 from ..export._latex import to_latex
 from ..export._markdown import to_markdown
+from ..export._rules import BEST
 from ..io._scores import FORMATS
 from ..verification._comparison import TESTS, DecisionTestError, compare, default_test
 from ..verification._epc import epc_bootstrap
