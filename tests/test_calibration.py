@@ -493,3 +493,9 @@ def test_figures_draw_the_normalized_curves(example):
 def test_result_repr_says_what_it_holds(example):
     text = repr(C.calibrate(example, systems="gmm"))
     assert "gmm:linear" in text and "held-out: 2" in text and "cross-fit: 10" in text
+
+
+def test_the_method_literal_lists_the_methods():
+    from typing import get_args
+
+    assert get_args(C._api.CalibrationMethod) == tuple(C.METHODS)
