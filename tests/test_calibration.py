@@ -339,6 +339,17 @@ def test_systems_that_do_not_share_trials_are_refused(example):
         C.compare_fusion(t, systems=["cnn", "gmm"])
 
 
+def test_a_fused_system_missing_from_a_split_is_refused(example):
+    t = example.drop(example.query("system == 'gmm' and split == 'eval'").index)
+    want = C.ERROR_FUSE_MISSING.format(system="gmm", split="eval", where="")
+    with pytest.raises(pbs.SchemaError, match=f"^{re.escape(want)}$"):
+        C.fuse(t, systems=["cnn", "gmm"])
+    t = example.drop(example.query("system == 'gmm' and split == 'dev'").index)
+    want = C.ERROR_FIT_MISSING.format(system="gmm", on="dev", where="")
+    with pytest.raises(pbs.SchemaError, match=f"^{re.escape(want)}$"):
+        C.calibrate(t, systems="gmm", on="dev", apply_to="eval")
+
+
 def test_a_split_with_one_class_is_refused(example):
     t = example.drop(example.query("split == 'dev' and label == 'genuine'").index)
     want = ERROR_ONE_CLASS.format(where="system 'cnn', split='dev'", n_genuine=0,

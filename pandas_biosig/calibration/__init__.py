@@ -30,6 +30,8 @@ from ._api import (
 from ._curves import cllr_curve
 from ._fit import (
     CALIBRATION_COLUMN,
+    ERROR_FIT_MISSING,
+    ERROR_FUSE_MISSING,
     ERROR_FUSE_TRIALS,
     ERROR_NAME_TAKEN,
     FITS,
@@ -44,7 +46,9 @@ __all__ = [
     "CALIBRATION_COLUMN",
     "ERROR_FEW_UNITS",
     "ERROR_FOLDS",
+    "ERROR_FIT_MISSING",
     "ERROR_FOLD_ONE_CLASS",
+    "ERROR_FUSE_MISSING",
     "ERROR_FUSE_SYSTEMS",
     "ERROR_FUSE_TRIALS",
     "ERROR_NAME_TAKEN",

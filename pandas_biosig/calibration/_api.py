@@ -153,7 +153,7 @@ def _check_names(trials: Trials, units: list[Unit]) -> None:
             raise SchemaError(ERROR_NAME_TAKEN.format(name=u.name))
 
 
-def _failures(data: pd.DataFrame, trials: Trials, rows: list, *, system, score, split,
+def _failures(data: pd.DataFrame, trials: Trials, rows: list, *, system, score,
               nonfinite) -> list:
     """Under ``nonfinite="reject"``: the non-finite rows of every calibrated group, to be
     written as failures (NaN scores) of the calibrated system."""
@@ -179,7 +179,7 @@ def _result(data, trials: Trials, units: list[Unit], settings: Settings, *, syst
     out = run(trials, units, settings)
     if settings.same_trials:
         warnings.warn(WARN_SAME_TRIALS.format(split=settings.on), BiosigWarning, stacklevel=3)
-    extra = _failures(data, trials, out.rows, system=system, score=score, split=split,
+    extra = _failures(data, trials, out.rows, system=system, score=score,
                       nonfinite=nonfinite)
     table = trial_frame(data, out.rows, system=system, score=score, extra=extra)
     return CalibrationResult(table, params_frame(trials, out), tuple(u.name for u in units))

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._core.protocol import ERROR_ON_MISSING, group_where
+from .._core.protocol import group_where
 from .._core.replicates import ERROR_LABELS_DIFFER
 from .._core.schema import BiosigWarning, Group, SchemaError, Trials, scalar_value
 from .._kernels.calibration import (
@@ -42,6 +42,8 @@ from ._folds import assign_folds
 
 __all__ = [
     "CALIBRATION_COLUMN",
+    "ERROR_FIT_MISSING",
+    "ERROR_FUSE_MISSING",
     "ERROR_FUSE_TRIALS",
     "ERROR_NAME_TAKEN",
     "FITS",
@@ -80,6 +82,14 @@ ERROR_FUSE_TRIALS = (
     "systems {a!r} and {b!r} do not share the same trials{where}: {n_a} trial(s) only in "
     "{a!r} and {n_b} only in {b!r} (e.g. {examples}); a fusion needs every system's score "
     "of every trial: keep the trials they share, or fuse other systems"
+)
+ERROR_FIT_MISSING = (
+    "system {system!r} has no trials in split {on!r}{where}, so no calibration map can be "
+    "fitted there"
+)
+ERROR_FUSE_MISSING = (
+    "system {system!r} has no trials in split {split!r}{where}: a fusion needs every fused "
+    "system's score of every trial"
 )
 ERROR_NAME_TAKEN = (
     "system name {name!r} is already a system of the table; pass another name (or drop "
@@ -160,8 +170,9 @@ def _blocks(trials: Trials, unit: Unit, by_key: tuple) -> dict:
             h = index.get((*by_key, other, g.split))
             where = group_where(trials, g).replace(f"system {g.system!r}", "").strip(", ")
             if h is None:
-                raise SchemaError(ERROR_ON_MISSING.format(
-                    system=other, on=g.split, where=f" ({where})" if where else ""))
+                by = "".join(f", {b}={v!r}" for b, v in zip(trials.by, by_key, strict=True))
+                raise SchemaError(ERROR_FUSE_MISSING.format(system=other, split=g.split,
+                                                            where=by))
             columns.append(_aligned(g, h, where))
         out[g.split] = _Block(g, np.column_stack(columns))
     return out
@@ -294,7 +305,7 @@ def _held_out(out: _Out, trials, unit: Unit, blocks: dict, settings: Settings, f
     on = settings.on
     if on not in blocks:
         where = "".join(f", {b}={v!r}" for b, v in zip(trials.by, by_key, strict=True))
-        raise SchemaError(ERROR_ON_MISSING.format(system=unit.sources[0], on=on, where=where))
+        raise SchemaError(ERROR_FIT_MISSING.format(system=unit.sources[0], on=on, where=where))
     fit_block = blocks[on]
     g = fit_block.group
     where = _where(trials, unit, g)
