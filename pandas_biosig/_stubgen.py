@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import accessor
+from ._core.mirror import mirror
 
 __all__ = ["STUB", "accessor_stub"]
 
@@ -33,7 +34,7 @@ def _methods(cls: type) -> list[tuple[str, Callable[..., Any]]]:
     return [
         (name, value.function())
         for name, value in vars(cls).items()
-        if isinstance(value, accessor.mirror)
+        if isinstance(value, mirror)
     ]
 
 
@@ -98,7 +99,7 @@ def _imported_from(func: Callable[..., Any], name: str) -> str:
 
 def _imports(funcs: list[Callable[..., Any]]) -> list[str]:
     modules: dict[str, str] = {"pd": "import pandas as pd"}  # name -> "import x" line
-    froms: dict[str, set[str]] = {"typing": {"Any"}}
+    froms: dict[str, set[str]] = {}
     for func in funcs:
         for param in inspect.signature(func).parameters.values():
             texts = [param.annotation]
@@ -179,12 +180,7 @@ def accessor_stub() -> str:
     out = [_HEADER]
     imports = _imports([f for _, f in plot + main])
     out += ["\n".join(imports)]
-    out.append("\n__all__ = [\"BiosigAccessor\", \"PlotAccessor\", \"mirror\", \"mirror_doc\"]\n")
-    out.append("\ndef mirror_doc(func: Any) -> str: ...\n")
-    out.append("\nclass mirror:\n    name: str\n    namespace: str\n")
-    out.append("    def __init__(self, name: str, namespace: str = ...) -> None: ...\n")
-    out.append("    def function(self) -> Any: ...\n")
-    out.append("    def __get__(self, accessor: Any, owner: type | None = ...) -> Any: ...\n")
+    out.append("\n__all__ = [\"BiosigAccessor\", \"PlotAccessor\"]\n")
     out.append("\nclass PlotAccessor:\n    _obj: pd.DataFrame\n")
     out.append("    def __init__(self, pandas_obj: pd.DataFrame) -> None: ...\n")
     out += [_method(name, func) for name, func in plot]

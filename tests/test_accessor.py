@@ -7,8 +7,9 @@ import pandas as pd
 import pytest
 
 import pandas_biosig as pbs
+from pandas_biosig._core.mirror import mirror, mirror_doc
 from pandas_biosig._stubgen import STUB, accessor_stub
-from pandas_biosig.accessor import BiosigAccessor, PlotAccessor, mirror, mirror_doc
+from pandas_biosig.accessor import BiosigAccessor, PlotAccessor
 
 METHODS = [m for m, v in vars(BiosigAccessor).items() if isinstance(v, mirror)]
 PLOT_METHODS = [m for m, v in vars(PlotAccessor).items() if isinstance(v, mirror)]
@@ -193,3 +194,20 @@ def test_pairwise_matrix_is_offered_on_pairwise_tables_only(example):
     assert "pairwise_matrix" in dir(table.biosig)
     with pytest.raises(ValueError, match="expected a pairwise table"):
         example.biosig.pairwise_matrix()
+
+
+def test_the_dask_accessor_mirrors_the_outofcore_functions():
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas_biosig.outofcore as ooc
+
+    ddf = dd.from_pandas(pbs.datasets.example_trials(), npartitions=2)
+    names = [m for m, v in vars(ooc.DaskBiosigAccessor).items() if isinstance(v, mirror)]
+    assert set(names) == {n for n in ooc.__all__ if inspect.isfunction(getattr(ooc, n))}
+    for name in names:
+        func, method = getattr(ooc, name), getattr(ddf.biosig, name)
+        signature = inspect.signature(func)
+        assert inspect.signature(method) == signature.replace(
+            parameters=list(signature.parameters.values())[1:]
+        )
+        assert inspect.getdoc(method) == mirror_doc(func)
+    pd.testing.assert_frame_equal(ddf.biosig.eer(), ooc.eer(ddf))

@@ -297,3 +297,32 @@ def test_bootstrap_pvalue_by_hand():
 def test_paired_bootstrap_unknown_system(example):
     with pytest.raises(pbs.SchemaError, match=r"system 'nope' is not in the table \(systems: \['cnn'"):
         pbs.paired_bootstrap(example, "cnn", "nope", apply_to="eval", n_resamples=5)
+
+
+def test_compare_says_the_monte_carlo_error_of_its_bootstrap_pvalue():
+    """Without a seed the bootstrap p-value moved between calls (0.0295, 0.0284, 0.0319):
+    pvalue_mc_se says by how much. Percentile test, two-sided: sqrt(p(2 - p)/B); the
+    studentized one: |dp/dz| |z| / sqrt(2(B - 1)); NaN where nothing is resampled."""
+    from scipy import stats as st
+
+    trials = pbs.datasets.example_trials().query("system in ['cnn', 'cnn_aug']")
+    b = 200
+    pct = pbs.compare(trials, test="bootstrap", metric="eer", n_resamples=b, seed=1)
+    assert "studentized" not in pct.method.iloc[0]
+    p = pct.pvalue.to_numpy()
+    np.testing.assert_allclose(pct.pvalue_mc_se, np.sqrt(p * (2 - p) / b), rtol=1e-12)
+    stu = pbs.compare(trials, n_resamples=b, seed=1)
+    assert "studentized" in stu.method.iloc[0]
+    z = stu.statistic.abs().to_numpy()
+    df = float(stu.method.iloc[0].split("t with ")[1].split()[0])
+    slope = 2 * st.t.pdf(z, df)
+    np.testing.assert_allclose(stu.pvalue_mc_se, slope * z / np.sqrt(2 * (b - 1)), rtol=2e-2)
+    assert pbs.compare(trials, test="hter_dependent").pvalue_mc_se.isna().all()
+
+
+def test_the_studentized_pvalue_moves_between_seeds_as_its_mc_se_says():
+    trials = pbs.datasets.example_trials().query("system in ['cnn', 'cnn_aug']")
+    runs = [pbs.compare(trials, n_resamples=200, seed=s) for s in range(20)]
+    spread = np.std([r.pvalue.item() for r in runs], ddof=1)
+    said = np.mean([r.pvalue_mc_se.item() for r in runs])
+    assert 0.6 < spread / said < 1.6  # 20 seeds: the spread is known to about 16 %

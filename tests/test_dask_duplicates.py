@@ -11,7 +11,7 @@ dd = pytest.importorskip("dask.dataframe")
 import dask  # noqa: E402
 
 import pandas_biosig as pbs  # noqa: E402
-import pandas_biosig.outofcore._api  # noqa: E402  (registers ddf.biosig)
+import pandas_biosig.outofcore  # noqa: E402  (registers ddf.biosig)
 from pandas_biosig._core.schema import SchemaError  # noqa: E402
 from pandas_biosig.outofcore import _engine as _dask_engine  # noqa: E402
 

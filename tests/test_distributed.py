@@ -21,7 +21,7 @@ import dask  # noqa: E402
 from test_outofcore import ERROR_RATE_CASES, TINY, _table  # noqa: E402
 
 import pandas_biosig as pbs  # noqa: E402
-import pandas_biosig.outofcore._api  # noqa: E402  (registers ddf.biosig)
+import pandas_biosig.outofcore  # noqa: E402  (registers ddf.biosig)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def big():
 
 def _python(code: str, stdin: bytes = b"") -> bytes:
     result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], input=stdin,
-                            cwd=Path(__file__).parents[1], capture_output=True, timeout=300)
+                            cwd=Path(__file__).parents[1], capture_output=True)
     assert result.returncode == 0, result.stderr.decode()
     return result.stdout
 

@@ -16,6 +16,7 @@ package; without them they are skipped (``requires_jinja2``, ``requires_tabulate
 import difflib
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -183,6 +184,7 @@ def test_markdown_numbers_are_the_rounded_values(summary):
     "values, shown",
     [
         ([0.9996, 1.0, 0.95], ["0.9996", "1.0000", "0.9500"]),  # not "1.00" twice
+        ([0.9996, 1.0], ["0.9996", "1.0000"]),
         ([0.91, 0.92], ["0.91", "0.92"]),  # distinct at the default precision: unchanged
         ([0.5, 0.5, 0.25], ["0.50", "0.50", "0.25"]),  # equal values may print equal
         ([0.12345678, 0.12345679], ["0.12345678", "0.12345679"]),
@@ -190,7 +192,7 @@ def test_markdown_numbers_are_the_rounded_values(summary):
     ],
 )
 def test_distinct_values_never_print_equal(values, shown):
-    frame = pd.DataFrame({"system": list("abc"[: len(values)]), "auc": values})
+    frame = pd.DataFrame({"system": list("abc"[: len(values)]), "value": values})
     text = to_markdown(frame, best=None, caption="")
     cells = [line.strip("|").split("|")[1].strip() for line in text.splitlines()[2:]]
     assert cells == shown
@@ -350,8 +352,11 @@ def test_latex_escapes_text_and_symbols():
 @requires_jinja2
 def test_latex_caption_and_label():
     frame = pd.DataFrame({"system": ["a", "b"], "eer": [0.1, 0.2]})
-    bare = to_latex(frame, caption="")
+    bare = to_latex(frame, caption="", fit=False)
     assert bare.startswith(r"\begin{tabular}") and r"\caption" not in bare
+    fitted = to_latex(frame, caption="")  # shrunk to the line when wider, never enlarged
+    assert fitted == (r"\noindent\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}"
+                      "{!}{%\n" + bare.rstrip("\n") + "%\n}\n")
     labelled = to_latex(frame, label="tab:x")
     assert r"\begin{table}" in labelled and r"\label{tab:x}" in labelled
     assert r"\caption{Rates in \%. Best per column in bold.}" in labelled
@@ -528,18 +533,28 @@ def test_to_markdown_without_tabulate(monkeypatch, summary):
 # ----------------------------------------------------------------------------- pdflatex
 @requires_jinja2
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
-def test_latex_compiles(tmp_path, summary):
+def test_latex_compiles_and_fits_the_default_article_page(tmp_path, summary):
+    """Every table, Python's and the command line's, compiles in the default ``article``
+    (345 pt of text width, no geometry package) without an overfull box: the CLI's
+    summary.tex was 360 pt too wide, apriori.tex 132 pt, to_latex(compare()) 381 pt."""
     from pandas_biosig.cli import main
 
+    trials = pbs.datasets.example_trials()
     by_protocol = pd.concat(
         [summary.assign(protocol=p) for p in ("P1", "P2")], ignore_index=True
     )[["protocol", *MARKED_COLUMNS]]
-    tables = [
-        to_latex(summary, columns=MARKED_COLUMNS, comparison=comparison_table(), label="tab:a"),
-        to_latex(comparison_table(), label="tab:b"),
-        to_latex(summary.iloc[:, :8], caption=""),
-        to_latex(by_protocol, label="tab:c"),
-    ]
+    tables = {
+        "marked": to_latex(summary, columns=MARKED_COLUMNS, comparison=comparison_table(),
+                           label="tab:a"),
+        "golden compare": to_latex(comparison_table(), label="tab:b"),
+        "no caption": to_latex(summary.iloc[:, :8], caption=""),
+        "by protocol": to_latex(by_protocol, label="tab:c"),
+        "summary()": to_latex(pbs.summary(trials)),
+        "compare()": to_latex(pbs.compare(trials, n_resamples=20, seed=0)),
+        "ci()": to_latex(pbs.ci(trials)),
+        "bootstrap()": to_latex(pbs.bootstrap(trials, n_resamples=20, seed=0)),
+        "error_rates()": to_latex(pbs.error_rates(trials)),
+    }
     # and every table of the command-line report, as written with --latex
     assert main(["report", "--out", str(tmp_path / "report"), "--latex", "--n-resamples", "20"]) == 0
     written = sorted((tmp_path / "report").glob("*.tex"))
@@ -547,20 +562,21 @@ def test_latex_compiles(tmp_path, summary):
     for path in written:
         text = path.read_text()
         assert r"\caption{" in text and r"\label{tab:" in text, path.name  # captions everywhere
-        tables.append(text)
-    document = (
-        "\\documentclass{article}\n\\usepackage{booktabs}\n"
-        "\\usepackage[margin=1cm,landscape]{geometry}\n\\begin{document}\n"
-        + "\n".join(tables)
-        + "\n\\end{document}\n"
-    )
-    (tmp_path / "tables.tex").write_text(document)
-    result = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "tables.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-    )
-    assert result.returncode == 0, result.stdout[-3000:]
-    assert (tmp_path / "tables.pdf").stat().st_size > 0
+        tables[path.name] = text
+    for name, table in tables.items():  # one document per table: the log names it
+        stem = re.sub(r"\W+", "_", name)
+        (tmp_path / f"{stem}.tex").write_text(
+            "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{graphicx}\n"
+            "\\begin{document}\n" + table + "\n\\end{document}\n"
+        )
+        result = subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"{stem}.tex"],
+            cwd=tmp_path, capture_output=True, text=True,
+        )
+        assert result.returncode == 0, (name, result.stdout[-3000:])
+        log = (tmp_path / f"{stem}.log").read_text(errors="replace")
+        assert "Overfull" not in log, (name, re.findall(r"Overfull.*", log))
+        assert (tmp_path / f"{stem}.pdf").stat().st_size > 0
 
 
 @requires_tabulate
@@ -582,4 +598,41 @@ def test_marks_need_a_direction_for_an_unknown_metric():
 def test_empty_table(kind, summary):
     pytest.importorskip("jinja2" if kind == "tex" else "tabulate")
     text = render(kind, summary.iloc[:0], columns=["system", "eer_rocch"])
-    assert "EER (ROCCH)" in text
+    assert "EER (ROCCH)" in text or r"\shortstack{EER\\(ROCCH)}" in text
+
+
+@requires_tabulate
+def test_one_registry_formats_every_column_and_extends_to_new_ones(monkeypatch):
+    """COLUMN_FORMATS gives each column its name, unit and decimals; a column of another
+    result frame is formatted once it is registered; the rates of one table share their
+    decimals (EER was printed with 3 and 2 decimals in one table)."""
+    from pandas_biosig.export import COLUMN_FORMATS, HEADERS, RATES, ColumnFormat
+
+    frame = pd.DataFrame({"system": ["a", "b"], "apcer_x": [0.1234, 0.5], "eer": [0.01, 0.02],
+                          "far": [0.01001, 0.01], "threshold": [0.5, 0.25]})
+    before = to_markdown(frame, caption="", best=None).splitlines()[0]
+    assert "apcer_x" in before and "EER (%)" in before
+    monkeypatch.setitem(COLUMN_FORMATS, "apcer_x", ColumnFormat("APCER-x", "%", 1))
+    assert HEADERS["apcer_x"] == "APCER-x" and "apcer_x" in RATES
+    lines = to_markdown(frame, caption="", best=None).splitlines()
+    assert lines[0].split("|")[2].strip() == "APCER-x (%)"
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
+    # far needs 3 decimals (1.001 vs 1.00); the other rates of the table get them too
+    assert [row[1:4] for row in cells] == [["12.340", "1.000", "1.001"], ["50.000", "2.000", "1.000"]]
+    assert [row[4] for row in cells] == ["0.5000", "0.2500"]  # thresholds: 4 decimals
+    monkeypatch.delitem(COLUMN_FORMATS, "apcer_x")
+    assert "apcer_x" not in HEADERS and "apcer_x" not in RATES
+
+
+def test_every_column_of_the_main_results_has_a_display_name():
+    from pandas_biosig.export import COLUMN_FORMATS
+
+    trials = pbs.datasets.example_trials()
+    results = {
+        "summary": pbs.summary(trials), "compare": pbs.compare(trials, n_resamples=20, seed=0),
+        "ci": pbs.ci(trials), "bootstrap": pbs.bootstrap(trials, n_resamples=20, seed=0),
+        "error_rates": pbs.error_rates(trials), "eer": pbs.eer(trials), "dcf": pbs.dcf(trials),
+    }
+    missing = {name: [c for c in frame.columns if c not in COLUMN_FORMATS]
+               for name, frame in results.items()}
+    assert not any(missing.values()), missing

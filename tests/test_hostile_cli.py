@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -126,6 +127,33 @@ def test_a_foreign_folder_is_refused_and_left_alone(capsys, tmp_path, table):
     assert (out / "data.csv").read_text() == "1,2\n"
 
 
+def test_a_file_the_user_copied_over_a_report_file_is_never_replaced(capsys, tmp_path, table):
+    """``biosig report t.csv --out o; cp t.csv o/summary.csv; biosig report o/summary.csv
+    --out o``: the manifest lists summary.csv, but its content is no longer what the
+    library wrote, so it is the user's: the second report is refused and the file kept."""
+    out = tmp_path / "o"
+    status, _, err = _run(capsys, table, "--out", out, *FAST)
+    assert _judge(status, err) == "correct"
+    shutil.copyfile(table, out / "summary.csv")
+    data = (out / "summary.csv").read_bytes()
+    before = _snapshot(tmp_path)
+    status, _, err = _run(capsys, out / "summary.csv", "--out", out, *FAST)
+    assert status == 1 and "summary.csv" in err and "changed since it wrote them" in err
+    assert (out / "summary.csv").read_bytes() == data
+    assert _snapshot(tmp_path) == before
+    # a file of the old report that the user edited is theirs: not removed as stale
+    (out / "summary.csv").unlink()
+    status, _, err = _run(capsys, table, "--out", out, "--latex", *FAST)
+    assert _judge(status, err) == "correct"
+    (out / "summary.tex").write_text("% my edits\n")
+    status, _, err = _run(capsys, table, "--out", out, *FAST)  # no .tex this time
+    assert _judge(status, err) == "correct"
+    assert (out / "summary.tex").read_text() == "% my edits\n"
+    assert not (out / "apriori.tex").exists()  # unchanged stale files still go
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert set(manifest["sha256"]) == set(manifest["files"]) and "summary.tex" not in manifest["files"]
+
+
 @pytest.mark.parametrize("attack", ["link_file", "link_dir", "out_is_link", "out_is_file",
                                     "forged_manifest", "manifest_link"])
 def test_links_and_forged_manifests_write_nothing_outside(capsys, tmp_path, table, attack):
@@ -163,6 +191,9 @@ def test_links_and_forged_manifests_write_nothing_outside(capsys, tmp_path, tabl
     assert _snapshot(outside) == before_outside  # nothing outside changed
     if attack in ("out_is_link", "out_is_file", "manifest_link"):
         assert status == 1
+    elif attack in ("link_file", "link_dir"):  # a link is not what the library wrote
+        assert status == 1 and ("report.md" if attack == "link_file" else "det.png") in err
+        assert (out / ("report.md" if attack == "link_file" else "det.png")).is_symlink()
     else:
         assert status == 0
         assert not (out / "report.md").is_symlink()

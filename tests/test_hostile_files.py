@@ -405,7 +405,7 @@ def bomb_results(tmp_path_factory):
     env = dict(os.environ, PYTHONPATH=str(Path(pbs.__file__).parents[1]))
     run = subprocess.run(
         [sys.executable, "-c", BOMB_SCRIPT, *map(str, paths.values())],
-        capture_output=True, text=True, timeout=180, env=env,
+        capture_output=True, text=True, env=env,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     results = json.loads(run.stdout)
@@ -427,7 +427,106 @@ def test_max_bytes_is_the_users_to_raise(tmp_path):
     path.write_bytes(gzip.compress(GOOD))
     with pytest.raises(FileTooLargeError, match="max_bytes=10 "):
         pbs.read_bob(path, max_bytes=10)
-    outcome(lambda: pbs.read_bob(path, max_bytes=len(GOOD)),
+    # the bound covers the parse too: the text, and per line (at most 3 here: two line
+    # breaks) 4 fields and the row, as PARSE_BYTES_PER_FIELD / _ROW say
+    from pandas_biosig.io import PARSE_BYTES_PER_FIELD, PARSE_BYTES_PER_ROW
+
+    cost = len(GOOD) + 3 * (4 * PARSE_BYTES_PER_FIELD + PARSE_BYTES_PER_ROW)
+    outcome(lambda: pbs.read_bob(path, max_bytes=cost),
             lambda f: f.score.tolist() == [1.0, 0.0], expect="correct", family="files")
+    with pytest.raises(FileTooLargeError, match=f"parsing it would take about {cost} bytes"):
+        pbs.read_bob(path, max_bytes=cost - 1)
     for bad in (0, -1, 1.5, "1", True):
         outcome(lambda b=bad: pbs.read_bob(path, max_bytes=b), expect="named", family="files")
+
+
+# -------------------------------------------------------------------- the parse's memory
+# A file of valid lines whose parse would cost more than max_bytes: read in a subprocess
+# whose address space is capped PEAK_MULTIPLE * max_bytes above the idle interpreter's.
+# Before, max_bytes bounded only the decompressed bytes: a 1.16 MB .txt.gz holding 400 MB
+# of bob lines took 4.66 GB, and 0.97 MB of ASVspoof CM lines ended in a bare MemoryError.
+PARSE_SCRIPT = textwrap.dedent("""
+    import json, resource, sys
+    import pandas_biosig.io as pio
+    def vm(key):
+        status = open("/proc/self/status").read()
+        return int(status.split(key + ":")[1].split()[0]) * 1024
+    bound = int(sys.argv[1])
+    idle = vm("VmHWM")
+    if sys.argv[2] == "cap":
+        limit = vm("VmPeak") + pio.PEAK_MULTIPLE * bound
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    out = {}
+    for reader, path in zip(sys.argv[3::2], sys.argv[4::2]):
+        try:
+            out[path] = "read %d rows" % len(getattr(pio, reader)(path, max_bytes=bound))
+        except pio.FileTooLargeError as error:
+            out[path] = "FileTooLargeError " + str(error)
+        except MemoryError:
+            out[path] = "MemoryError"
+    out["peak_above_idle"] = vm("VmHWM") - idle
+    print(json.dumps(out))
+""")
+
+
+def _lines_gzip(path: Path, line, total: int) -> Path:
+    """``total`` bytes of text made of ``line(i)``, as one gzip member of about 1 MiB of
+    lines written again and again (quick to build; the reader must stop early)."""
+    block = "".join(line(i) for i in range(1000)).encode() * 64
+    member = gzip.compress(block, compresslevel=9, mtime=0)
+    with open(path, "wb") as handle:
+        for _ in range(max(1, total // len(block))):
+            handle.write(member)
+    return path
+
+
+def _bob_line(i):
+    return f"c{i} c{i if i % 5 == 0 else i + 1} probe{i} 0.{i % 97}\n"
+
+
+def _cm_line(i):
+    return f"LA_{i:07d} {'-' if i % 3 else 'A07'} {'bonafide' if i % 3 else 'spoof'} {i % 89 / 10}\n"
+
+
+def _run_parse(bound: int, mode: str, *reads) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(Path(pbs.__file__).parents[1]))
+    run = subprocess.run(
+        [sys.executable, "-c", PARSE_SCRIPT, str(bound), mode, *map(str, reads)],
+        capture_output=True, text=True, env=env,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout)
+
+
+def test_a_parse_past_max_bytes_stops_with_a_named_error_under_a_memory_cap(tmp_path):
+    if not Path("/proc/self/status").exists():
+        pytest.skip("needs /proc to measure the address space")
+    from pandas_biosig.io import PEAK_MULTIPLE
+
+    bound = 256 << 20
+    big = _lines_gzip(tmp_path / "big.txt.gz", _bob_line, 400 << 20)  # past the bytes
+    parse = _lines_gzip(tmp_path / "parse.txt.gz", _bob_line, 200 << 20)  # past the parse
+    cm = _lines_gzip(tmp_path / "cm.txt.gz", _cm_line, 200 << 20)
+    assert all(p.stat().st_size < 8 << 20 for p in (big, parse, cm))
+    out = _run_parse(bound, "cap", "read_bob", big, "read_bob", parse, "read_asvspoof_cm", cm)
+    assert out[str(big)].startswith(f"FileTooLargeError {big}: more than max_bytes=")
+    assert out[str(parse)].startswith(f"FileTooLargeError {parse}: parsing it would take")
+    assert out[str(cm)].startswith(f"FileTooLargeError {cm}: parsing it would take")
+    assert out["peak_above_idle"] <= PEAK_MULTIPLE * bound
+
+
+def test_a_parse_within_max_bytes_peaks_within_its_multiple(tmp_path):
+    """A file whose estimated parse just fits the bound is read, and the process's peak
+    resident memory rises by at most PEAK_MULTIPLE times the bound (the cap on the
+    address space is not used here: pyarrow's allocator reserves more than it uses)."""
+    if not Path("/proc/self/status").exists():
+        pytest.skip("needs /proc to measure the resident memory")
+    from pandas_biosig.io import PARSE_BYTES_PER_FIELD, PARSE_BYTES_PER_ROW, PEAK_MULTIPLE
+
+    bound = 64 << 20
+    n = bound // (4 * PARSE_BYTES_PER_FIELD + PARSE_BYTES_PER_ROW + 40)
+    path = tmp_path / "fits.txt"
+    path.write_text("".join(_bob_line(i) for i in range(n)))
+    out = _run_parse(bound, "measure", "read_bob", path)
+    assert out[str(path)] == f"read {n} rows"
+    assert out["peak_above_idle"] <= PEAK_MULTIPLE * bound

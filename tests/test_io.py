@@ -543,6 +543,20 @@ def test_read_scores_directory_with_split_tokens(tmp_path):
     assert got.query("system == 'cnn' and split == 'eval'").score.tolist() == [s + 1 for s in SCORES]
 
 
+def test_a_split_token_in_the_middle_of_a_name_is_the_split(tmp_path):
+    """``scores-dev-isv``: the split token was read only first or last, so dev and eval
+    made four unrelated systems (scores-dev-isv, scores-eval-isv...)."""
+    for system in ("isv", "gmm"):
+        for split in ("dev", "eval"):
+            (tmp_path / f"scores-{split}-{system}.txt").write_text(four_rows(0.5))
+    got = read_scores(tmp_path)
+    pairs = sorted(map(tuple, got[["system", "split"]].drop_duplicates().values))
+    assert pairs == [("gmm", "dev"), ("gmm", "eval"), ("isv", "dev"), ("isv", "eval")]
+    (tmp_path / "cnn-test-aug.txt").write_text(four_rows(0))
+    got = read_scores(tmp_path / "cnn-test-aug.txt")
+    assert got[["system", "split"]].drop_duplicates().values.tolist() == [["cnn-aug", "eval"]]
+
+
 def test_read_scores_list_without_splits(tmp_path):
     paths = []
     for name in ["A.txt", "B.scores"]:
@@ -683,3 +697,58 @@ def test_read_scores_feeds_the_metrics(tmp_path):
     trials = read_scores(tmp_path)
     rates = pbs.error_rates(trials, threshold="eer", on="dev", apply_to="eval")
     assert rates.system.tolist() == ["cnn"]
+
+
+# ----------------------------------------------------------------------------- line bounds
+def test_a_line_of_a_million_fields_fails_fast_naming_file_and_line(tmp_path):
+    from pandas_biosig.io import ERROR_LINE_FIELDS, MAX_FIELDS_PER_LINE
+
+    path = tmp_path / "pad-dev.csv"
+    header = "claimed_id,test_label,is_bonafide,attack_type,score\n"
+    path.write_text(header + "x0,x0_1,True,,0.9\n" + ",".join(["1"] * 10**6) + "\n")
+    with pytest.raises(ScoreFileError) as exc:
+        pbs.read_bob_pad(path)
+    assert str(exc.value) == ERROR_LINE_FIELDS.format(
+        source=path, line=3, found=10**6, limit=MAX_FIELDS_PER_LINE
+    )
+    lists = tmp_path / "a_genuine.txt"
+    lists.write_text("0.5\n" + " ".join(["1"] * 2000) + "\n")
+    with pytest.raises(ScoreFileError, match=r"a_genuine.txt, line 2: 2000 fields"):
+        pbs.read_score_lists(lists, lists)
+
+
+def test_a_field_longer_than_its_bound_is_a_named_error(tmp_path):
+    from pandas_biosig.io import MAX_FIELD_BYTES
+
+    path = tmp_path / "cnn.txt"
+    path.write_text("a a p1 0.5\nb b " + "p" * (MAX_FIELD_BYTES + 1) + " 0.1\n")
+    with pytest.raises(ScoreFileError, match=rf"cnn.txt, line 2: a field of {MAX_FIELD_BYTES + 1} bytes"):
+        read_bob(path)
+
+
+@pytest.mark.parametrize("reader", ["table", "pad", "vuln"])
+def test_a_csv_line_with_one_field_too_many_names_file_and_line(tmp_path, reader):
+    """pandas took an extra field on the first data line for an index (shifting every
+    column) and raised its own ParserError for one further down."""
+    from pandas_biosig.io import ERROR_CSV_FIELDS
+
+    header, row = {
+        "table": ("system,trial,label,score", "cnn,{i},{label},0.{i}"),
+        "pad": ("claimed_id,test_label,is_bonafide,attack_type,score", "x,x{i},{flag},,0.{i}"),
+        "vuln": ("bio_ref_subject_id,probe_subject_id,probe_key,probe_attack_type,score",
+                 "a,a,k{i},,0.{i}"),
+    }[reader]
+    rows = [row.format(i=i, label=("genuine", "impostor")[i % 2], flag=i % 2 == 0)
+            for i in range(1, 5)]
+    read = {"table": read_table, "pad": pbs.read_bob_pad, "vuln": pbs.read_bob_vuln}[reader]
+    for line in (2, 4):  # the first data line, and one further down
+        lines = [header, *rows]
+        lines[line - 1] += ",7"
+        path = tmp_path / f"scores-{line}.csv"
+        path.write_text("\n".join(lines) + "\n")
+        with pytest.raises(ScoreFileError) as exc:
+            read(path)
+        assert str(exc.value) == ERROR_CSV_FIELDS.format(
+            source=path, line=line, expected=len(header.split(",")),
+            found=len(header.split(",")) + 1,
+        )

@@ -298,3 +298,25 @@ def test_dcf_at_every_error_rates_criterion(policy):
     np.testing.assert_array_equal(d.threshold, er.threshold)
     np.testing.assert_array_equal(d.far, er.far)
     np.testing.assert_array_equal(d.frr, er.frr)
+
+
+@pytest.mark.parametrize("factor", [1e300, 1e-310, 2.0**-1070, 1.7e308 / 5])
+def test_d_prime_is_scale_invariant(factor):
+    """d' = |3 - 0| / sqrt((1 + 1) / 2) = 3 for genuine {2, 4}, impostor {-1, 1}; the
+    squared deviations of 1e300 scores overflowed (d' = 0) and those of 1e-310 scores
+    underflowed (d' = inf)."""
+    trials = pd.DataFrame({
+        "system": "s", "trial": range(4), "label": ["genuine"] * 2 + ["impostor"] * 2,
+        "score": np.array([2.0, 4.0, -1.0, 1.0]) * factor,
+    })
+    assert pbs.summary(trials).d_prime.item() == pytest.approx(3.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("power", [100, -600, 900])
+def test_d_prime_keeps_its_bits_under_a_power_of_two_scaling(power):
+    trials = pbs.datasets.example_trials()
+    scaled = trials.assign(score=np.ldexp(trials.score.to_numpy(), power))
+    expected = pbs.summary(trials).d_prime.to_numpy()
+    assert np.array_equal(pbs.summary(scaled).d_prime.to_numpy(), expected)
+    assert pbs.summary(trials.assign(score=trials.score * 1e300)).d_prime.to_numpy() \
+        == pytest.approx(expected, rel=1e-13)

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from versions import nan_string_dtype
 
 from pandas_biosig._core.object_runs import neighbour_changes, pointers
 from pandas_biosig._core.schema import factorize_keys
@@ -195,7 +196,7 @@ def test_arrow_labels_equal_the_general_path(picks, pair, cuts, large, head):
         pa.array(["pad", *words[a:b], "pad"], type=kind).slice(1, b - a)
         for a, b in zip(bounds[:-1], bounds[1:], strict=True)
     ]
-    series = pd.Series(pa.chunked_array(chunks, type=kind), dtype=pd.StringDtype("pyarrow", np.nan))
+    series = pd.Series(pa.chunked_array(chunks, type=kind), dtype=nan_string_dtype())
     fast, general = _labels(series), _general_labels(series)
     assert fast[1] == general[1]
     if general[1] is None:

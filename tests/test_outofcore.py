@@ -21,7 +21,7 @@ dd = pytest.importorskip("dask.dataframe")
 import dask  # noqa: E402
 
 import pandas_biosig as pbs  # noqa: E402
-import pandas_biosig.outofcore._api as ooc  # noqa: E402  (registers ddf.biosig)
+import pandas_biosig.outofcore as ooc  # noqa: E402  (registers ddf.biosig)
 from pandas_biosig._core.schema import SchemaError  # noqa: E402
 from pandas_biosig._kernels import outofcore as K  # noqa: E402
 from pandas_biosig._kernels.rates import Sweep  # noqa: E402

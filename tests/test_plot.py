@@ -72,6 +72,12 @@ def _drawn(ax):
     return ax.figure.canvas.get_renderer()
 
 
+def _x_span(patch) -> tuple[float, float]:
+    xs = patch.get_path().transformed(patch.get_patch_transform()).vertices[:, 0] \
+        if hasattr(patch, "get_patch_transform") else patch.get_xy()[:, 0]
+    return float(np.min(xs)), float(np.max(xs))
+
+
 def _label_boxes(ax, which):
     renderer = _drawn(ax)
     labels = ax.get_xticklabels() if which == "x" else ax.get_yticklabels()
@@ -93,7 +99,11 @@ def test_det_lines_labels_and_ticks(trials):
     assert ax.get_legend().get_title().get_text() == "EER at the threshold (dot)"
     _drawn(ax)
     xlabels = [t.get_text() for t in ax.get_xticklabels()]
-    assert xlabels == ["0.1", "1", "2", "5", "10", "20", "40", "60", "80", "90"]
+    # which ticks fit depends on the fonts of the matplotlib version: those of DET_TICKS,
+    # in order, at least the decades and the middle of the range
+    named = [f"{100 * t:g}" for t in plot.DET_TICKS]
+    assert xlabels == [t for t in named if t in xlabels]
+    assert {"1", "10", "20", "40"} <= set(xlabels)
     # ticks sit at the normal deviates of the rates they name
     np.testing.assert_allclose(
         ax.get_xticks(), pbs.ppndf([float(t) / 100 for t in xlabels])
@@ -320,7 +330,8 @@ def test_epc_bands_and_significance_shading(two_boot):
     # the shaded spans cover exactly the significant weights
     cost = two_boot.weight.values
     sig = two_boot.significant.isel(pair=0).values
-    spans = [p.get_x() for p in ax.patches], [p.get_x() + p.get_width() for p in ax.patches]
+    # axvspan gives a Rectangle (matplotlib >= 3.9) or a Polygon (3.7): read its x extent
+    spans = [_x_span(p)[0] for p in ax.patches], [_x_span(p)[1] for p in ax.patches]
     covered = np.array([any(a <= c <= b for a, b in zip(*spans, strict=True)) for c in cost])
     np.testing.assert_array_equal(covered, sig)
 

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from versions import nan_string_dtype
 
 import pandas_biosig as pbs
 from pandas_biosig._core.schema import (
@@ -234,7 +235,7 @@ def _arrow_str(chunks, *, large=True, sliced=True):
         pa.array(["x", *c], type=kind).slice(1) if sliced else pa.array(c, type=kind)
         for c in chunks
     ]
-    return pd.Series(pa.chunked_array(parts, type=kind), dtype=pd.StringDtype("pyarrow", np.nan))
+    return pd.Series(pa.chunked_array(parts, type=kind), dtype=nan_string_dtype())
 
 
 def _labels_outcome(series):
@@ -329,3 +330,32 @@ def test_arrow_key_fast_path_equals_factorize(chunks, large):
     )
 
 
+
+
+@pytest.mark.parametrize("dtype", ["int64", "Int64", "uint64"])
+@pytest.mark.parametrize("offset", [1, 2, 3])
+def test_integer_scores_just_beyond_2_53_are_refused_exactly(dtype, offset):
+    """2**53 + 1 is 2**53 as a float: the guard compares the integers themselves, so
+    ±(2**53 + 1) is refused like 2**53 + 2 (it gave EER 0.5 where the exact EER is 0)."""
+    from pandas_biosig._core.schema import ERROR_SCORE_INEXACT
+
+    big = 2**53 + offset
+    for sign in ([1] if dtype == "uint64" else [1, -1]):
+        scores = [big, 2**53, 0, 1] if sign == 1 else [0, 1, -big, -(2**53)]
+        trials = pd.DataFrame({
+            "system": "s", "trial": range(4),
+            "label": ["genuine", "impostor", "impostor", "genuine"] if sign == 1
+            else ["genuine", "genuine", "impostor", "impostor"],
+            "score": pd.array(scores, dtype=dtype),
+        })
+        with pytest.raises(SchemaError, match=prefix(ERROR_SCORE_INEXACT)) as exc:
+            pbs.eer(trials)
+        assert str(sign * big) in str(exc.value)
+
+
+def test_integer_scores_at_2_53_are_exact_and_kept():
+    trials = pd.DataFrame({
+        "system": "s", "trial": range(4), "label": ["genuine", "impostor"] * 2,
+        "score": np.array([2**53, -(2**53), 2**53 - 1, 0], dtype=np.int64),
+    })
+    assert pbs.eer(trials).eer.item() == 0.0

@@ -368,9 +368,9 @@ def test_any_multipletests_code_is_passed_through(eval_trials, adjust):
 def test_adjustment_leaves_the_garbage_collector_as_it_found_it(eval_trials):
     import gc
 
-    assert gc.get_freeze_count() == 0
+    before = gc.get_freeze_count()  # whatever the interpreter (or a plugin) froze
     pbs.compare(eval_trials, test="hter_dependent")
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() == before
     gc.freeze()  # a caller's own frozen objects stay frozen
     try:
         frozen = gc.get_freeze_count()

@@ -20,6 +20,16 @@ __all__ = ["all_equal", "spelled_labels"]
 _BLOCK = 1 << 16
 
 
+def chunked(series):
+    """The pyarrow ChunkedArray of a pyarrow-backed string Series: ``__arrow_array__``
+    gives one (pandas >= 2.2) or, in older pandas, may give one that pyarrow 14's
+    ``chunked_array`` cannot take again."""
+    import pyarrow as pa
+
+    raw = series.array.__arrow_array__()
+    return raw if isinstance(raw, pa.ChunkedArray) else pa.chunked_array([raw])
+
+
 def _layout(chunk):
     """``(offsets, data)`` of a string chunk without missing values as numpy views (the
     offsets of its own rows, the whole data buffer), or None for another layout."""

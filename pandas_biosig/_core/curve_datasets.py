@@ -2,7 +2,7 @@
 ``long_name`` and ``units``, and the Dataset attrs every curve carries.
 
 A documented internal module (docs/architecture.md, layer 1): :mod:`pandas_biosig.verification._curves`,
-:mod:`pandas_biosig.pad`, :mod:`pandas_biosig.vulnerability` and
+:mod:`pandas_biosig.pad`, :func:`pandas_biosig.vulnerability` and
 :mod:`pandas_biosig.outofcore` build their ``xarray.Dataset`` results with these ``_`` names.
 Every Dataset has the group dims (``by`` columns, ``system``, ``split``) and the attrs
 ``kind``, ``orientation`` and ``pandas_biosig_version``, so it round-trips through netCDF.

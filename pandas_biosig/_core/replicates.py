@@ -190,6 +190,28 @@ class BootstrapTestResult(TestResult):
     #: degrees of freedom of the studentized test (NaN: the percentile test)
     df: float = math.nan
 
+    @property
+    def pvalue_mc_se(self) -> float:
+        r"""The Monte-Carlo standard error of ``pvalue``: what it would vary by between
+        runs with other seeds. The percentile test counts the ``B`` finite replicates:
+        :math:`\sqrt{p(1-p)/B}` one-sided, and :math:`\sqrt{p(2-p)/B}` two-sided (twice
+        the standard error of the smaller tail's share, :math:`p/2`). The studentized test's p-value moves with the
+        replicates' standard deviation, whose relative error is about
+        :math:`1/\sqrt{2(B-1)}`: by the delta method, :math:`|dp/dz| \cdot |z| /
+        \sqrt{2(B-1)}`. NaN without replicates."""
+        b = int(np.count_nonzero(np.isfinite(self._replicates)))
+        if b < 2 or not np.isfinite(self.pvalue):
+            return math.nan
+        if not np.isfinite(self.df):
+            p = self.pvalue
+            return math.sqrt((p * (2 - p) if self.alternative == "two-sided" else p * (1 - p)) / b)
+        z = abs(self.statistic)
+        if not np.isfinite(z):
+            return math.nan
+        density = float(student_t.pdf(z, self.df))
+        slope = density * (2 if self.alternative == "two-sided" else 1)
+        return slope * z / math.sqrt(2 * (b - 1))
+
     def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
         confidence_level = check_confidence_level(confidence_level)
         if np.isfinite(self.df):

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .arrow_strings import all_equal, spelled_labels
+from .arrow_strings import all_equal, chunked, spelled_labels
 from .object_runs import neighbour_changes
 
 __all__ = [
@@ -303,7 +303,7 @@ def _arrow_labels(series: pd.Series) -> np.ndarray | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    arr = pa.chunked_array(series.array.__arrow_array__())
+    arr = chunked(series)
     genuine = spelled_labels(arr, LABEL_VOCABULARY)
     if genuine is not None:
         return genuine
@@ -353,8 +353,8 @@ def numeric_scores(data: pd.DataFrame, column: str) -> np.ndarray:
     ):
         raise SchemaError(ERROR_SCORE_DTYPE.format(column=column, dtype=dtype))
     values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    if kind in "iu":
-        big = np.abs(values) > 2.0**53
+    if kind in "iu":  # compared as integers: 2**53 + 1 rounds to 2**53 as a float
+        big = ((series > 2**53) | (series < -(2**53))).to_numpy(dtype=bool, na_value=False)
         if big.any():
             examples = [scalar_value(v) for v in series[big].head(3)]
             raise SchemaError(
@@ -503,7 +503,9 @@ def _finite_scores(
     scores = numeric_scores(data, column)
     # a finite sum proves every score finite without a mask (an overflowing or non-finite
     # sum falls back to the exact check)
-    if bool(np.isfinite(np.add.reduce(scores))) or bool(np.isfinite(scores).all()):
+    with np.errstate(over="ignore"):
+        total = np.add.reduce(scores)
+    if bool(np.isfinite(total)) or bool(np.isfinite(scores).all()):
         return scores, None
     finite = np.isfinite(scores)
     if nonfinite == "raise":
@@ -610,10 +612,9 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     if n < 2 or (not arrow and not numpy_object and series.hasnans):
         return None
     if arrow:
-        import pyarrow as pa
         import pyarrow.compute as pc
 
-        arr = pa.chunked_array(series.array.__arrow_array__())
+        arr = chunked(series)
         if arr.null_count:  # a missing value, counted by arrow (``hasnans`` is a pass)
             return None
         same = all_equal(arr)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import textwrap
 from functools import cache
 from typing import Any, get_args
 
@@ -173,3 +174,20 @@ def check_adjust(adjust: Any) -> str | None:
     if not isinstance(adjust, str) or adjust.lower() not in methods:
         raise ValueError(ERROR_ADJUST.format(value=adjust, allowed=list(methods)))
     return adjust
+
+
+def fill_doc(doc: str, **parts: str) -> str:
+    """``doc`` with each ``{key}`` replaced by ``parts[key]``, re-indented to the line the
+    placeholder stands on: a docstring is indented in the source before Python 3.13 and
+    dedented from 3.13 on, while the shared texts keep their source indentation (their
+    first line follows the placeholder; the others are indented as in the source)."""
+    for key, text in parts.items():
+        token = "{" + key + "}"
+        line = next((ln for ln in doc.splitlines() if token in ln), None)
+        if line is None:
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        first, newline, rest = text.partition("\n")
+        body = first + (newline + textwrap.indent(textwrap.dedent(rest), indent) if rest else "")
+        doc = doc.replace(token, body)
+    return doc

@@ -15,6 +15,7 @@ for the lowest point, and the next float above the highest score for reject-all.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -566,13 +567,21 @@ def cllr(negatives: np.ndarray, positives: np.ndarray) -> float:
 
 def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
     """Decidability index ``|mu_g - mu_i| / sqrt((var_g + var_i) / 2)`` (population
-    variances), on the finite scores."""
+    variances), on the finite scores.
+
+    Scale invariant: scores whose magnitude is beyond ``2**±250`` are scaled by a power of
+    two (exact) before their deviations are squared, so the squares neither overflow
+    (``1e300`` scores) nor underflow (``1e-310``); other scores are not scaled at all.
+    """
     neg, neg_sum = _finite_sum(negatives)
     pos, pos_sum = _finite_sum(positives)
     if neg.size == 0 or pos.size == 0:
         return float("nan")
+    shift = _power_of_two_shift(pos, neg)
     moments = []
     for x, total in ((pos, pos_sum), (neg, neg_sum)):
+        if shift:  # extreme scores only: a copy scaled by 2**shift, exact
+            x, total = np.ldexp(x, shift), None
         # x.mean() is this sum over the size; the finiteness check already summed
         m = x.mean() if total is None else total / x.size
         # two-pass population variance: numpy's pairwise sum of the squared deviations,
@@ -588,6 +597,15 @@ def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
         return float(diff / spread) if spread > 0 else float("inf") if diff > 0 else float("nan")
 
 
+def _power_of_two_shift(*arrays: np.ndarray) -> int:
+    """0 for finite scores whose largest magnitude lies within ``2**±250`` (their squared
+    deviations are normal floats), else the exponent of the power of two that brings it
+    near 1."""
+    largest = max(max(abs(float(a.max())), abs(float(a.min()))) for a in arrays)
+    exponent = math.frexp(largest)[1]
+    return 0 if largest == 0 or -250 <= exponent <= 250 else -exponent
+
+
 def _squared_deviations(x: np.ndarray, m: float, out: np.ndarray) -> None:
     np.subtract(x, m, out=out)
     np.multiply(out, out, out=out)
@@ -597,5 +615,6 @@ def _finite_sum(x: np.ndarray) -> tuple[np.ndarray, np.float64 | None]:
     """The finite values of ``x`` in their order, and their ``np.add.reduce``: ``x``
     itself when its sum is finite (then every value is), without a mask or a copy; else
     a masked copy, and None for the sum."""
-    total = np.add.reduce(x)
+    with np.errstate(over="ignore"):  # an overflowing sum falls back to the mask
+        total = np.add.reduce(x)
     return (x, total) if np.isfinite(total) else (x[np.isfinite(x)], None)

@@ -22,10 +22,28 @@ __all__ = ["pairwise_sum", "softplus_into"]
 LEAF = 1 << 14
 
 
+#: numpy < 2 reduces a contiguous array buffer by buffer (``np.getbufsize()`` values,
+#: 8192 by default): a pairwise sum within each buffer, added up one after the other.
+_BUFFERED = np.lib.NumpyVersion(np.__version__) < "2.0.0"
+
+
 def pairwise_sum(fill: Callable[[int, int, np.ndarray], None], size: int,
                  leaf: int = LEAF) -> float:
     """``float(np.add.reduce(x))`` for the ``size`` values that ``fill(lo, hi, out)``
-    writes (``x[lo:hi]`` into ``out``), bit for bit (``leaf`` > 128)."""
+    writes (``x[lo:hi]`` into ``out``), bit for bit (``leaf`` > 128), under numpy 2 (one
+    pairwise sum) and numpy 1.26 (one per buffer of ``np.getbufsize()`` values, summed in
+    order)."""
+    block = np.getbufsize()
+    if _BUFFERED and size > block:
+        total = 0.0
+        for start in range(0, size, block):
+            total += _pairwise(lambda lo, hi, out, s=start: fill(s + lo, s + hi, out),
+                               min(block, size - start), leaf)
+        return total
+    return _pairwise(fill, size, leaf)
+
+
+def _pairwise(fill: Callable[[int, int, np.ndarray], None], size: int, leaf: int) -> float:
     buf = np.empty(min(size, leaf))
 
     def node(lo: int, m: int) -> float:

@@ -8,6 +8,10 @@ the library wrote there. Writing a report
   the files of the old report that the new one does not have are removed, so no stale
   table or figure is left beside the new report; files the manifest does not list (the
   user's own) are kept;
+- a file is the library's only while its content is what the library wrote: the manifest
+  records the SHA-256 of each file, and a listed file whose content differs (the user
+  copied their own data over it, or edited it) is the user's: it is kept, and a report
+  that would write a file of that name is refused;
 - into any other non-empty folder is refused, unless ``force`` (then the report is added
   beside the files already there).
 
@@ -21,6 +25,7 @@ HTML or Markdown syntax in a system name is shown as text.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -47,8 +52,8 @@ ERROR_NOT_EMPTY = (
 ERROR_NOT_A_FOLDER = "--out {path}: exists and is not a folder"
 ERROR_SYMLINK = "--out {path}: is a symbolic link; give the folder it points to"
 ERROR_CLASH = (
-    "--out {path}: would overwrite {files}, which pandas_biosig did not write; move them "
-    "or choose another folder"
+    "--out {path}: would overwrite {files}, which pandas_biosig did not write (or which "
+    "changed since it wrote them); move them or choose another folder"
 )
 
 
@@ -103,8 +108,28 @@ def _is_plain_name(name: object) -> bool:
     )
 
 
-def _previous_files(out: Path) -> list[str] | None:
-    """The files listed by a valid manifest in ``out``, or None when there is none."""
+def _sha256(path: Path) -> str | None:
+    """The SHA-256 of a regular file (not a link), or None."""
+    try:
+        if not stat.S_ISREG(path.lstat().st_mode):
+            return None
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _owned(out: Path, previous: dict[str, str]) -> set[str]:
+    """The files of ``previous`` ({name: sha256}) that still hold what the library wrote."""
+    return {name for name, digest in previous.items() if _sha256(out / name) == digest}
+
+
+def _previous_files(out: Path) -> dict[str, str] | None:
+    """``{name: sha256}`` of the files a valid manifest in ``out`` lists, or None when
+    there is none; a name without a recorded hash is not listed (it cannot be checked)."""
     path = out / MANIFEST
     try:
         info = path.lstat()
@@ -119,14 +144,21 @@ def _previous_files(out: Path) -> list[str] | None:
         return None
     if not isinstance(manifest, dict) or manifest.get("generator") != _GENERATOR:
         return None
-    files = manifest.get("files")
-    if not isinstance(files, list):
+    files, hashes = manifest.get("files"), manifest.get("sha256")
+    if not isinstance(files, list) or not isinstance(hashes, dict):
         return None
-    return [f for f in files if _is_plain_name(f)]
+    return {
+        f: hashes[f] for f in files
+        if _is_plain_name(f) and isinstance(hashes.get(f), str)
+    }
 
 
-def _write_manifest(stage: Path, out: Path, files: list[str], version: str) -> None:
-    text = json.dumps({"generator": _GENERATOR, "version": version, "files": files}, indent=1)
+def _write_manifest(stage: Path, out: Path, files: dict[str, str], version: str) -> None:
+    text = json.dumps(
+        {"generator": _GENERATOR, "version": version, "files": sorted(files),
+         "sha256": dict(sorted(files.items()))},
+        indent=1,
+    )
     (stage / MANIFEST).write_text(text + "\n", encoding="utf-8")
     os.replace(stage / MANIFEST, out / MANIFEST)
 
@@ -150,7 +182,7 @@ def write_report(
         raise ReportFolderError(ERROR_NOT_EMPTY.format(path=out, manifest=MANIFEST))
     if previous is None and MANIFEST in existing:
         raise ReportFolderError(ERROR_CLASH.format(path=out, files=[MANIFEST]))
-    owned = set(previous or ()) & existing
+    owned = _owned(out, previous or {})
     stage = Path(tempfile.mkdtemp(prefix=".pandas_biosig-staging-", dir=out))
     try:
         write(stage)
@@ -161,17 +193,18 @@ def write_report(
         clash = sorted(n for n in new if n in existing and n not in owned)
         if clash:
             raise ReportFolderError(ERROR_CLASH.format(path=out, files=clash))
+        written = {name: _sha256(stage / name) for name in new}
         # the manifest lists old and new files while they are swapped, then the new ones
-        _write_manifest(stage, out, sorted(owned | set(new)), version)
+        _write_manifest(stage, out, {**{n: previous[n] for n in owned}, **written}, version)
         for name in new:
             os.replace(stage / name, out / name)  # replaces a link; never follows it
         for name in sorted(owned - set(new)):
             target = out / name
             with contextlib.suppress(FileNotFoundError):
-                if target.is_dir() and not target.is_symlink():
-                    continue  # the library writes no folders: not one of its files
-                target.unlink()  # removes a link itself, not what it points to
-        _write_manifest(stage, out, new, version)
+                if _sha256(target) != previous[name]:
+                    continue  # changed since it was written: the user's now
+                target.unlink()
+        _write_manifest(stage, out, written, version)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     ordered = sorted(new, key=lambda n: (n != "report.md", n))

@@ -25,6 +25,7 @@ import pandas as pd
 
 from ..io._formats import reads_as_table
 from ..io._names import GENERIC_NAMES, SPLIT_TOKENS, parse_name
+from ..io._open import DEFAULT_MAX_BYTES
 from ..io._scores import read_scores
 
 __all__ = ["cli_message", "load_trials"]
@@ -53,6 +54,11 @@ ERROR_KEY_AS_SCORES = (
     "key with --trials, or one key per split with --trials-dev and --trials-eval"
 )
 ERROR_TRIALS_BOTH = "give either --trials or --trials-dev / --trials-eval, not both"
+ERROR_EMPTY_SYSTEM = (
+    "{n} row(s) have an empty system name (the first is row {row}, system {value!r}): "
+    "every row needs a system name, or its system would be left out of the pairwise tests; "
+    "name them in the file (or with --column OLD=system)"
+)
 
 #: Python keywords of the library and the flags of ``biosig report`` that set them.
 CLI_FLAGS = {
@@ -74,12 +80,15 @@ CLI_FLAGS = {
     "seed": "--seed",
     "prior": "--prior",
     "folds": "--folds",
+    "max_bytes": "--max-bytes",
 }
 
 _KEYWORD = re.compile(
     r"(?<![\w-])(" + "|".join(sorted(CLI_FLAGS, key=len, reverse=True)) + r")="
     r"(True|False|None|'[^']*'|\"[^\"]*\"|[^\s,;:)]+)?"
 )
+# a NIST trial's fields as the readers name them: (enroll='a', test='b'), not --test
+_TRIAL_FIELDS = re.compile(r"""(\benroll=(?:'[^']*'|"[^"]*"), )test=""")
 _LABEL_WORDS = {"target", "nontarget", "non-target", "tgt", "imp", "genuine", "impostor"}
 
 
@@ -100,7 +109,8 @@ def cli_message(text: str) -> str:
     text = text.replace("(or a mapping {split: path})", "(or --trials-dev and --trials-eval)")
     text = re.sub(r"trials= has no trials file for split '(\w+)'", r"--trials-\1 is missing: no trials file for split '\1'", text)
     text = re.sub(r"\bsplit='([^']*)'", r"split \1", text)  # a split's value, not a flag
-    text = _KEYWORD.sub(flag, text)
+    text = _TRIAL_FIELDS.sub("\\1test\0=", text)  # protected from the flags...
+    text = _KEYWORD.sub(flag, text).replace("test\0=", "test=")  # ...and restored
     text = text.replace("a mapping {system: path}", "--name")
     if text.startswith("missing column(s)"):
         text += "; map a file's columns to them with --column OLD=NEW"
@@ -208,6 +218,7 @@ def load_trials(
     trials_eval: Path | None = None,
     columns: dict | None = None,
     table: pd.DataFrame | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     """The trial table of the command line's file arguments (see the module docstring);
     ``table`` instead of files: only name its systems."""
@@ -252,5 +263,19 @@ def load_trials(
         eval=as_str(ev_arg),
         trials=keys,
         columns=columns or None,
+        max_bytes=max_bytes,
     )
-    return _rename(table, names) if names else table
+    table = _rename(table, names) if names else table
+    _check_system_names(table)
+    return table
+
+
+def _check_system_names(table: pd.DataFrame) -> None:
+    """Refuse rows whose system name is missing or blank (a CSV's empty field)."""
+    system = table["system"]
+    blank = system.isna().to_numpy() | system.astype(str).str.strip().eq("").to_numpy()
+    if blank.any():
+        row = int(blank.argmax())
+        raise ValueError(ERROR_EMPTY_SYSTEM.format(
+            n=int(blank.sum()), row=row, value=system.iloc[row]
+        ))

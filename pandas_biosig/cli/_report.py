@@ -25,6 +25,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .. import __version__, datasets, stats
@@ -34,6 +35,7 @@ from .._core.schema import BiosigWarning, SchemaError, validate_trials
 from ..export._latex import to_latex
 from ..export._markdown import to_markdown
 from ..export._rules import BEST
+from ..io._open import DEFAULT_MAX_BYTES
 from ..io._scores import FORMATS
 from ..verification._comparison import TESTS, DecisionTestError, compare, default_test
 from ..verification._epc import epc_bootstrap
@@ -436,6 +438,7 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
         fig.axes[0].set_title(
             f"Expected performance curve: thresholds on {on}, HTER on {apply_to}"
         )
+        fta = _fta_note(trials, nonfinite, fig.axes[0], apply_to)
         bands = (
             f" with {100 * confidence_level:g}% bootstrap bands "
             f"({_DRAWN.get(ds.attrs['resample'], ds.attrs['resample'])} resampled)"
@@ -443,10 +446,25 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
         )
         figs["epc"] = (
             fig,
-            f"EPC{bands}" + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else ""),
+            f"EPC{bands}" + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else "")
+            + fta,
         )
     steps("EPC figure")
     return figs
+
+
+def _fta_note(trials: pd.DataFrame, nonfinite: str, ax, apply_to: str) -> str:
+    """Under ``--nonfinite reject`` with failures to acquire, the EPC's HTER is that of the
+    acquired trials (the curve's rates are FMR and FNMR), while the a-priori table's HTER
+    counts the failures (FAR = FMR(1 - FTA), FRR = FTA + FNMR(1 - FTA)): label it so."""
+    if nonfinite != "reject" or "score" not in trials:
+        return ""
+    scores = pd.to_numeric(trials["score"], errors="coerce").to_numpy(dtype=float)
+    if np.isfinite(scores).all():
+        return ""
+    ax.set_ylabel(f"HTER of the acquired trials on {apply_to} (%)")
+    return ("; the HTER of the acquired trials: failures to acquire (non-finite scores) are "
+            "left out, while the a-priori table's HTER counts them")
 
 
 # ----------------------------------------------------------------------------- command line
@@ -505,6 +523,20 @@ def _input_arguments(rep: argparse.ArgumentParser) -> None:
                      help="rename a table column to the schema, e.g. --column llr=score")
     rep.add_argument("--split-column", default="split", metavar="NAME",
                      help="the table's split column (default: split)")
+    rep.add_argument("--max-bytes", type=_size, default=DEFAULT_MAX_BYTES, metavar="SIZE",
+                     help="the most memory reading one file may take: its bytes after "
+                          "decompression, and its text with its parsed fields (a number of "
+                          "bytes, or with K, M or G: 512M; default 8G)")
+
+
+def _size(text: str) -> int:
+    """A number of bytes: an integer, or one with a binary suffix K, M or G (``512M``)."""
+    match = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", text, flags=re.IGNORECASE)
+    if match is None or int(match.group(1)) < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size: give a positive number of bytes, or one with K, M or G"
+        )
+    return int(match.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[match.group(2).upper()]
 
 
 def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
@@ -568,11 +600,17 @@ def _load(args) -> tuple[pd.DataFrame, str]:
     trials = load_trials(
         args.files, dev=args.dev, eval=args.eval, pairs=args.dev_eval, names=names or None,
         format=args.format, trials=args.trials, trials_dev=args.trials_dev,
-        trials_eval=args.trials_eval, columns=columns,
+        trials_eval=args.trials_eval, columns=columns, max_bytes=args.max_bytes,
     )
     names = [*map(str, args.files), *map(str, args.dev or []), *map(str, args.eval or [])]
     title = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
     return trials, title
+
+
+def _round_trip(value: float) -> str:
+    """A float as the shortest text that reads back to the same float (``repr``): pandas'
+    own writer may drop the last digit (0.0361289455043892 for 0.036128945504389276)."""
+    return repr(float(value))
 
 
 def _write(
@@ -582,7 +620,7 @@ def _write(
 
     def write(stage: Path) -> None:
         for name, (frame, options) in rep.tables.items():
-            frame.to_csv(stage / f"{name}.csv", index=False)
+            frame.to_csv(stage / f"{name}.csv", index=False, float_format=_round_trip)
             if latex:
                 text = to_latex(frame, label=f"tab:{name}", **options)
                 (stage / f"{name}.tex").write_text(text)

@@ -19,6 +19,7 @@ from .._core.schema import (
     factorize_keys,
     validate_trials,
 )
+from .._core.validation import fill_doc
 from .._kernels import fairness as _fair
 from .._kernels.cluster import wilson_interval
 from .._kernels.rates import Sweep
@@ -463,5 +464,5 @@ _COMMON_DOC = """group, reference_group : str
 
 
 def _doc(func):
-    func.__doc__ = func.__doc__.replace("{common}", _COMMON_DOC)
+    func.__doc__ = fill_doc(func.__doc__, common=_COMMON_DOC)
     return func

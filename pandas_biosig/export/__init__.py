@@ -6,9 +6,11 @@ numbers. :func:`to_latex` renders through pandas' ``Styler.to_latex`` (it needs 
 dependencies of pandas-biosig, imported only when a table is rendered.
 
 What to show, and how, is decided by column name. The rules are data, in the module
-constants :data:`HEADERS`, :data:`RATES`, :data:`BEST`, :data:`SETTINGS`, :data:`HIDDEN`
-and :data:`PVALUES`, so a column name means the same thing in every table. A column that
-is not listed there is shown as is.
+constants :data:`COLUMN_FORMATS` (the one registry of display names, units and decimals,
+of which :data:`HEADERS` and :data:`RATES` are views), :data:`BEST`, :data:`SETTINGS`,
+:data:`HIDDEN` and :data:`PVALUES`, so a column name means the same thing in every table.
+A column that is not listed there is shown as is; add a :class:`ColumnFormat` to
+:data:`COLUMN_FORMATS` to format another result frame's columns.
 
 Modules: ``latex`` (:func:`to_latex`), ``markdown`` (:func:`to_markdown`); ``_rules`` holds
 the rules and option checks they share, ``_table`` turns a frame into formatted cells.
@@ -20,6 +22,9 @@ from ._rules import BEST, HEADERS, HIDDEN, MAX_DECIMALS, PVALUES, RATES, SETTING
 
 __all__ = [
     "BEST",
+    "COLUMN_FORMATS",
+    "ColumnFormat",
+    "DEFAULT_DECIMALS",
     "HEADERS",
     "HIDDEN",
     "MAX_DECIMALS",

@@ -9,6 +9,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.validation import check_flag, fill_doc
 from ._rules import _SHARED_DOC, ERROR_LABEL, _require
 from ._table import _escape_latex, _prepare, _substitute
 
@@ -20,7 +21,7 @@ def to_latex(
     *,
     columns: Sequence[str] | None = None,
     percent: bool | Sequence[str] = True,
-    precision: int | Mapping[str, int] = 2,
+    precision: int | Mapping[str, int] | None = None,
     intervals: bool = True,
     best: Literal["auto", "min", "max"] | None | Mapping[str, Literal["min", "max"] | None] = "auto",
     comparison: pd.DataFrame | None = None,
@@ -28,14 +29,22 @@ def to_latex(
     by: str | Sequence[str] | None = None,
     caption: str | None = None,
     label: str | None = None,
+    fit: bool = True,
 ) -> str:
     r"""A result table as a LaTeX ``tabular`` with booktabs rules.
 
     Rendered by pandas' ``Styler.to_latex(hrules=True)``: ``\toprule``, ``\midrule``,
     ``\bottomrule`` (load ``\usepackage{booktabs}``). Text is escaped, numbers are
-    right-aligned and the best values are ``\textbf``. With a caption or a label the
+    right-aligned and the best values are ``\textbf``. A header of several words is set
+    on two lines (``\shortstack``), the unit on the second. With a caption or a label the
     tabular is wrapped in a centered ``table`` float.
     {shared}
+    fit : bool
+        Shrink a tabular wider than the line to the line's width, never enlarging a
+        narrower one: ``\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}``
+        (load ``\usepackage{graphicx}``), so that every table fits the text width of the
+        document (345 pt in the default ``article``). ``False``: the bare tabular.
+
     Returns
     -------
     str
@@ -59,22 +68,23 @@ def to_latex(
     >>> import pytest; _ = pytest.importorskip("jinja2")
     >>> from pandas_biosig.export import to_latex
     >>> s = pbs.summary(pbs.datasets.example_trials().query("split == 'eval'"))
-    >>> print(to_latex(s, columns=["system", "eer_rocch", "auc"], precision={"auc": 4},
-    ...                label="tab:eer"))
+    >>> print(to_latex(s, columns=["system", "eer_rocch", "auc"], label="tab:eer"))
     \begin{table}
     \centering
     \caption{Rates in \%. Best per column in bold. p\_target = 0.01; c\_miss = 1; c\_fa = 1.}
     \label{tab:eer}
+    \noindent\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%
     \begin{tabular}{lrr}
     \toprule
-    System & EER (ROCCH) (\%) & AUC \\
+    System & \shortstack{EER (ROCCH)\\(\%)} & AUC \\
     \midrule
     cnn & 4.94 & 0.9897 \\
     cnn\_aug & \textbf{4.58} & \textbf{0.9902} \\
     gmm & 9.39 & 0.9647 \\
     lbp & 16.15 & 0.9072 \\
     \bottomrule
-    \end{tabular}
+    \end{tabular}%
+    }
     \end{table}
     <BLANKLINE>
     """
@@ -86,7 +96,7 @@ def to_latex(
     from pandas.io.formats.style import Styler
 
     cells = table.cells.copy()
-    cells.columns = table.headers
+    cells.columns = [_two_lines(h) for h in table.headers]
     styles = pd.DataFrame(
         np.where(table.bold, "textbf:--rwrap;", ""), index=cells.index, columns=cells.columns
     )
@@ -94,7 +104,7 @@ def to_latex(
         Styler(cells)
         .hide(axis="index")
         .format(lambda text: _substitute(text, "latex"), escape="latex")
-        .format_index(escape="latex", axis="columns")
+        .format_index(escape=None, axis="columns")
         .apply(lambda _: styles, axis=None)
     )
     if caption is None:
@@ -107,7 +117,35 @@ def to_latex(
         else {}
     )
     column_format = "".join("r" if n else "l" for n in table.numeric)
-    return styler.to_latex(hrules=True, column_format=column_format, **float_args)
+    text = styler.to_latex(hrules=True, column_format=column_format, **float_args)
+    return _fit(text) if check_flag(fit, "fit") else text
 
 
-to_latex.__doc__ = to_latex.__doc__.replace("{shared}", _SHARED_DOC)
+#: Shrinks what is wider than the line to the line's width (graphicx), never enlarges.
+_FIT = "\\noindent\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n"
+
+
+def _fit(text: str) -> str:
+    """The tabular of ``text`` inside :data:`_FIT`."""
+    start = text.index("\\begin{tabular}")
+    end = text.index("\\end{tabular}") + len("\\end{tabular}")
+    return text[:start] + _FIT + text[start:end] + "%\n}" + text[end:]
+
+
+def _two_lines(header: str) -> str:
+    """A header of two or more words (longer than 8 characters) on two lines, split where
+    the longer line is shortest (``EER (ROCCH) (%)`` -> ``EER (ROCCH)`` over ``(%)``);
+    escaped for LaTeX."""
+    words = header.split(" ")
+    if len(words) < 2 or len(header) <= 8:
+        return _latex_text(header)
+    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    top, bottom = min(splits, key=lambda pair: (max(len(pair[0]), len(pair[1])), -len(pair[0])))
+    return f"\\shortstack{{{_latex_text(top)}\\\\{_latex_text(bottom)}}}"
+
+
+def _latex_text(text: str) -> str:
+    return _substitute(_escape_latex(text), "latex")
+
+
+to_latex.__doc__ = fill_doc(to_latex.__doc__, shared=_SHARED_DOC)

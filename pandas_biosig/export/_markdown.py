@@ -8,6 +8,7 @@ from typing import Literal
 
 import pandas as pd
 
+from .._core.validation import fill_doc
 from ._rules import _SHARED_DOC, ERROR_LABEL, _require
 from ._table import _prepare, _substitute
 
@@ -19,7 +20,7 @@ def to_markdown(
     *,
     columns: Sequence[str] | None = None,
     percent: bool | Sequence[str] = True,
-    precision: int | Mapping[str, int] = 2,
+    precision: int | Mapping[str, int] | None = None,
     intervals: bool = True,
     best: Literal["auto", "min", "max"] | None | Mapping[str, Literal["min", "max"] | None] = "auto",
     comparison: pd.DataFrame | None = None,
@@ -56,12 +57,12 @@ def to_markdown(
     >>> from pandas_biosig.export import to_markdown
     >>> s = pbs.summary(pbs.datasets.example_trials().query("split == 'eval'"))
     >>> print(to_markdown(s, columns=["system", "eer_rocch", "min_dcf"], caption=""))
-    | System   |   EER (ROCCH) (%) |   minDCF |
-    |:---------|------------------:|---------:|
-    | cnn      |              4.94 |     0.52 |
-    | cnn_aug  |          **4.58** | **0.28** |
-    | gmm      |              9.39 |     0.54 |
-    | lbp      |             16.15 |     0.91 |
+    | System   |   EER (ROCCH) (%) |    minDCF |
+    |:---------|------------------:|----------:|
+    | cnn      |              4.94 |     0.521 |
+    | cnn_aug  |          **4.58** | **0.275** |
+    | gmm      |              9.39 |     0.537 |
+    | lbp      |             16.15 |     0.912 |
     <BLANKLINE>
     """
     _require("tabulate", "to_markdown")
@@ -81,10 +82,9 @@ def to_markdown(
     cells = pd.DataFrame(
         rows, columns=[h.replace("|", r"\|") for h in table.headers], dtype=object
     )
-    text = cells.to_markdown(
-        index=False,
-        disable_numparse=True,
-        colalign=["right" if n else "left" for n in table.numeric],
+    align = ["right" if n else "left" for n in table.numeric]
+    text = cells.to_markdown(  # tabulate 0.9.0 fails on colalign without rows
+        index=False, disable_numparse=True, **({"colalign": align} if rows else {}),
     )
     if caption is None:
         caption = _substitute(" ".join(table.caption), "markdown")
@@ -95,4 +95,4 @@ def to_markdown(
     return f"{text}\n\nTable: {caption}\n" if caption else text + "\n"
 
 
-to_markdown.__doc__ = to_markdown.__doc__.replace("{shared}", _SHARED_DOC)
+to_markdown.__doc__ = fill_doc(to_markdown.__doc__, shared=_SHARED_DOC)

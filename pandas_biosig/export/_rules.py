@@ -8,95 +8,142 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Hashable, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-#: Header text of the known columns (and display names of the values of ``metric``).
-HEADERS: dict[str, str] = {
-    "system": "System",
-    "system_a": "System A",
-    "system_b": "System B",
-    "split": "Split",
-    "n_genuine": "# genuine",
-    "n_impostor": "# impostor",
-    "n": "n",
-    "eer": "EER",
-    "eer_rocch": "EER (ROCCH)",
-    "eer_threshold": "EER (threshold)",
-    "eer_interpolated": "EER (interpolated)",
-    "threshold": "Threshold",
-    "auc": "AUC",
-    "min_hter": "min HTER",
-    "hter": "HTER",
-    "far": "FAR",
-    "frr": "FRR",
-    "fa": "FA",
-    "fr": "FR",
-    "fta": "FTA",
-    "fmr": "FMR",
-    "fnmr": "FNMR",
-    "error_rate": "Error rate",
-    "recognition_rate": "Recognition rate",
-    "fmr100": "FMR100",
-    "fmr1000": "FMR1000",
-    "zero_fmr": "ZeroFMR",
-    "zero_fnmr": "ZeroFNMR",
-    "fnmr_at_fmr": "FNMR @ FMR",
-    "fmr_at_fnmr": "FMR @ FNMR",
-    "min_dcf": "minDCF",
-    "act_dcf": "actDCF",
-    "dcf": "DCF",
-    "cllr": "Cllr",
-    "min_cllr": "min Cllr",
-    "cllr_loss": "Cllr loss",
-    "dcf_loss": "DCF loss",
-    "not_llr": "Not LLRs",
-    "source": "Source",
-    "term": "Term",
-    "fitted_on": "Fitted on",
-    "applied_to": "Applied to",
-    "objective": "Objective",
-    "d_prime": "d'",
-    "metric": "Metric",
-    "test": "Test",
-    "estimate": "Estimate",
-    "se": "SE",
-    "statistic": "Statistic",
-    "pvalue": "p",
-    "pvalue_adj": "p (adjusted)",
-    "log10_pvalue": "log10 p",
-    "adjust": "Correction",
-    "alpha": "alpha",
-    "reject": "Significant",
-    "confidence_level": "Confidence level",
-    "ci_low": "CI low",
-    "ci_high": "CI high",
-    "threshold_a": "Threshold A",
-    "threshold_b": "Threshold B",
-    "alternative": "Alternative",
-    "method": "Method",
-    "criterion": "Criterion",
-    "threshold_split": "Threshold split",
-    "ci_method": "CI method",
-    "resample": "Resampling",
+
+@dataclass(frozen=True)
+class ColumnFormat:
+    """How a result column is shown: its display name, its unit and its decimals.
+
+    ``unit``: ``"%"`` (a rate in [0, 1], shown in % with ``percent=True``), ``"count"``
+    (whole numbers), ``"score"`` (score units: thresholds), ``"unitless"`` (AUC, DCF, Cllr,
+    statistics...), ``"p"`` (a p-value) or ``"text"``. ``decimals``: the fewest decimals
+    by default (``precision=None``); None leaves it to :data:`DEFAULT_DECIMALS`.
+    """
+
+    name: str
+    unit: Literal["%", "count", "score", "unitless", "p", "text"] = "text"
+    decimals: int | None = None
+
+
+#: The fewest decimals of a number whose column has no ``decimals`` of its own.
+DEFAULT_DECIMALS = 2
+
+
+def _fmt(name, unit="text", decimals=None) -> ColumnFormat:
+    return ColumnFormat(name, unit, decimals)
+
+
+#: The one registry of result columns (and of the values of ``metric``): display name,
+#: unit and decimals. Every exporter reads it: extend it (``COLUMN_FORMATS[name] =
+#: ColumnFormat(...)``) for the columns of another result frame. Within one table, the
+#: columns of one unit ("%", "score") share their decimals.
+COLUMN_FORMATS: dict[str, ColumnFormat] = {
+    # keys
+    "system": _fmt("System"), "system_a": _fmt("System A"), "system_b": _fmt("System B"),
+    "split": _fmt("Split"), "metric": _fmt("Metric"), "test": _fmt("Test"),
+    # counts
+    "n_genuine": _fmt("# genuine", "count"), "n_impostor": _fmt("# impostor", "count"),
+    "n": _fmt("n", "count"), "fa": _fmt("FA", "count"), "fr": _fmt("FR", "count"),
+    "n_resamples": _fmt("Resamples", "count"), "n_folds": _fmt("Folds", "count"),
+    # rates
+    "eer": _fmt("EER", "%"), "eer_rocch": _fmt("EER (ROCCH)", "%"),
+    "eer_threshold": _fmt("EER (threshold)", "%"),
+    "eer_interpolated": _fmt("EER (interpolated)", "%"), "min_hter": _fmt("min HTER", "%"),
+    "hter": _fmt("HTER", "%"), "far": _fmt("FAR", "%"), "frr": _fmt("FRR", "%"),
+    "fta": _fmt("FTA", "%"), "fmr": _fmt("FMR", "%"), "fnmr": _fmt("FNMR", "%"),
+    "error_rate": _fmt("Error rate", "%"), "recognition_rate": _fmt("Recognition rate", "%"),
+    "fmr100": _fmt("FMR100", "%"), "fmr1000": _fmt("FMR1000", "%"),
+    "zero_fmr": _fmt("ZeroFMR", "%"), "zero_fnmr": _fmt("ZeroFNMR", "%"),
+    "fnmr_at_fmr": _fmt("FNMR @ FMR", "%"), "fmr_at_fnmr": _fmt("FMR @ FNMR", "%"),
+    "target": _fmt("Target", "%"),
+    # score units: enough decimals to apply the threshold again
+    "threshold": _fmt("Threshold", "score", 4), "threshold_a": _fmt("Threshold A", "score", 4),
+    "threshold_b": _fmt("Threshold B", "score", 4),
+    "min_dcf_threshold": _fmt("minDCF threshold", "score", 4),
+    # unitless numbers
+    "auc": _fmt("AUC", "unitless", 4), "min_dcf": _fmt("minDCF", "unitless", 3),
+    "act_dcf": _fmt("actDCF", "unitless", 3), "dcf": _fmt("DCF", "unitless", 3),
+    "cllr": _fmt("Cllr", "unitless", 3), "min_cllr": _fmt("min Cllr", "unitless", 3),
+    "cllr_loss": _fmt("Cllr loss", "unitless", 3), "dcf_loss": _fmt("DCF loss", "unitless", 3),
+    "objective": _fmt("Objective", "unitless", 4),
+    "d_prime": _fmt("d'", "unitless", 2), "estimate": _fmt("Estimate", "unitless"),
+    "se": _fmt("SE", "unitless"), "statistic": _fmt("Statistic", "unitless", 2),
+    "ci_low": _fmt("CI low", "unitless"), "ci_high": _fmt("CI high", "unitless"),
+    "log10_pvalue": _fmt("log10 p", "unitless", 2), "alpha": _fmt("alpha", "unitless"),
+    "confidence_level": _fmt("Confidence level", "unitless"),
+    "weight": _fmt("Weight", "unitless"), "p_target": _fmt("p_target", "unitless"),
+    "c_miss": _fmt("c_miss", "unitless"), "c_fa": _fmt("c_fa", "unitless"),
+    # p-values
+    "pvalue": _fmt("p", "p", 3), "pvalue_adj": _fmt("p (adjusted)", "p", 3),
+    "pvalue_mc_se": _fmt("p MC SE", "unitless", 3),
+    # how a result was computed
+    "adjust": _fmt("Correction"), "reject": _fmt("Significant"),
+    "alternative": _fmt("Alternative"), "method": _fmt("Method"),
+    "criterion": _fmt("Criterion"), "threshold_split": _fmt("Threshold split"),
+    "threshold_from": _fmt("Threshold from"), "ci_method": _fmt("CI method"),
+    "resample": _fmt("Resampling"), "null_hypothesis": _fmt("Null hypothesis"),
+    # calibration
+    "not_llr": _fmt("Not LLRs"), "source": _fmt("Source"), "term": _fmt("Term"),
+    "fitted_on": _fmt("Fitted on"), "applied_to": _fmt("Applied to"),
 }
+
+class _Names(Mapping):
+    """Column -> display name: a live view of :data:`COLUMN_FORMATS`."""
+
+    def __getitem__(self, column):
+        return COLUMN_FORMATS[column].name
+
+    def __iter__(self):
+        return iter(COLUMN_FORMATS)
+
+    def __len__(self):
+        return len(COLUMN_FORMATS)
+
+
+class _Rates(AbstractSet):
+    """The columns of unit ``"%"``: a live view of :data:`COLUMN_FORMATS`."""
+
+    def __contains__(self, column):
+        fmt = COLUMN_FORMATS.get(column) if isinstance(column, Hashable) else None
+        return fmt is not None and fmt.unit == "%"
+
+    def __iter__(self):
+        return (c for c, f in COLUMN_FORMATS.items() if f.unit == "%")
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+
+#: Header text of the known columns (and display names of the values of ``metric``):
+#: the names of :data:`COLUMN_FORMATS` (a read-only view: extend the registry).
+HEADERS: Mapping[str, str] = _Names()
 
 #: Columns, and values of ``metric``, that hold rates in [0, 1]: shown in % with
 #: ``percent=True``. Differences of rates (``estimate`` of a comparison) are in % too.
-RATES = frozenset(
-    {
-        "eer", "eer_rocch", "eer_threshold", "eer_interpolated", "min_hter", "hter", "far",
-        "frr", "error_rate", "recognition_rate", "fmr100", "fmr1000", "zero_fmr",
-        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target", "fta", "fmr", "fnmr",
-    }
-)
+#: The registry's columns of unit ``"%"`` (a read-only view).
+RATES: AbstractSet[str] = _Rates()
+
+
+def _unit(column) -> str:
+    fmt = COLUMN_FORMATS.get(column)
+    return fmt.unit if fmt is not None else "text"
+
+
+def _default_decimals(column) -> int:
+    fmt = COLUMN_FORMATS.get(column)
+    return fmt.decimals if fmt is not None and fmt.decimals is not None else DEFAULT_DECIMALS
+
 
 #: Which value is best, by column (or ``metric`` value): lower for error rates and costs,
 #: higher for AUC, d' and recognition rates. Other columns are not ranked by default.
 BEST: dict[str, Literal["min", "max"]] = {
-    **{name: "min" for name in RATES - {"recognition_rate", "target"}},
+    **{name: "min" for name in set(RATES) - {"recognition_rate", "target"}},
     "min_dcf": "min",
     "act_dcf": "min",
     "dcf": "min",
@@ -117,11 +164,12 @@ BY_METRIC = ("estimate", "se", "ci_low", "ci_high", "mean", "std", "min", "max",
 SETTINGS = (
     "metric", "test", "adjust", "alpha", "confidence_level", "alternative", "method",
     "criterion", "threshold_split", "weight", "target", "p_target", "c_miss", "c_fa",
-    "ci_method", "resample", "n_resamples",
+    "ci_method", "resample", "n_resamples", "threshold_from",
 )
 
-#: Columns left out by default: they repeat another column.
-HIDDEN = ("log10_pvalue",)
+#: Columns left out by default: they repeat another column (``log10_pvalue``), or are
+#: sentences that the caption and the docs give (``null_hypothesis``).
+HIDDEN = ("log10_pvalue", "null_hypothesis")
 
 #: The most decimals a column gets to tell its distinct values apart.
 MAX_DECIMALS = 15
@@ -183,7 +231,9 @@ ERROR_MISSING_EXTRA = (
 ERROR_NOT_A_FRAME = "expected a pandas DataFrame, got {type}"
 ERROR_COLUMNS = "{name}= names column(s) {missing} that the table does not have; its columns: {found}"
 ERROR_PERCENT = "percent={value!r} must be True, False or a list of numeric columns"
-ERROR_PRECISION = "precision={value!r} must be a non-negative integer or a mapping {{column: integer}}"
+ERROR_PRECISION = (
+    "precision={value!r} must be None, a non-negative integer or a mapping {{column: integer}}"
+)
 ERROR_BEST = "best={value!r} must be 'auto', 'min', 'max', None or a mapping {{column: 'min' | 'max' | None}}"
 ERROR_MARKS = "marks={value!r} must be True, False, a column name or a mapping {{metric: column}}"
 ERROR_COMPARISON = (
@@ -247,11 +297,13 @@ def _is_int(value) -> bool:
 
 
 def _check_precision(precision, frame) -> dict:
+    if precision is None:
+        return {c: _default_decimals(c) for c in frame.columns}
     if _is_int(precision):
         return {c: int(precision) for c in frame.columns}
     if isinstance(precision, Mapping) and all(_is_int(v) for v in precision.values()):
         _check_columns(precision, frame, "precision")
-        return {c: int(precision.get(c, 2)) for c in frame.columns}
+        return {c: int(precision.get(c, _default_decimals(c))) for c in frame.columns}
     raise ValueError(ERROR_PRECISION.format(value=precision))
 
 
@@ -307,9 +359,13 @@ _SHARED_DOC = """
         ``True``: rates (:data:`RATES`, and ``estimate``, ``ci_low``, ``ci_high``... on
         rows whose ``metric`` is a rate) are multiplied by 100 and their header gets
         "(%)". A list names the columns to show in % instead; ``False`` shows fractions.
-    precision : int or mapping
+    precision : None, int or mapping
         The fewest decimals after the point (after scaling to %), for all columns or
-        ``{column: decimals}`` (others: 2). A column gets more, up to
+        ``{column: decimals}``. ``None`` (and the columns a mapping leaves out): each
+        column's own, from :data:`COLUMN_FORMATS` (thresholds 4, AUC 4, DCF and Cllr 3,
+        rates and the rest :data:`DEFAULT_DECIMALS`). The columns of one unit (rates in %,
+        thresholds in score units) then share the most decimals any of them needs, so one
+        quantity prints with one number of decimals. A column gets more, up to
         :data:`MAX_DECIMALS`, when two of its distinct values would otherwise print the
         same (an AUC of 0.9996 and one of 1.0 print as 0.9996 and 1.0000, not both as
         1.00); the interval bounds merged into ``estimate`` count as its values.

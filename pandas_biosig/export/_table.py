@@ -50,6 +50,7 @@ from ._rules import (
     _lower_first,
     _normalize,
     _number,
+    _unit,
 )
 
 
@@ -81,14 +82,23 @@ def _display_columns(frame, columns, intervals) -> tuple[list, list, bool]:
             values = frame[c]
             if values.isna().all() or c in HIDDEN:
                 continue
-            if c in SETTINGS and len(_distinct(values)) == 1:
-                moved.append(c)
+            if c in SETTINGS and (len(_distinct(values)) == 1 or _long_text(values)):
+                moved.append(c)  # named in the caption
                 continue
             shown.append(c)
     merge = intervals and has_interval and "estimate" in shown
     if merge:
         shown = [c for c in shown if c not in ("ci_low", "ci_high")]
     return shown, moved, merge
+
+
+#: A setting whose texts are longer than this is named in the caption, not shown: one
+#: column of sentences (a test's full name per row) would widen the table past the page.
+LONG_TEXT = 40
+
+
+def _long_text(values: pd.Series) -> bool:
+    return any(isinstance(v, str) and len(v) > LONG_TEXT for v in values)
 
 
 def _percent_mask(frame, shown, percent) -> dict[str, np.ndarray]:
@@ -426,7 +436,11 @@ def _settings(frame, columns) -> str:
     """The constant columns moved out of the table, as one sentence ("" for none)."""
     settings = []
     for c in columns:
-        value = _distinct(frame[c])[0]
+        values = _distinct(frame[c])
+        if len(values) > 1:  # a long text that varies by row
+            settings.append(f"{HEADERS.get(c, c)}: varies by row (the result's {c} column)")
+            continue
+        value = values[0]
         if isinstance(value, int | float | np.number) and not isinstance(value, bool):
             settings.append(f"{c} = {_number(value)}")
         else:
@@ -467,6 +481,22 @@ def _column_digits(frame, shown, scaled, digits, merged) -> dict:
             values = values[values >= PVALUE_FLOOR]  # the rest print as "< 0.001"
             start = max(start, 3)
         out[c] = _distinct_digits(values, start)
+    return out
+
+
+def _shared_digits(frame, shown, digits) -> dict:
+    """One number of decimals per quantity: the shown numeric columns of one unit (rates,
+    score-unit thresholds) all get the most decimals any of them needs."""
+    out = dict(digits)
+    for unit in ("%", "score"):
+        same = [
+            c for c in shown
+            if _unit(c) == unit and _is_numeric(frame[c])
+            and not pd.api.types.is_integer_dtype(frame[c].dtype)
+        ]
+        if len(same) > 1:
+            most = max(out[c] for c in same)
+            out.update(dict.fromkeys(same, most))
     return out
 
 
@@ -521,13 +551,18 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
     intervals = check_flag(intervals, "intervals")
     if not (isinstance(marks, bool | str) or isinstance(marks, Mapping)):
         raise ValueError(ERROR_MARKS.format(value=marks))
-    if not isinstance(frame.index, pd.RangeIndex) or frame.index.name is not None:
+    index = frame.index  # unnamed integers are row labels (a filtered RangeIndex is one
+    # in pandas 3, integers in pandas 2): not shown
+    default = (index.name is None and not isinstance(index, pd.MultiIndex)
+               and pd.api.types.is_integer_dtype(index.dtype))
+    if not default:  # a named or meaningful index: columns of the table
         frame = frame.reset_index()
     frame = frame.reset_index(drop=True)  # a new frame: the caller's is never touched
     digits = _check_precision(precision, frame)
     shown, moved, merged = _display_columns(frame, columns, intervals)
     scaled = _percent_mask(frame, shown, percent)
     digits = _column_digits(frame, shown, scaled, digits, merged)
+    digits = _shared_digits(frame, shown, digits)
     by_columns = _by_columns(frame, by)
     groups = _groups(frame, by_columns)
     directions = _directions(frame, shown, best)

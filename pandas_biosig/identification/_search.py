@@ -30,7 +30,7 @@ from .._core.schema import (
     numeric_scores,
     scalar_value,
 )
-from .._core.validation import ERROR_POSITIVE_COUNT, check_count
+from .._core.validation import ERROR_POSITIVE_COUNT, check_count, fill_doc
 from .._kernels import identification as _k
 
 # --------------------------------------------------------------------------- options
@@ -402,7 +402,7 @@ def _attrs(s: Searches, kind: str) -> dict:
 
 def _fill_doc(func):
     """Insert the shared description of the column arguments into ``func``'s docstring."""
-    func.__doc__ = func.__doc__.replace("{column_args}", _COLUMN_ARGS)
+    func.__doc__ = fill_doc(func.__doc__, column_args=_COLUMN_ARGS)
     return func
 
 

@@ -8,9 +8,12 @@ The metric functions decide what to do with them (``nonfinite=``).
 
 Text files are read transparently when they are gzip, bzip2 or xz compressed, or are tar
 archives (``.tar``, ``.tar.gz``, ...): codecs are recognised by their magic bytes, archives
-by their magic bytes or a name ending in a tar suffix. Decompression streams under a bound,
-``max_bytes=`` (:data:`DEFAULT_MAX_BYTES`), past which :class:`FileTooLargeError` is
-raised; corrupt or truncated data is a :class:`ScoreFileError` naming the file and member. A tar archive gives all its regular, non-hidden
+by their magic bytes or a name ending in a tar suffix. Every read is bounded by
+``max_bytes=`` (:data:`DEFAULT_MAX_BYTES`): decompression streams under it, and the text
+with the estimated cost of its parsed fields must fit it too, checked before parsing (so
+a read's peak memory stays within :data:`PEAK_MULTIPLE` times the bound); past it
+:class:`FileTooLargeError` is raised. One line may hold at most
+:data:`MAX_FIELDS_PER_LINE` fields of at most :data:`MAX_FIELD_BYTES` bytes; corrupt or truncated data is a :class:`ScoreFileError` naming the file and member. A tar archive gives all its regular, non-hidden
 members, one after the other, or the single ``member=`` you name. A malformed line is
 reported with the file, the line number and what was expected: these messages are the
 ``ERROR_*`` constants of this module.
@@ -42,6 +45,11 @@ __all__ = [
     "GENERIC_NAMES",
     "SPLIT_TOKENS",
     "DEFAULT_MAX_BYTES",
+    "MAX_FIELD_BYTES",
+    "MAX_FIELDS_PER_LINE",
+    "PARSE_BYTES_PER_FIELD",
+    "PARSE_BYTES_PER_ROW",
+    "PEAK_MULTIPLE",
     "FileTooLargeError",
     "ScoreFileError",
     "read_bob",

@@ -8,6 +8,15 @@ ERROR_FIELDS = (
     "{source}, line {line}: expected {expected} whitespace-separated fields ({names}), "
     "found {found}"
 )
+ERROR_ONE_FIELD = (
+    "{message}; a file of one score per line is a genuine or an impostor list (pyeer's): "
+    "read such files with format='lists' (read_score_lists), named like "
+    "<system>_genuine.txt and <system>_impostor.txt"
+)
+ERROR_CSV_FIELDS = (
+    "{source}, line {line}: expected {expected} fields (as many as the header has), found "
+    "{found}"
+)
 ERROR_NOT_A_NUMBER = "{source}, line {line}: expected a number in field {field} ({name}), found {value!r}"
 ERROR_LABEL = "{source}, line {line}: expected a label in field {field} ({expected}), found {value!r}"
 ERROR_EMPTY_FILE = "{source}: no data lines (the file is empty or blank)"
@@ -52,6 +61,19 @@ ERROR_TOO_LARGE = (
     "{source}: more than max_bytes={max_bytes} bytes (after decompression); pass a larger "
     "max_bytes= to read it"
 )
+ERROR_PARSE_COST = (
+    "{source}: parsing it would take about {cost} bytes of memory ({lines} lines of "
+    "{fields} fields, and the text), more than max_bytes={max_bytes}; pass a larger "
+    "max_bytes= to read it"
+)
+ERROR_LINE_FIELDS = (
+    "{source}, line {line}: {found} fields, more than a line may hold ({limit}); not a "
+    "score file?"
+)
+ERROR_FIELD_BYTES = (
+    "{source}, line {line}: a field of {found} bytes, more than a field may hold ({limit}); "
+    "not a score file?"
+)
 ERROR_MAX_BYTES_OPTION = "max_bytes={value!r} must be a positive integer (a number of bytes)"
 ERROR_CORRUPT = "{source}: cannot read the {what} ({reason})"
 ERROR_NOT_COMPRESSED = "{path}: the name says {codec}, but the file is not {codec} data"
@@ -68,7 +90,8 @@ class ScoreFileError(SchemaError):
 
 
 class FileTooLargeError(ScoreFileError):
-    """A file holds more than ``max_bytes`` bytes once decompressed (a reader's bound)."""
+    """A file holds more than ``max_bytes`` bytes once decompressed, or parsing it would
+    take more memory than ``max_bytes`` (a reader's bound)."""
 
     __module__ = "pandas_biosig.io"
 ERROR_ASVSPOOF_FILE = (

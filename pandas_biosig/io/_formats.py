@@ -8,7 +8,6 @@ A documented internal module (docs/architecture.md, layer 1): :mod:`pandas_biosi
 
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ from ._errors import (
     ERROR_MAPPING,
     ERROR_NO_SCORE,
     ERROR_NOT_A_NUMBER,
+    ERROR_ONE_FIELD,
     ERROR_TABLE_MEMBERS,
     ERROR_TOO_LARGE,
     ERROR_VULN_TABLE,
@@ -43,7 +43,9 @@ from ._errors import (
 from ._names import _file_system_name
 from ._open import (
     DEFAULT_MAX_BYTES,
+    MAX_FIELDS_PER_LINE,
     _check_max_bytes,
+    _check_parse_cost,
     _decode,
     _read_blobs,
     _read_sources,
@@ -52,11 +54,14 @@ from ._open import (
     _Source,
 )
 from ._parse import (
+    _csv_header,
     _data_lines,
     _labels,
     _line_number,
+    _many_fields,
     _numbers,
     _parse_numbers,
+    _read_csv_strict,
     _split_fields,
     _tidy,
 )
@@ -104,8 +109,9 @@ def _bob_frame(path, *, fields, member, system, split, max_bytes=DEFAULT_MAX_BYT
     for source in _read_sources(path, member, max_bytes):
         try:
             columns = _split_fields(source, layouts)
-        except ScoreFileError:
+        except ScoreFileError as error:
             _refuse_asvspoof_asv_lines(source)
+            _suggest_lists(source, error)
             raise
         n = len(columns)
         layouts = {n: BOB_LAYOUTS[n]}  # every member of an archive has the same layout
@@ -158,6 +164,13 @@ def _refuse_asvspoof_asv_lines(source) -> None:
         raise ScoreFileError(ERROR_ASVSPOOF_FILE.format(
             source=source.name, field=2, keys=keys, kind="ASV", reader="read_asvspoof_asv",
         ))
+
+
+def _suggest_lists(source, error: ScoreFileError) -> None:
+    """A file whose first line holds one field is a score list (pyeer's): say what reads it."""
+    first = next(_data_lines(source.text), None)
+    if first is not None and len(first[1]) == 1:
+        raise ScoreFileError(ERROR_ONE_FIELD.format(message=error)) from None
 
 
 @dataclass(frozen=True)
@@ -249,8 +262,11 @@ def _nist_frame(
 def _list_scores(path, max_bytes: int) -> np.ndarray:
     parts = []
     for source in _read_sources(path, None, max_bytes):
+        _check_parse_cost(source, 1)
         tokens, counts = [], []
-        for _, fields in _data_lines(source.text):
+        for line, fields in _data_lines(source.text):
+            if len(fields) > MAX_FIELDS_PER_LINE:
+                raise _many_fields(source, line, len(fields))
             tokens.append(fields[-1])
             counts.append(len(fields))
         if not tokens:
@@ -321,18 +337,19 @@ def _read_csv(path: Path, max_bytes: int) -> pd.DataFrame:
     blobs = _read_blobs(path, None, max_bytes)
     if len(blobs) != 1:
         raise ScoreFileError(ERROR_TABLE_MEMBERS.format(path=path, n=len(blobs)))
-    name, data = blobs[0]
-    text = _decode(data, name).text  # a clear error for text that is not UTF-8
+    name, data = blobs.pop()
+    source = _decode(data, name, max_bytes)  # a clear error for text that is not UTF-8
     sep = "\t" if _table_suffix(path) == ".tsv" else ","
-    header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    header = _csv_header(source, sep)
     repeated = sorted({c for c in header if header.count(c) > 1})
     if repeated:  # pandas would rename the second copy silently ("a.1")
         raise SchemaError(ERROR_DUPLICATE_COLUMNS.format(duplicated=repeated, found=header))
     try:
-        return pd.read_csv(
-            io.BytesIO(data), sep=sep,
-            encoding="utf-8-sig", compression=None,
+        return _read_csv_strict(
+            source, io.BytesIO(data), sep=sep, encoding="utf-8-sig", compression=None,
         )
+    except ScoreFileError:
+        raise
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:
         raise ScoreFileError(
             ERROR_CORRUPT.format(source=name, what="table", reason=_reason(error))

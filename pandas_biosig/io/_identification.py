@@ -21,8 +21,15 @@ from ._errors import (
     FileTooLargeError,
     ScoreFileError,
 )
-from ._open import DEFAULT_MAX_BYTES, _check_max_bytes, _decode, _read_blobs
-from ._parse import SCORE_PATTERN
+from ._open import (
+    DEFAULT_MAX_BYTES,
+    _check_max_bytes,
+    _check_parse_cost,
+    _decode,
+    _read_blobs,
+    _Source,
+)
+from ._parse import SCORE_PATTERN, _data_lines
 
 __all__ = ["read_bob_identification", "read_pyeer_cmc"]
 
@@ -62,7 +69,7 @@ def _system_name(source, system) -> Hashable:
     return Path(name).stem if isinstance(name, str) else "system"
 
 
-def _source_text(source, path: str, max_bytes: int) -> str:
+def _source_text(source, path: str, max_bytes: int) -> _Source:
     """The text of a local file (decompressed, bounded) or of a file-like object (bounded).
 
     A string is always a local path: it is never downloaded.
@@ -72,7 +79,8 @@ def _source_text(source, path: str, max_bytes: int) -> str:
         blobs = _read_blobs(source, None, max_bytes)
         if len(blobs) != 1:
             raise ScoreFileError(ERROR_TABLE_MEMBERS.format(path=path, n=len(blobs)))
-        return _decode(blobs[0][1], blobs[0][0]).text
+        name, data = blobs.pop()
+        return _decode(data, name, max_bytes)
     read = getattr(source, "read", None)
     if read is None:
         raise TypeError(ERROR_PATH_TYPE.format(type=type(source).__name__))
@@ -80,18 +88,20 @@ def _source_text(source, path: str, max_bytes: int) -> str:
     if len(data) > max_bytes:
         raise FileTooLargeError(ERROR_TOO_LARGE.format(source=path, max_bytes=max_bytes))
     if isinstance(data, bytes | bytearray):
-        return _decode(bytes(data), path).text
+        return _decode(bytes(data), path, max_bytes)
     if not isinstance(data, str):
         raise TypeError(ERROR_PATH_TYPE.format(type=type(source).__name__))
-    return data
+    return _decode(data.encode("utf-8"), path, max_bytes)
 
 
 def _read_fields(source, path: str, *, usecols=None, max_bytes: int) -> pd.DataFrame:
     """Whitespace-separated text fields as strings; '#' starts a comment."""
     text = _source_text(source, path, max_bytes)
+    first = next((f for _, f in _data_lines(text.text) if not f[0].startswith("#")), [])
+    _check_parse_cost(text, len(first) if usecols is None else len(usecols))
     try:
         fields = pd.read_csv(
-            io.StringIO(text), sep=r"\s+", header=None, comment="#", dtype=str,
+            io.StringIO(text.text), sep=r"\s+", header=None, comment="#", dtype=str,
             usecols=usecols, skip_blank_lines=True, engine="c", na_filter=False,
         )
         # a score "NaN" is a value; only the fields a short line lacks are missing
@@ -131,9 +141,12 @@ def read_bob_identification(
         The value of the ``system`` column (default: the file name without suffix).
     columns : {4, 5}, optional
         The expected layout (default: from the first line).
-    max_bytes : int, default 1 GiB
-        The most bytes read from ``source`` (after decompression of a gzip, bzip2 or xz
-        file); past it :class:`~pandas_biosig.io.FileTooLargeError`.
+    max_bytes : int, default :data:`~pandas_biosig.io.DEFAULT_MAX_BYTES` (8 GiB)
+        The most memory reading the file may take: its bytes after decompression, and
+        its text with the estimated cost of its parsed fields (checked before
+        parsing; the read's peak stays within :data:`~pandas_biosig.io.PEAK_MULTIPLE`
+        times it); past it :class:`~pandas_biosig.io.FileTooLargeError`. Raise it to
+        read a larger file.
 
     Returns
     -------
@@ -236,9 +249,12 @@ def read_pyeer_cmc(
     system_name : hashable, optional
         The value of the ``system`` column (default: the scores file name without
         suffix).
-    max_bytes : int, default 1 GiB
-        The most bytes read from each file (after decompression); past it
-        :class:`~pandas_biosig.io.FileTooLargeError`.
+    max_bytes : int, default :data:`~pandas_biosig.io.DEFAULT_MAX_BYTES` (8 GiB)
+        The most memory reading each file may take: its bytes after decompression, and
+        its text with the estimated cost of its parsed fields (checked before
+        parsing; the read's peak stays within :data:`~pandas_biosig.io.PEAK_MULTIPLE`
+        times it); past it :class:`~pandas_biosig.io.FileTooLargeError`. Raise it to
+        read a larger file.
 
     Returns
     -------

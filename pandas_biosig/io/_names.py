@@ -71,18 +71,34 @@ def _file_system_name(path: PathLike) -> str:
 
 
 def _take_token(parts: list[str], tokens: Mapping[str, str]) -> str | None:
-    """Remove a first or last name token found in ``tokens``; return what it stands for.
+    """Remove a name token found in ``tokens`` (the last, else the first, else one in the
+    middle: ``scores-dev-isv``); return what it stands for.
 
     ``parts`` alternates words and separators, as ``re.split`` with a group leaves them.
     """
-    for index in (-1, 0):
-        if parts and parts[index].lower() in tokens:
+    words = [i for i, p in enumerate(parts) if p not in ("-", "_", ".")]
+    for index in [*words[-1:], *words[:1], *words[1:-1]]:
+        if parts[index].lower() in tokens:
             value = tokens[parts[index].lower()]
-            del parts[index]
-            if parts and parts[index] in ("-", "_", "."):  # the separator next to it
-                del parts[index]
+            # the token and the separator next to it (before it, or after a first token)
+            side = index - 1 if index > 0 and parts[index - 1] in ("-", "_", ".") else index + 1
+            for i in sorted({index, side}, reverse=True):
+                if i < len(parts) and (i == index or parts[i] in ("-", "_", ".")):
+                    del parts[i]
             return value
     return None
+
+
+def _drop_generic(parts: list[str]) -> None:
+    """Drop a first or last generic word (``scores``) when other words remain: bob's
+    ``scores-dev-isv`` names system ``isv``."""
+    words = [i for i, p in enumerate(parts) if p not in ("-", "_", ".")]
+    if len(words) < 2:
+        return
+    for index in (words[-1], words[0]):
+        if parts[index].lower() in GENERIC_NAMES:
+            del parts[index]
+            return
 
 
 def parse_name(
@@ -96,6 +112,7 @@ def parse_name(
             cls = _take_token(parts, class_tokens)
         if split is None:
             split = _take_token(parts, split_tokens)
+    _drop_generic(parts)
     name = "".join(parts).strip("-_.")
     parent = path.parent
     while name.lower() in GENERIC_NAMES and parent.name:

@@ -1,12 +1,24 @@
-"""Bounded opening: plain, gzip, bzip2, xz and tar files, decoded to text under ``max_bytes``."""
+"""Bounded opening: plain, gzip, bzip2, xz and tar files, decoded to text under ``max_bytes``.
+
+``max_bytes`` bounds the memory of a read, not only the bytes of the file: the decompressed
+bytes may not exceed it, and neither may the text plus the estimated cost of its parsed
+fields (:func:`_check_parse_cost`: :data:`PARSE_BYTES_PER_FIELD` per field and
+:data:`PARSE_BYTES_PER_ROW` per line on top of the text), checked before anything is
+parsed. The raw bytes are dropped once decoded, so a read's peak memory stays within
+:data:`PEAK_MULTIPLE` times ``max_bytes`` above the idle interpreter. One line may cost
+little too: at most :data:`MAX_FIELDS_PER_LINE` fields and :data:`MAX_FIELD_BYTES` bytes a
+field, checked on the bytes before they are decoded.
+"""
 
 from __future__ import annotations
 
 import bz2
+import dataclasses
 import gzip
 import io
 import lzma
 import os
+import re
 import tarfile
 import zlib
 from dataclasses import dataclass
@@ -16,6 +28,8 @@ import numpy as np
 
 from ._errors import (
     ERROR_CORRUPT,
+    ERROR_FIELD_BYTES,
+    ERROR_LINE_FIELDS,
     ERROR_MAX_BYTES_OPTION,
     ERROR_MEMBER,
     ERROR_MEMBER_NOT_TAR,
@@ -24,6 +38,7 @@ from ._errors import (
     ERROR_NOT_COMPRESSED,
     ERROR_NOT_REGULAR,
     ERROR_NOT_TEXT,
+    ERROR_PARSE_COST,
     ERROR_PATH_TYPE,
     ERROR_SPARSE_MEMBER,
     ERROR_TOO_LARGE,
@@ -36,9 +51,25 @@ PathLike = str | os.PathLike
 
 
 # ---------------------------------------------------------------------------- reading text
-#: The default bound on the bytes a reader takes from one file, after decompression
-#: (1 GiB); raise it with ``max_bytes=``.
-DEFAULT_MAX_BYTES = 1 << 30
+#: The default bound on the memory a reader takes for one file: its bytes after
+#: decompression, and its text and parsed fields together (8 GiB: 10^7 trials of a bob
+#: 5-column file fit); raise or lower it with ``max_bytes=``.
+DEFAULT_MAX_BYTES = 8 << 30
+
+#: The estimated memory of one parsed field (a Python string and its pointer) and of one
+#: parsed line (the tidy table's own columns: trial key, label, score...), in bytes, on top
+#: of the text itself.
+PARSE_BYTES_PER_FIELD = 64
+PARSE_BYTES_PER_ROW = 160
+
+#: A read's peak memory above the idle interpreter stays within this multiple of
+#: ``max_bytes`` (tests/test_hostile_files.py checks it under ``RLIMIT_AS``).
+PEAK_MULTIPLE = 3
+
+#: What one line may hold: a line of more fields, or a field of more bytes, is an error
+#: naming the file and the line (no score format needs more).
+MAX_FIELDS_PER_LINE = 1024
+MAX_FIELD_BYTES = 1 << 16
 
 # name suffix -> (codec, magic bytes); a file is decompressed when it starts with the magic
 # bytes, and a file whose name promises a codec must start with them.
@@ -53,10 +84,77 @@ _CODEC_ERRORS = (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError)
 
 @dataclass(frozen=True)
 class _Source:
-    """The decoded text of one file, or of one member of a tar archive."""
+    """The decoded text of one file, or of one member of a tar archive; ``lines`` bounds
+    its number of lines and ``max_bytes`` is the read's memory bound."""
 
     name: str
     text: str
+    lines: int = 0
+    max_bytes: int = DEFAULT_MAX_BYTES
+    read_chars: int = 0  # the text of every source of the read (all tar members)
+    read_lines: int = 0  # and their lines
+
+
+def _check_parse_cost(source: _Source, fields: int) -> None:
+    """Refuse, before parsing, a read whose parsed fields would take it past its
+    ``max_bytes``: the text plus ``lines * (fields * PARSE_BYTES_PER_FIELD +
+    PARSE_BYTES_PER_ROW)``, over every source of the read (as if each had ``fields``)."""
+    chars, lines = max(source.read_chars, len(source.text)), max(source.read_lines, source.lines)
+    cost = chars + lines * (max(fields, 1) * PARSE_BYTES_PER_FIELD + PARSE_BYTES_PER_ROW)
+    if cost > source.max_bytes:
+        raise FileTooLargeError(ERROR_PARSE_COST.format(
+            source=source.name, cost=cost, lines=lines, fields=fields,
+            max_bytes=source.max_bytes,
+        ))
+
+
+_SCAN_BLOCK = 1 << 24
+
+
+def _scan_lines(data: bytes | bytearray, name: str) -> int:
+    """The number of lines of ``data`` (at most), after checking every line longer than
+    :data:`MAX_FIELD_BYTES` (no other can break the per-line bounds' costly part) for
+    its fields and their bytes; block by block, so the scan takes little memory."""
+    view = memoryview(data)
+    newlines = returns = 0
+    line_start, line_number = 0, 1  # the current line's first byte and its number
+    for lo in range(0, len(data), _SCAN_BLOCK):
+        block = np.frombuffer(view[lo : lo + _SCAN_BLOCK], dtype=np.uint8)
+        is_n, is_r = block == 10, block == 13
+        newlines += int(np.count_nonzero(is_n))
+        returns += int(np.count_nonzero(is_r))
+        ends = np.flatnonzero(is_n | is_r) + lo
+        starts = np.concatenate([[line_start], ends[:-1] + 1]) if ends.size else np.array([line_start])
+        long = np.flatnonzero(ends - starts[: ends.size] > MAX_FIELD_BYTES) if ends.size else []
+        for k in long:
+            _check_line(view, int(starts[k]), int(ends[k]), name, line_number + _breaks(view, line_start, int(starts[k])))
+        if ends.size:
+            line_number += _breaks(view, line_start, int(ends[-1]) + 1)
+            line_start = int(ends[-1]) + 1
+    if len(data) - line_start > MAX_FIELD_BYTES:
+        _check_line(view, line_start, len(data), name, line_number)
+    return max(newlines, returns) + 1
+
+
+def _breaks(view: memoryview, lo: int, hi: int) -> int:
+    """The line breaks between ``lo`` and ``hi`` (``\r\n`` counts once)."""
+    chunk = bytes(view[lo:hi])
+    return chunk.count(b"\n") + chunk.count(b"\r") - chunk.count(b"\r\n")
+
+
+def _check_line(view: memoryview, lo: int, hi: int, name: str, line: int) -> None:
+    """A long line: its fields (at white space or commas) must be few and short."""
+    text = bytes(view[lo:hi])
+    fields = [f for f in re.split(rb"[\s,]+", text) if f]
+    if len(fields) > MAX_FIELDS_PER_LINE:
+        raise ScoreFileError(ERROR_LINE_FIELDS.format(
+            source=name, line=line, found=len(fields), limit=MAX_FIELDS_PER_LINE
+        ))
+    longest = max((len(f) for f in fields), default=0)
+    if longest > MAX_FIELD_BYTES:
+        raise ScoreFileError(ERROR_FIELD_BYTES.format(
+            source=name, line=line, found=longest, limit=MAX_FIELD_BYTES
+        ))
 
 
 def _check_max_bytes(max_bytes) -> int:
@@ -122,9 +220,13 @@ def _is_tar(data: bytes, path: Path) -> bool:
     return data[257:262] == b"ustar" or path.name.lower().endswith(_TAR_SUFFIXES)
 
 
-def _decode(data: bytes | bytearray, name: str) -> _Source:
+def _decode(
+    data: bytes | bytearray, name: str, max_bytes: int = DEFAULT_MAX_BYTES
+) -> _Source:
+    """The text of ``data``, once its lines are checked (:func:`_scan_lines`)."""
+    lines = _scan_lines(data, name)
     try:
-        return _Source(name, data.decode("utf-8-sig"))
+        return _Source(name, data.decode("utf-8-sig"), lines, max_bytes)
     except UnicodeDecodeError as error:
         raise ScoreFileError(ERROR_NOT_TEXT.format(source=name, reason=error.reason)) from None
 
@@ -223,8 +325,17 @@ def _read_blobs(
 def _read_sources(
     path: PathLike, member: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> list[_Source]:
-    """The text(s) of a file: decompressed, and one per member if it is a tar archive."""
-    return [_decode(data, name) for name, data in _read_blobs(path, member, max_bytes)]
+    """The text(s) of a file: decompressed, and one per member if it is a tar archive;
+    each member's bytes are dropped once decoded."""
+    blobs = _read_blobs(path, member, max_bytes)
+    sources = []
+    while blobs:
+        name, data = blobs.pop(0)
+        sources.append(_decode(data, name, _check_max_bytes(max_bytes)))
+        del data
+    chars = sum(len(s.text) for s in sources)
+    lines = sum(s.lines for s in sources)
+    return [dataclasses.replace(s, read_chars=chars, read_lines=lines) for s in sources]
 
 
 # ---------------------------------------------------------------------------- fields

@@ -3,7 +3,7 @@
 Every reader opens files through :mod:`pandas_biosig.io`'s one opening helper (plain,
 gzip/bz2/xz-compressed or tar archives) and returns a table in the schema of
 :mod:`pandas_biosig.pad` (``system, trial, label, score, pai, split`` …) or of
-:mod:`pandas_biosig.vulnerability` (``system, trial, kind, score, pai, split`` …).
+:func:`pandas_biosig.vulnerability` (``system, trial, kind, score, pai, split`` …).
 
 Formats
 -------
@@ -36,8 +36,8 @@ import pandas as pd
 from ._errors import ScoreFileError
 from ._formats import BOB_VULN_CSV_COLUMNS
 from ._names import _file_system_name
-from ._open import _read_sources
-from ._parse import _numbers, _split_fields
+from ._open import DEFAULT_MAX_BYTES, _read_sources
+from ._parse import _csv_header, _numbers, _read_csv_strict, _split_fields
 
 __all__ = [
     "read_asvspoof_asv",
@@ -65,7 +65,11 @@ ERROR_PATTERN = "{source}: pai_pattern={pattern!r} does not match {value!r} (lin
 
 
 def _csv(source, expected) -> pd.DataFrame:
-    frame = pd.read_csv(_io.StringIO(source.text), dtype=str, keep_default_na=False, skipinitialspace=True)
+    _csv_header(source, ",")  # its parse cost is checked before pandas parses it
+    frame = _read_csv_strict(
+        source, _io.StringIO(source.text), dtype=str, keep_default_na=False,
+        skipinitialspace=True,
+    )
     frame.columns = [c.strip() for c in frame.columns]
     missing = [c for c in expected if c not in frame.columns]
     if missing:
@@ -92,6 +96,7 @@ def read_bob_pad(
     split_name: Hashable | None = None,
     pai_field: Literal["real_id", "claimed_id", "test_label"] = "real_id",
     pai_pattern: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     r"""Read a bob.pad.base score file (CSV or 4-column text) into a PAD table.
 
@@ -108,6 +113,10 @@ def read_bob_pad(
     pai_pattern : str, optional
         4-column files only: a regular expression whose first group (or whole match) is
         the species, as bob.pad.base's ``--regexps``.
+    max_bytes : int, default :data:`~pandas_biosig.io.DEFAULT_MAX_BYTES` (8 GiB)
+        The most memory the read may take: the decompressed bytes, and the text with its
+        parsed fields (estimated before parsing); past it
+        :class:`~pandas_biosig.io.FileTooLargeError`.
 
     Returns
     -------
@@ -135,7 +144,7 @@ def read_bob_pad(
     if pai_field not in ("real_id", "claimed_id", "test_label"):
         raise ValueError(ERROR_PAI_FIELD.format(value=pai_field, allowed=["real_id", "claimed_id", "test_label"]))
     frames = []
-    for source in _read_sources(path):
+    for source in _read_sources(path, None, max_bytes):
         head = source.text.lstrip().split("\n", 1)[0]
         if "," in head and "is_bonafide" in head:
             f = _csv(source, BOB_PAD_CSV_COLUMNS)
@@ -192,6 +201,7 @@ def read_bob_vuln(
     *,
     system_name: Hashable | None = None,
     split_name: Hashable | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     r"""Read a bob.bio.base vulnerability CSV score file into a vulnerability table.
 
@@ -199,7 +209,7 @@ def read_bob_vuln(
     ----------
     path : path
         The CSV score file (may be compressed).
-    system_name, split_name : optional
+    system_name, split_name, max_bytes : optional
         As in :func:`read_bob_pad`.
 
     Returns
@@ -222,7 +232,7 @@ def read_bob_vuln(
     2   attack    1.4  print
     """
     frames = []
-    for source in _read_sources(path):
+    for source in _read_sources(path, None, max_bytes):
         f = _csv(source, BOB_VULN_CSV_COLUMNS)
         attack = (f["probe_attack_type"].str.strip() != "").to_numpy()
         genuine = (f["bio_ref_subject_id"] == f["probe_subject_id"]).to_numpy()
@@ -258,6 +268,7 @@ def read_asvspoof_cm(
     *,
     system_name: Hashable | None = None,
     split_name: Hashable | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     r"""Read ASVspoof countermeasure scores into a PAD table.
 
@@ -267,7 +278,7 @@ def read_asvspoof_cm(
         Whitespace-separated lines ``utterance attack key score``, ``speaker utterance
         attack key score`` or ``speaker utterance environment attack key score``; key
         ``bonafide`` or ``spoof``; the attack (``A01``…, ``SS_1``…) is the species.
-    system_name, split_name : optional
+    system_name, split_name, max_bytes : optional
         As in :func:`read_bob_pad`.
 
     Returns
@@ -288,7 +299,7 @@ def read_asvspoof_cm(
     1     attack  -2.10  SS_1    p253
     """
     frames = []
-    for source in _read_sources(path):
+    for source in _read_sources(path, None, max_bytes):
         cols = _split_fields(source, ASVSPOOF_CM_LAYOUTS)
         names = ASVSPOOF_CM_LAYOUTS[len(cols)]
         f = dict(zip(names, cols, strict=True))
@@ -318,6 +329,7 @@ def read_asvspoof_asv(
     *,
     system_name: Hashable | None = None,
     split_name: Hashable | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pd.DataFrame:
     r"""Read ASVspoof automatic-speaker-verification scores into a vulnerability table.
 
@@ -326,7 +338,7 @@ def read_asvspoof_asv(
     path : path
         Whitespace-separated lines ``attack key score``; key ``target`` (genuine),
         ``nontarget`` (zero-effort impostor) or ``spoof`` (attack of species ``attack``).
-    system_name, split_name : optional
+    system_name, split_name, max_bytes : optional
         As in :func:`read_bob_pad`.
 
     Returns
@@ -347,7 +359,7 @@ def read_asvspoof_asv(
     2   attack    0.3  SS_1
     """
     frames = []
-    for source in _read_sources(path):
+    for source in _read_sources(path, None, max_bytes):
         attack, key, raw = _split_fields(source, ASVSPOOF_ASV_LAYOUTS)
         kind = _keys(source, key, ASVSPOOF_ASV_KEYS, 2)
         frames.append(

@@ -5,19 +5,22 @@ from __future__ import annotations
 import csv
 import io
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ._errors import (
+    ERROR_CSV_FIELDS,
     ERROR_EMPTY_FILE,
     ERROR_FIELDS,
     ERROR_LABEL,
+    ERROR_LINE_FIELDS,
     ERROR_NOT_A_NUMBER,
     ScoreFileError,
 )
-from ._open import _Source
+from ._open import MAX_FIELDS_PER_LINE, _check_parse_cost, _Source
 
 # str.split() splits at these too, the C parser of pandas does not: read such files slowly.
 _OTHER_WHITESPACE = re.compile(
@@ -28,8 +31,26 @@ _OTHER_WHITESPACE = re.compile(
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def _lines(text: str) -> list[str]:
-    return _LINE_BREAK.split(text)
+def _lines(text: str):
+    """The lines of ``text``, one at a time (no list of them all: a file's lines cost more
+    memory than its text)."""
+    start = 0
+    for match in _LINE_BREAK.finditer(text):
+        yield text[start : match.start()]
+        start = match.end()
+    yield text[start:]
+
+
+# a blank line of a text without "\r": spaces and tabs only
+_BLANK_LINE = re.compile(r"(?m)^[ \t]*$")
+
+
+def _count_data_lines(text: str) -> int:
+    """The number of non-blank lines, without a list of the lines."""
+    if "\r" in text:
+        return sum(1 for line in _lines(text) if line.strip())
+    blank = sum(1 for _ in _BLANK_LINE.finditer(text))
+    return text.count("\n") + 1 - blank
 
 
 def _data_lines(text: str):
@@ -77,7 +98,7 @@ def _fast_fields(text: str, n: int) -> list[np.ndarray] | None:
     columns = [frame[c].to_numpy(dtype=object) for c in frame.columns]
     if (columns[-1] == "").any():  # a short line: the C parser pads it on the right
         return None
-    if len(frame) != sum(1 for line in _lines(text) if line.strip()):
+    if len(frame) != _count_data_lines(text):
         return None
     return columns
 
@@ -95,6 +116,7 @@ def _split_fields(source: _Source, layouts: Mapping[int, Sequence[str]]) -> list
     n = len(fields)
     if n not in layouts:
         raise _fields_error(source, line, layouts, n)
+    _check_parse_cost(source, n)
     columns = _fast_fields(source.text, n)
     if columns is not None:
         return columns
@@ -104,6 +126,54 @@ def _split_fields(source: _Source, layouts: Mapping[int, Sequence[str]]) -> list
             raise _fields_error(source, line, {n: layouts[n]}, len(fields))
         rows.append(fields)
     return [np.array(column, dtype=object) for column in zip(*rows, strict=True)]
+
+
+def _csv_header(source: _Source, sep: str) -> list[str]:
+    """The first line's fields of a CSV text (after its parse cost is checked)."""
+    header = next(csv.reader(io.StringIO(source.text[: source.text.find("\n") + 1 or None]),
+                             delimiter=sep), [])
+    _check_parse_cost(source, len(header))
+    return header
+
+
+def _read_csv_strict(source: _Source, buffer, sep: str = ",", **options) -> pd.DataFrame:
+    """``pandas.read_csv`` of ``buffer`` (the bytes or text of ``source``), where a line
+    with more fields than the header is an error naming the file and line: pandas would
+    take an extra first field for an index, or drop the extra ones, or raise its own
+    ParserError."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        try:
+            return pd.read_csv(buffer, sep=sep, index_col=False, **options)
+        except (pd.errors.ParserError, pd.errors.ParserWarning):
+            ragged = _ragged_csv_line(source, sep)
+            if ragged is None:
+                raise
+            line, expected, found = ragged
+            raise ScoreFileError(ERROR_CSV_FIELDS.format(
+                source=source.name, line=line, expected=expected, found=found
+            )) from None
+
+
+def _ragged_csv_line(source: _Source, sep: str) -> tuple[int, int, int] | None:
+    """``(line, header's fields, line's fields)`` of the first line whose number of fields
+    differs from the header's, or None."""
+    reader = csv.reader(io.StringIO(source.text), delimiter=sep)
+    expected = None
+    for row in reader:
+        if not row or (len(row) == 1 and not row[0].strip()):
+            continue
+        if expected is None:
+            expected = len(row)
+        elif len(row) != expected:
+            return reader.line_num, expected, len(row)
+    return None
+
+
+def _many_fields(source: _Source, line: int, found: int) -> ScoreFileError:
+    return ScoreFileError(ERROR_LINE_FIELDS.format(
+        source=source.name, line=line, found=found, limit=MAX_FIELDS_PER_LINE
+    ))
 
 
 #: What a score field may be: a decimal number (ASCII digits, optional sign, point and

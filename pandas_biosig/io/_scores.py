@@ -174,9 +174,12 @@ def read_scores(
         ``format="nist"`` only: the trials key shared by all systems, or ``{split: key}``.
     columns : mapping, optional
         Table files only: the column renaming of :func:`read_table`.
-    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
-        The most bytes read from each file, after decompression; past it
-        :class:`FileTooLargeError`. Raise it to read a larger file.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (8 GiB)
+        The most memory reading each file may take: its bytes after decompression, and
+        its text with the estimated cost of its parsed fields (checked before
+        parsing; the read's peak stays within :data:`~pandas_biosig.io.PEAK_MULTIPLE`
+        times it); past it :class:`~pandas_biosig.io.FileTooLargeError`. Raise it to
+        read a larger file.
 
     Returns
     -------
@@ -210,15 +213,18 @@ def read_scores(
 
     1. drop the :data:`EXTENSIONS` from the end of the name: ``cnn-dev.txt.gz`` →
        ``cnn-dev``;
-    2. cut the rest into tokens at ``-``, ``_`` and ``.``; a first or last token in
-       :data:`SPLIT_TOKENS` gives the split and is removed (positional files only; a file
-       given as ``dev=`` may still carry the token ``dev``, which is removed);
-    3. ``format="lists"``: a first or last token in :data:`CLASS_TOKENS` (``genuine``,
-       ``impostor``, pyeer's ``true`` / ``false``...) gives the list's class and is
-       removed;
-    4. the rest is the system name, unless it is empty or one of :data:`GENERIC_NAMES`
-       (``scores``): then the parent directory's name is used, so bob's layout
-       ``isv/scores-dev``, ``isv/scores-eval`` gives system ``isv``, splits dev and eval.
+    2. cut the rest into tokens at ``-``, ``_`` and ``.``; a token in :data:`SPLIT_TOKENS`
+       gives the split and is removed with the separator beside it: the last token, else
+       the first, else one in the middle (``scores-dev-isv``) (positional files only; a
+       file given as ``dev=`` may still carry the token ``dev``, which is removed);
+    3. ``format="lists"``: a token in :data:`CLASS_TOKENS` (``genuine``, ``impostor``,
+       pyeer's ``true`` / ``false``...), found the same way, gives the list's class and
+       is removed;
+    4. a first or last token of :data:`GENERIC_NAMES` (``scores``) is removed when other
+       tokens remain (``scores-dev-isv`` gives system ``isv``, split dev);
+    5. the rest is the system name, unless it is empty or one of :data:`GENERIC_NAMES`:
+       then the parent directory's name is used, so bob's layout ``isv/scores-dev``,
+       ``isv/scores-eval`` gives system ``isv``, splits dev and eval.
 
     Examples
     --------

@@ -56,9 +56,12 @@ def read_bob(
         (:data:`EXTENSIONS`): ``scores-dev.txt.gz`` gives ``"scores-dev"``.
     split_name : str, optional
         Adds a ``split`` column holding this value.
-    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
-        The most bytes read from the file (all tar members together), after decompression; past it
-        :class:`FileTooLargeError`. Raise it to read a larger file.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (8 GiB)
+        The most memory reading the file (all tar members together) may take: its
+        bytes after decompression, and its text with the estimated cost of its parsed
+        fields (checked before parsing; the read's peak stays within :data:`~pandas_biosig.io.PEAK_MULTIPLE`
+        times it); past it :class:`~pandas_biosig.io.FileTooLargeError`. Raise it to
+        read a larger file.
 
     Returns
     -------
@@ -138,9 +141,12 @@ def read_nist(
         The system name; by default the score file's name without its extensions.
     split_name : str, optional
         Adds a ``split`` column holding this value.
-    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
-        The most bytes read from each of the two files, after decompression; past it
-        :class:`FileTooLargeError`. Raise it to read a larger file.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (8 GiB)
+        The most memory reading each of the two files may take: its bytes after decompression, and
+        its text with the estimated cost of its parsed fields (checked before
+        parsing; the read's peak stays within :data:`~pandas_biosig.io.PEAK_MULTIPLE`
+        times it); past it :class:`~pandas_biosig.io.FileTooLargeError`. Raise it to
+        read a larger file.
 
     Returns
     -------
@@ -205,9 +211,12 @@ def read_table(
         name without its extensions). An error if the table has one.
     split_name : str, optional
         For a table without a ``split`` column: adds one holding this value.
-    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
-        The most bytes read from the file, after decompression; past it
-        :class:`FileTooLargeError`. Raise it to read a larger file.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (8 GiB)
+        The most memory reading the file may take: its bytes after decompression, and
+        its text with the estimated cost of its parsed fields (checked before
+        parsing; the read's peak stays within :data:`~pandas_biosig.io.PEAK_MULTIPLE`
+        times it); past it :class:`~pandas_biosig.io.FileTooLargeError`. Raise it to
+        read a larger file.
 
     Returns
     -------
@@ -265,9 +274,12 @@ def read_score_lists(
         The system name; by default the genuine file's name without its extensions.
     split_name : str, optional
         Adds a ``split`` column holding this value.
-    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (1 GiB)
-        The most bytes read from each list, after decompression; past it
-        :class:`FileTooLargeError`. Raise it to read a larger file.
+    max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (8 GiB)
+        The most memory reading each list may take: its bytes after decompression, and
+        its text with the estimated cost of its parsed fields (checked before
+        parsing; the read's peak stays within :data:`~pandas_biosig.io.PEAK_MULTIPLE`
+        times it); past it :class:`~pandas_biosig.io.FileTooLargeError`. Raise it to
+        read a larger file.
 
     Returns
     -------

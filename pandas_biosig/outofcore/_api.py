@@ -77,24 +77,19 @@ from typing import Literal
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
-import xarray as xr
 
 from .._core.frames import rates_row, result_frame
+from .._core.mirror import mirror
 from .._core.options import (
-    Adjust,
-    Alternative,
-    BootstrapMetric,
     Criterion,
     EERMethod,
     NonFinite,
     Orientation,
-    ResampleOption,
 )
 from .._core.schema import check_option
 from .._core.validation import check_costs
 from .._kernels.calibration import XE_LOG_ODDS
 from .._kernels.rates import LN2
-from ..stats._common import McNemarMethod
 from ..verification._llr import warn_not_llr
 from ..verification._metrics import (
     DCF_COLUMNS,
@@ -104,13 +99,11 @@ from ..verification._metrics import (
     ERROR_RATE_COLUMNS,
     SUMMARY_COLUMNS,
 )
-from ._curves import det
 from ._engine import (
     _engine,
     _resolve,
 )
 from ._llr import exact_parts, flag
-from ._pairwise import compare, pairwise_counts
 
 __all__ = ['DaskBiosigAccessor', 'dcf', 'eer', 'error_rates', 'summary']
 
@@ -542,9 +535,11 @@ def _d_prime(nn, mn, qn, np_, mp, qp) -> float:
 class DaskBiosigAccessor:
     """``ddf.biosig``: the trial-table functions on a dask DataFrame, exact out of core.
 
-    Every method is this module's function of the same name applied to the DataFrame;
-    ``eer``, ``error_rates``, ``dcf`` and ``summary`` have the signatures (and results)
-    of the pandas functions. The repr does not compute anything.
+    Every method is the :mod:`pandas_biosig.outofcore` function of the same name applied to
+    the DataFrame, with its signature and docstring (see
+    :class:`~pandas_biosig._core.mirror.mirror`); ``eer``, ``error_rates``, ``dcf`` and
+    ``summary`` have the signatures (and results) of the pandas functions. The repr does
+    not compute anything.
 
     Examples
     --------
@@ -571,164 +566,10 @@ class DaskBiosigAccessor:
         lines.append("  counts need a pass over the data: call .summary()")
         return "\n".join(lines)
 
-    def eer(
-        self,
-        *,
-        method: EERMethod = "threshold",
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """Equal error rate of every system; see :func:`eer`."""
-        return eer(self._obj, **_args(locals()))
-
-    def error_rates(
-        self,
-        *,
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """Error counts and rates at a threshold policy; see :func:`error_rates`."""
-        return error_rates(self._obj, **_args(locals()))
-
-    def dcf(
-        self,
-        *,
-        p_target: float | Sequence[float] = 0.01,
-        c_miss: float | Sequence[float] = 1.0,
-        c_fa: float | Sequence[float] = 1.0,
-        threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
-        weight: float = 0.5,
-        target: float | None = None,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """Normalized minDCF and actDCF; see :func:`dcf`."""
-        return dcf(self._obj, **_args(locals()))
-
-    def summary(
-        self,
-        *,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """The headline numbers of every system; see :func:`summary`."""
-        return summary(self._obj, **_args(locals()))
-
-    def det(
-        self,
-        *,
-        far_grid=None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> xr.Dataset:
-        """DET curve (exact on a FAR grid, else a grid DET with its bound); see :func:`det`."""
-        return det(self._obj, **_args(locals()))
-
-    def pairwise_counts(
-        self,
-        *,
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = None,
-        apply_to: Hashable | Sequence[Hashable] | None = None,
-        common_trials: bool = False,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """Paired decision counts of every pair of systems; see :func:`pairwise_counts`."""
-        return pairwise_counts(self._obj, **_args(locals()))
-
-    def compare(
-        self,
-        *,
-        test: str = "auto",
-        baseline: Hashable | None = None,
-        threshold: Criterion | float | Mapping[Hashable, float] = "eer",
-        weight: float = 0.5,
-        target: float | None = None,
-        p_target: float = 0.01,
-        c_miss: float = 1.0,
-        c_fa: float = 1.0,
-        on: Hashable | None = "auto",
-        apply_to: Hashable | Sequence[Hashable] | None = "auto",
-        alpha: float = 0.05,
-        adjust: Adjust | None = "holm",
-        confidence_level: float = 0.95,
-        alternative: Alternative = "two-sided",
-        common_trials: bool = False,
-        mcnemar_method: McNemarMethod = "exact",
-        test_decision_rules: bool = False,
-        metric: BootstrapMetric | None = None,
-        n_resamples: int = 1000,
-        resample: ResampleOption = "auto",
-        seed: int | np.random.Generator | None = None,
-        progress: bool | None = None,
-        by: str | Sequence[str] | None = None,
-        system: str = "system",
-        trial: str = "trial",
-        label: str = "label",
-        score: str = "score",
-        split: str | None = "split",
-        subject: str | None = "subject",
-        orientation: Orientation = "similarity",
-        nonfinite: NonFinite = "raise",
-    ) -> pd.DataFrame:
-        """Test every pair of systems; see :func:`compare`."""
-        return compare(self._obj, **_args(locals()))
-
-
-def _args(local_vars: dict) -> dict:
-    return {k: v for k, v in local_vars.items() if k != "self"}
+    eer = mirror("eer", "pandas_biosig.outofcore")
+    error_rates = mirror("error_rates", "pandas_biosig.outofcore")
+    dcf = mirror("dcf", "pandas_biosig.outofcore")
+    summary = mirror("summary", "pandas_biosig.outofcore")
+    det = mirror("det", "pandas_biosig.outofcore")
+    pairwise_counts = mirror("pairwise_counts", "pandas_biosig.outofcore")
+    compare = mirror("compare", "pandas_biosig.outofcore")

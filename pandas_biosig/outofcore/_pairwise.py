@@ -10,6 +10,7 @@ adjustment (:mod:`pandas_biosig._core.pairwise`) and the tests from counts
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -105,10 +106,12 @@ def _pair_pass(eng: _Engine, data: dd.DataFrame, families: dict, common: bool) -
         "score": pd.Series(dtype=np.float64),
     })
     cols = list(dict.fromkeys([*spec.columns, spec.trial]))
+    # the arguments bound first: dask 2024.1 would try to align a pandas frame argument
+    compact = functools.partial(_compact, spec=spec, codes=codes, meta=meta)
     if data.index.name == spec.trial and data.known_divisions:  # aligned as it is
-        frame = data.reset_index()[cols].map_partitions(_compact, spec, codes, meta, meta=meta)
+        frame = data.reset_index()[cols].map_partitions(compact, meta=meta)
     else:  # every row of a trial in one partition: dask's out-of-core shuffle
-        frame = data[cols].map_partitions(_compact, spec, codes, meta, meta=meta).shuffle(on="trial")
+        frame = data[cols].map_partitions(compact, meta=meta).shuffle(on="trial")
     res = eng._run(_pair_chunk, _pair_combine, fams, where, bool(common), frame=frame)
     errs = res["errors"]
     if errs["dup"][0]:
@@ -381,7 +384,8 @@ def compare(
                                level=level, res=res, alternative=alternative,
                                nan_method=_cmp.TESTS[test])
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
-                       threshold_from=ma.threshold_from, resample=None, null_hypothesis=null)
+                       threshold_from=ma.threshold_from, resample=None, null_hypothesis=null,
+                       pvalue_mc_se=math.nan)
             rows.append(row)
             family_of.append(i_fam)
     return _pw.finish(rows, trials.by, _cmp.COMPARE_COLUMNS, family_of, adjust, alpha)

@@ -13,7 +13,7 @@ iff ``score >= threshold``.
   ISO/IEC 30107-3 (the standard deprecates it).
 
 The table, its thresholds and intervals are in :mod:`pandas_biosig.pad._table`; comparisons
-of systems in :mod:`pandas_biosig.pad_compare`.
+of systems in :func:`pandas_biosig.pad_compare`.
 """
 
 from __future__ import annotations
@@ -282,12 +282,13 @@ def pad_rates(
     --------
     >>> pad = pbs.datasets.example_pad()
     >>> r = pbs.pad_rates(pad.query("system == 'cnn'"), ci_method="wilson")
-    >>> r[r.split == "eval"][["pai", "n", "errors", "rate", "ci_low", "ci_high"]].round(4)
+    >>> shown = r[r.split == "eval"][["pai", "n", "errors", "rate", "ci_low", "ci_high"]]
+    >>> shown.fillna({"pai": "-"}).round(4)  # the BPCER row has no species
           pai    n  errors    rate  ci_low  ci_high
     4   print  200      13  0.0650  0.0384   0.1080
     5  replay  200      35  0.1750  0.1286   0.2336
     6    mask  200      66  0.3300  0.2686   0.3978
-    7     NaN  400      37  0.0925  0.0679   0.1249
+    7       -  400      37  0.0925  0.0679   0.1249
 
     Compare with statsmodels:
 

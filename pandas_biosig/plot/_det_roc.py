@@ -123,8 +123,9 @@ def det(
     >>> import matplotlib.pyplot as plt
     >>> trials = pbs.datasets.example_trials()
     >>> ax = pbs.plot.det(trials, apply_to="eval")
-    >>> [t.get_text() for t in ax.get_xticklabels()]
-    ['0.1', '1', '2', '5', '10', '20', '40', '60', '80', '90']
+    >>> labels = [t.get_text() for t in ax.get_xticklabels()]  # as many as fit the axes
+    >>> labels[0], labels[-1], "10" in labels
+    ('0.1', '90', True)
     >>> ax.get_legend().get_title().get_text(), ax.get_legend_handles_labels()[1][0]
     ('EER at the threshold (dot)', 'cnn, EER 5.36%')
     >>> plt.close(ax.figure)

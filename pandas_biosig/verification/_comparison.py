@@ -162,6 +162,7 @@ COMPARE_COLUMNS = [
     "threshold_from",
     "resample",
     "null_hypothesis",
+    "pvalue_mc_se",
 ]
 
 
@@ -497,7 +498,10 @@ def compare(
           when no threshold is used;
         - ``resample``: what the bootstrap resampled (``"subject"``, ``"label"``,
           ``"trial"``), None for the other tests;
-        - ``null_hypothesis``: what the test's null says (see ``test``).
+        - ``null_hypothesis``: what the test's null says (see ``test``);
+        - ``pvalue_mc_se``: the bootstrap's Monte-Carlo standard error of ``pvalue``
+          (:attr:`~pandas_biosig.BootstrapTestResult.pvalue_mc_se`): how much it
+          would move with another seed; NaN for the tests whose p-value is not resampled.
 
     Raises
     ------
@@ -657,7 +661,8 @@ def compare(
                                alternative=alternative, nan_method=TESTS[test])
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
                        threshold_from=ma.threshold_from,
-                       resample=unit, null_hypothesis=null)
+                       resample=unit, null_hypothesis=null,
+                       pvalue_mc_se=getattr(res, "pvalue_mc_se", math.nan))
             rows.append(row)
             family_of.append(i_fam)
     return _pw.finish(rows, trials.by, COMPARE_COLUMNS, family_of, adjust, alpha)
