@@ -575,7 +575,9 @@ def test_netcdf_round_trip(example, make):
 def test_far_grid_must_be_a_1d_array_of_numbers(example, grid):
     import re
 
-    prefix = curves.ERROR_GRID_SHAPE.split("{value!r}")[0].format(name="far_grid")
+    from pandas_biosig._core.curve_datasets import ERROR_GRID_SHAPE
+
+    prefix = ERROR_GRID_SHAPE.split("{value!r}")[0].format(name="far_grid")
     with pytest.raises(ValueError, match=re.escape(prefix)):
         curves.roc(example, far_grid=grid)
 

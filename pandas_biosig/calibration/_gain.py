@@ -357,6 +357,7 @@ def _family_rows(trials, by_key, split, fam: _Family, dev, ev, opt: _Options, rn
                            alternative=opt.alternative, nan_method=how)
         row.update(threshold_a=thresholds[j], threshold_b=thresholds[-1],
                    threshold_from=fam.settings.on if not math.isnan(thresholds[j]) else None,
-                   resample=opt.unit, null_hypothesis=NULL_REFIT)
+                   resample=opt.unit, null_hypothesis=NULL_REFIT,
+                   pvalue_mc_se=res.pvalue_mc_se)
         rows.append(row)
     return rows
