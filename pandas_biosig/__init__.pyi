@@ -3,6 +3,7 @@
 # One line per public name; tests/test_layering.py checks it against the subpackages.
 
 from . import (
+    calibration,
     datasets,
     demographics,
     export,
@@ -20,6 +21,14 @@ from ._core.replicates import BootstrapTestResult
 from ._core.results import ConfidenceInterval, IntervalResult, TestResult
 from ._core.schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
+from .calibration import (
+    CalibrationError,
+    CalibrationResult,
+    calibrate,
+    cllr_curve,
+    compare_fusion,
+    fuse,
+)
 from .demographics import (
     compare_fairness,
     compare_groups,
@@ -85,6 +94,8 @@ __all__ = [
     "BiosigAccessor",
     "BiosigWarning",
     "BootstrapTestResult",
+    "CalibrationError",
+    "CalibrationResult",
     "ConfidenceInterval",
     "DecisionTestError",
     "FileTooLargeError",
@@ -94,12 +105,16 @@ __all__ = [
     "TestResult",
     "bayes_error",
     "bootstrap",
+    "calibrate",
+    "calibration",
     "ci",
+    "cllr_curve",
     "cmc",
     "cmc_difference",
     "compare",
     "compare_fairness",
     "compare_folds",
+    "compare_fusion",
     "compare_groups",
     "compare_identification",
     "cross_group_fmr",
@@ -121,6 +136,7 @@ __all__ = [
     "fdr_curve",
     "fold_metrics",
     "fold_summary",
+    "fuse",
     "group_rates",
     "iapmr",
     "identification",

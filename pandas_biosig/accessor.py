@@ -40,6 +40,7 @@ class PlotAccessor:
     roc = mirror("roc", "pandas_biosig.plot")
     epc = mirror("epc", "pandas_biosig.plot")
     bayes_error = mirror("bayes_error", "pandas_biosig.plot")
+    cllr_curve = mirror("cllr_curve", "pandas_biosig.plot")
     hist = mirror("hist", "pandas_biosig.plot")
     pad_det = mirror("pad_det", "pandas_biosig.plot")
     epsc = mirror("epsc", "pandas_biosig.plot")
@@ -101,6 +102,11 @@ class BiosigAccessor:
     fold_metrics = mirror("fold_metrics")
     fold_summary = mirror("fold_summary")
     compare_folds = mirror("compare_folds")
+
+    calibrate = mirror("calibrate")
+    fuse = mirror("fuse")
+    compare_fusion = mirror("compare_fusion")
+    cllr_curve = mirror("cllr_curve")
     # tables of results
     eer_bound_table = mirror("eer_bound_table")
     pairwise_matrix = mirror("pairwise_matrix")

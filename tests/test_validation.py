@@ -68,6 +68,8 @@ def data(kind: str):
 CALLS = {
     "pandas_biosig.compare": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.compare_folds": lambda f, kw: f(data("trials"), fold="split", **kw),
+    "pandas_biosig.compare_fusion":
+        lambda f, kw: f(data("trials"), systems=["cnn", "gmm"], n_resamples=2, **kw),
     "pandas_biosig.eer_bound_table": lambda f, kw: f(data("reported"), n=1000, **kw),
     "pandas_biosig.outofcore.compare":
         lambda f, kw: f(data("dask"), test="hter_dependent", **kw),
@@ -212,6 +214,10 @@ OPTION_CALLS = {
         lambda f, kw: f(data("trials"), "cnn", "lbp", **kw),
     ("pandas_biosig.compare", "metric", "metric"):
         lambda f, kw: f(data("trials"), test="bootstrap", **kw),
+    ("pandas_biosig.compare_fusion", "metric", "metric"):
+        lambda f, kw: f(data("trials"), systems=["cnn", "gmm"], refit=True, **kw),
+    ("pandas_biosig.compare_fusion", "resample", "resample"):
+        lambda f, kw: f(data("trials"), systems=["cnn", "gmm"], refit=True, **kw),
     ("pandas_biosig.fold_metrics", "metric", "metric"):
         lambda f, kw: f(data("trials"), fold="split", **kw),
     ("pandas_biosig.fold_summary", "metric", "metric"):

@@ -13,9 +13,20 @@ pandas_biosig.validity defaults`` the run over every default call.
 :func:`simulate_vulnerability`,
 :func:`vulnerability_coverage`
 :func:`simulate_demographic_trials`, ...            demographics (``_demographics``)
+:func:`fusion_rejection_rates`,                     calibration and fusion: a useless
+:func:`calibrated_cllr_coverage`, ...               component, a known Cllr (``_calibration``)
 ======================================  =====================================================
 """
 
+from ._calibration import (
+    CALIBRATION_PROTOCOLS,
+    CalibrationSetting,
+    calibrated_cllr_coverage,
+    calibration_report,
+    fusion_rejection_rates,
+    simulate_calibration_trials,
+    true_cllr,
+)
 from ._defaults import PROTOCOLS, defaults_report, dev_eval_trials
 from ._demographics import (
     demographic_coverage,
@@ -43,25 +54,32 @@ from ._verification import (
 )
 
 __all__ = [
+    "CALIBRATION_PROTOCOLS",
+    "CalibrationSetting",
     "PAD_TESTS",
     "PROTOCOLS",
     "PadSetting",
     "Setting",
+    "calibrated_cllr_coverage",
+    "calibration_report",
     "coverage",
     "defaults_report",
     "demographic_coverage",
     "demographic_rejection_rates",
     "dev_eval_trials",
     "fairness_rejection_rates",
+    "fusion_rejection_rates",
     "pad_coverage",
     "pad_rejection_rates",
     "pad_report",
     "rejection_rates",
+    "simulate_calibration_trials",
     "simulate_demographic_trials",
     "simulate_pad",
     "simulate_trials",
     "simulate_vulnerability",
     "threshold_selection",
+    "true_cllr",
     "true_eer",
     "vulnerability_coverage",
 ]
