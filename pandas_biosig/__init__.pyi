@@ -12,6 +12,7 @@ from . import (
     pad,
     plot,
     stats,
+    tandem,
     validity,
     verification,
 )
@@ -43,6 +44,7 @@ from .io import (
     ScoreFileError,
     read_asvspoof_asv,
     read_asvspoof_cm,
+    read_asvspoof_tandem,
     read_bob,
     read_bob_identification,
     read_bob_pad,
@@ -54,6 +56,17 @@ from .io import (
     read_table,
 )
 from .pad import epsc, iapmr, pad_compare, pad_det, pad_metrics, pad_rates, vulnerability
+from .tandem import (
+    adcf,
+    cm_metrics,
+    sasv_score,
+    tandem_bootstrap,
+    tandem_compare,
+    tandem_table,
+    tdcf,
+    tdcf_curve,
+    teer,
+)
 from .verification import (
     DecisionTestError,
     bayes_error,
@@ -81,7 +94,6 @@ from .verification import (
 __version__: str
 
 __all__ = [
-    "LABEL_VOCABULARY",
     "BiosigAccessor",
     "BiosigWarning",
     "BootstrapTestResult",
@@ -89,12 +101,15 @@ __all__ = [
     "DecisionTestError",
     "FileTooLargeError",
     "IntervalResult",
+    "LABEL_VOCABULARY",
     "SchemaError",
     "ScoreFileError",
     "TestResult",
+    "adcf",
     "bayes_error",
     "bootstrap",
     "ci",
+    "cm_metrics",
     "cmc",
     "cmc_difference",
     "compare",
@@ -138,6 +153,7 @@ __all__ = [
     "probe_ranks",
     "read_asvspoof_asv",
     "read_asvspoof_cm",
+    "read_asvspoof_tandem",
     "read_bob",
     "read_bob_identification",
     "read_bob_pad",
@@ -150,8 +166,16 @@ __all__ = [
     "recognition_rate",
     "roc",
     "rocch",
+    "sasv_score",
     "stats",
     "summary",
+    "tandem",
+    "tandem_bootstrap",
+    "tandem_compare",
+    "tandem_table",
+    "tdcf",
+    "tdcf_curve",
+    "teer",
     "to_latex",
     "to_markdown",
     "validity",

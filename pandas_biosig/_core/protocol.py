@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .._kernels.rates import OperatingPoint, Sweep
+from .._kernels.tandem import asv_eer_threshold
 from .schema import BiosigWarning, Group, SchemaError, Trials, check_option
 from .validation import check_costs, check_rate
 
@@ -48,6 +49,7 @@ __all__ = [
     "SAME_TRIALS",
     "Protocol",
     "Resolved",
+    "asvspoof_eer_threshold",
     "split_roles",
     "subject_clusters",
 ]
@@ -388,3 +390,13 @@ def subject_clusters(subject: np.ndarray | None, where: str = "the table") -> tu
     if len(uniques) < 2:
         raise SchemaError(ERROR_ONE_CLUSTER.format(where=where, n=len(uniques)))
     return codes, len(uniques)
+
+
+def asvspoof_eer_threshold(targets: np.ndarray, nontargets: np.ndarray) -> float:
+    """The ASV threshold of the tandem metrics' ``asv_threshold="eer"``: the ASVspoof
+    organisers' EER threshold (``compute_eer``), the highest score rejected at the sorted
+    position where ``|FRR - FAR|`` is smallest, targets before non-targets among equal
+    scores. The t-DCF's ASV accepts the scores ``>= threshold`` (as the organisers'
+    ``obtain_asv_error_rates`` does), so its rates are those one tie-run lower than the
+    EER's (:mod:`pandas_biosig._kernels.tandem`)."""
+    return asv_eer_threshold(targets, nontargets)[1]
