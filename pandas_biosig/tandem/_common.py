@@ -48,13 +48,16 @@ ERROR_TANDEM_THRESHOLD = (
 ERROR_TANDEM_THRESHOLD_MISSING = (
     "{name}: no threshold given for {key} {value!r} (thresholds given for {given})"
 )
+#: The names the ``costs`` column gives a preset's model, in order of preference (ASVspoof
+#: 2021 and 5 share one model: it is called ``asvspoof5``).
+_PRESET_NAMES = ("asvspoof2019", "asvspoof5", "sasv", "asvspoof5_cm", "asvspoof2021")
 #: A kernel's named error, said of the group it happened in.
 ERROR_GROUP = "{where}: {message}"
 
 
 def cost_columns(costs, names: tuple[str, ...] = COST_FIELDS) -> dict:
     """``costs`` (the preset's name, or ``"custom"``) and one column per cost field."""
-    label = next((k for k, v in PRESETS.items() if v == costs), "custom")
+    label = next((k for k in _PRESET_NAMES if PRESETS[k] == costs), "custom")
     values = asdict(costs)
     return {"costs": label, **{n: float(values.get(n, math.nan)) for n in names}}
 
