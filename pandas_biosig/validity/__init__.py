@@ -11,6 +11,8 @@ pandas_biosig.validity defaults`` the run over every default call.
 :func:`simulate_pad`, :func:`pad_rejection_rates`,  PAD (``_pad``)
 :func:`pad_coverage`, :func:`pad_report`
 :func:`simulate_demographic_trials`, ...            demographics (``_demographics``)
+:func:`simulate_tandem`, :func:`tandem_coverage`,   ASV + CM in tandem (``_tandem``)
+:func:`tandem_rejection_rates`, :func:`tandem_report`
 ======================================  =====================================================
 """
 
@@ -22,6 +24,13 @@ from ._demographics import (
     simulate_demographic_trials,
 )
 from ._pad import PAD_TESTS, PadSetting, pad_coverage, pad_rejection_rates, pad_report, simulate_pad
+from ._tandem import (
+    TandemSetting,
+    simulate_tandem,
+    tandem_coverage,
+    tandem_rejection_rates,
+    tandem_report,
+)
 from ._verification import (
     Setting,
     coverage,
@@ -36,6 +45,7 @@ __all__ = [
     "PROTOCOLS",
     "PadSetting",
     "Setting",
+    "TandemSetting",
     "coverage",
     "defaults_report",
     "demographic_coverage",
@@ -48,7 +58,11 @@ __all__ = [
     "rejection_rates",
     "simulate_demographic_trials",
     "simulate_pad",
+    "simulate_tandem",
     "simulate_trials",
+    "tandem_coverage",
+    "tandem_rejection_rates",
+    "tandem_report",
     "threshold_selection",
     "true_eer",
 ]
