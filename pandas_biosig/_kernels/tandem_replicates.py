@@ -32,16 +32,25 @@ __all__ = [
     "ClassReplicates",
     "block_size",
     "expanded_teer",
+    "taker",
     "tdcf_weight_arrays",
 ]
 
 #: Cells (replicates x trials) of one block of multiplicities: about 32 MB of float64.
-_BLOCK_CELLS = 1 << 22
+_BLOCK_CELLS = 1 << 16
 
 
 def block_size(n_trials: int, n_resamples: int) -> int:
     """How many replicates one block holds for a group of ``n_trials`` trials."""
     return int(max(1, min(n_resamples, _BLOCK_CELLS // max(n_trials, 1))))
+
+
+def taker(W):
+    """``take(idx)``: the multiplicities of the trials ``idx`` (replicates x ``idx``), from a
+    matrix ``W`` (replicates x trials) or from a callable that gathers them itself (a
+    speaker bootstrap gathers its speakers' multiplicities straight into each sorted order,
+    one gather instead of two)."""
+    return W if callable(W) else (lambda idx: W[:, idx])
 
 
 def _cumsum0(w: np.ndarray) -> np.ndarray:
@@ -80,21 +89,24 @@ class AsvReplicates:
             self.fixed = (int(np.searchsorted(self.m_scores, threshold, side="left")),
                           int(np.searchsorted(s_scores, threshold, side="left")))
 
-    def rates(self, W: np.ndarray) -> tuple[np.ndarray, ...]:
+    def rates(self, W) -> tuple[np.ndarray, ...]:
         """``(pfa, pmiss, pmiss_spoof, pfa_spoof)`` of each row of multiplicities ``W``
-        (replicates x trials of the group); NaN where a class is empty."""
-        w = W[:, self.m_idx]
+        (replicates x trials of the group, or a :func:`taker`); NaN where a class is
+        empty."""
+        take = taker(W)
+        w = take(self.m_idx)
         ct = _cumsum0(w * self.m_tar)
-        cn = _cumsum0(w * ~self.m_tar)
-        cs = _cumsum0(W[:, self.s_idx])
+        cn = _cumsum0(w) - ct
+        cs = _cumsum0(take(self.s_idx))
         n_t, n_n, n_s = ct[:, -1], cn[:, -1], cs[:, -1]
         ok = (n_t > 0) & (n_n > 0) & (n_s > 0)
+        size = w.shape[0]
         if self.threshold is None:
             at_m, at_s = self._eer_cut(w, ct, cn, n_t, n_n, ok)
         else:
-            at_m = np.full(W.shape[0], self.fixed[0])
-            at_s = np.full(W.shape[0], self.fixed[1])
-        rows = np.arange(W.shape[0])
+            at_m = np.full(size, self.fixed[0])
+            at_s = np.full(size, self.fixed[1])
+        rows = np.arange(size)
         rej_t, rej_n, rej_s = ct[rows, at_m], cn[rows, at_m], cs[rows, at_s]
         with np.errstate(invalid="ignore", divide="ignore"):
             out = ((n_n - rej_n) / n_n, rej_t / n_t, rej_s / n_s, (n_s - rej_s) / n_s)
@@ -105,26 +117,35 @@ class AsvReplicates:
         targets and non-targets (the first index of ``tau``'s run: the trials below are
         rejected) and the sorted spoofs."""
         rows = np.arange(w.shape[0])
-        n_t = np.where(ok, n_t, 1.0)[:, None]
-        n_n = np.where(ok, n_n, 1.0)[:, None]
-        gap = ct / n_t - (n_n - cn) / n_n  # FRR - FAR at each cut between trials
-        q = np.maximum(np.argmax(gap >= 0, axis=1) - 1, 0)  # the crossing is in trial q
+        n_t = np.where(ok, n_t, 1.0)
+        n_n = np.where(ok, n_n, 1.0)
+
+        def gap(k):  # FRR - FAR at the cut before trial k (non-decreasing in k)
+            return ct[rows, k] / n_t - (n_n - cn[rows, k]) / n_n
+
+        lo, hi = np.zeros(rows.size, dtype=np.int64), np.full(rows.size, w.shape[1])
+        while (lo < hi).any():  # the first cut with FRR - FAR >= 0, by bisection
+            mid = (lo + hi) >> 1
+            up = gap(mid) >= 0
+            hi, lo = np.where(up, mid, hi), np.where(up, lo, np.minimum(mid + 1, hi))
+        q = np.maximum(lo - 1, 0)  # the crossing is inside the copies of trial q
         m = w[rows, q]
         tar = self.m_tar[q]
         k_t, k_n = ct[rows, q], cn[rows, q]
-        n_t, n_n = n_t[:, 0], n_n[:, 0]
 
         def d(j):  # FRR - FAR after j copies of trial q (the organisers' operations)
             return (k_t + j * tar) / n_t - (n_n - (k_n + j * ~tar)) / n_n
 
         step = np.where(tar, n_t, n_n)
-        j = np.clip(np.ceil(-gap[rows, q] * step), 1, np.maximum(m, 1))
+        j = np.clip(np.ceil(-gap(q) * step), 1, np.maximum(m, 1))
         for _ in range(2):  # rounding: the first j in [1, m] with d(j) >= 0
             j = np.where((j > 1) & (d(j - 1) >= 0), j - 1, j)
             j = np.where((j < m) & (d(j) < 0), j + 1, j)
         j = np.where(np.abs(d(j - 1)) <= np.abs(d(j)), j - 1, j)  # the first of equals
-        last = np.maximum.accumulate(np.where(w > 0, np.arange(w.shape[1]), -1), axis=1)
-        before = np.where(q > 0, last[rows, np.maximum(q - 1, 0)], -1)
+        before = np.full(rows.size, -1)
+        for i in np.flatnonzero((j < 1) & (q > 0)):  # the last trial drawn before q
+            drawn = np.flatnonzero(w[i, :q[i]] > 0)
+            before[i] = drawn[-1] if drawn.size else -1
         r = np.where(j >= 1, q, np.maximum(before, 0))  # the highest rejected trial
         low = (j < 1) & (before < 0)  # nothing rejected: tau = lowest score - 0.001
         at_m = np.where(low, 0, self.run_start[r])
@@ -150,11 +171,13 @@ class ClassReplicates:
         starts = starts[merged[starts] > -np.inf]
         self.at = np.append(starts, merged.size)
 
-    def below(self, W: np.ndarray) -> list[np.ndarray]:
-        """Per class, the multiplicities below each point (replicates x points); the
-        last point (reject all) holds each class's total."""
-        w = W[:, self.order]
-        return [_cumsum0(w * (self.classes == c))[:, self.at] for c in range(self.n_classes)]
+    def below(self, W) -> list[np.ndarray]:
+        """Per class, the multiplicities below each point (replicates x points, ``W`` a
+        matrix of multiplicities or a :func:`taker`); the last point (reject all) holds
+        each class's total."""
+        w = taker(W)(self.order)
+        out = [_cumsum0(w * (self.classes == c))[:, self.at] for c in range(self.n_classes - 1)]
+        return [*out, _cumsum0(w)[:, self.at] - sum(out)]
 
 
 def tdcf_weight_arrays(costs, pfa, pmiss, pmiss_spoof, pfa_spoof):

@@ -35,6 +35,7 @@ from .._kernels.tandem_replicates import (
     ClassReplicates,
     block_size,
     expanded_teer,
+    taker,
     tdcf_weight_arrays,
 )
 from ._common import cost_columns, fixed_threshold, in_group
@@ -86,15 +87,21 @@ class _Engine:
                            + [_order(m.cm, m.kind != 2), _order(m.cm, m.kind == 2)]
                            for m in members]
 
-    def values(self, W: np.ndarray) -> np.ndarray:
+    def values(self, W) -> np.ndarray:
+        """``(replicates, members)`` values of a block: ``W`` the multiplicities
+        (replicates x trials) or a :func:`~pandas_biosig._kernels.tandem_replicates.taker`."""
         if self.metric == "min_tdcf":
             c0, c1, c2, norm = tdcf_weight_arrays(self.costs, *self.asv.rates(W))
             out = [_tdcf_min(cm.below(W), c0, c1, c2, norm) for cm in self.cms]
         elif self.metric == "min_adcf":
             out = [_adcf_min(s.below(W), self.costs) for s in self.sasv]
         else:
-            out = [[expanded_teer([s for s, _ in member], [w[o] for _, o in member])
-                    for w in W] for member in self.orders]
+            take = taker(W)
+            out = []
+            for member in self.orders:
+                scores, mats = [s for s, _ in member], [take(o) for _, o in member]
+                out.append([expanded_teer(scores, [m[b] for m in mats])
+                            for b in range(mats[0].shape[0])])
         return np.column_stack(out)
 
 
@@ -153,11 +160,15 @@ class _Draws:
             self.n_subjects = 0 if g.subject is None else int(pd.unique(g.subject).size)
             self.strata = [np.flatnonzero(g.kind == k) for k in range(3)]
 
-    def block(self, rng: np.random.Generator, size: int) -> np.ndarray:
+    def block(self, rng: np.random.Generator, size: int):
+        """The multiplicities of ``size`` replicates: a matrix (replicates x trials), or,
+        when speakers are drawn, a taker that gathers the speakers' multiplicities
+        straight into each sorted order."""
         if self.unit == "subject":
             mult = rng.multinomial(self.n_subjects, np.full(self.n_subjects, 1 / self.n_subjects),
-                                   size=size)
-            return mult[:, self.codes].astype(np.float64)
+                                   size=size).astype(np.float64)
+            codes = self.codes
+            return lambda idx: mult[:, codes[idx]]
         if self.unit == "trial":
             return rng.multinomial(self.n, np.full(self.n, 1 / self.n), size=size).astype(float)
         W = np.empty((size, self.n))
