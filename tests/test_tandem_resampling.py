@@ -140,8 +140,10 @@ def test_bootstrap_without_speakers_resamples_trials_within_kinds(example):
     r = pbs.tandem_bootstrap(example.drop(columns="subject"), n_resamples=30, seed=0)
     assert (r["resample"] == "label").all() and (r.n_subjects == 0).all()
     basic = pbs.tandem_bootstrap(example, n_resamples=30, seed=0, ci_method="basic")
-    pct = pbs.tandem_bootstrap(example, n_resamples=30, seed=0)
+    pct = pbs.tandem_bootstrap(example, n_resamples=30, seed=0, ci_method="percentile")
     np.testing.assert_allclose(basic.ci_low, 2 * pct.estimate - pct.ci_high)
+    bc = pbs.tandem_bootstrap(example, n_resamples=30, seed=0)
+    assert (bc.ci_method == "bc").all() and not np.allclose(bc.ci_low, pct.ci_low)
 
 
 def test_bootstrap_errors_are_named(example):
@@ -199,3 +201,22 @@ def test_compare_refuses_systems_on_other_trials(example):
     pbs.tandem_compare(pbs.sasv_score(moved), metric="min_adcf", n_resamples=10)  # SASV
     with pytest.raises(ValueError, match="only one system"):
         pbs.tandem_compare(example[example.cm_system == "cm_a"], n_resamples=10)
+
+
+def test_bias_corrected_interval_moves_the_quantiles_against_the_bias():
+    """Efron's BC interval: with the estimate at the replicates' median it is the
+    percentile interval; with most replicates below the estimate (a minimum's optimism) its
+    quantile levels move up by Phi(2 z0 -+ z)."""
+    from scipy.stats import norm
+
+    from pandas_biosig.tandem._resampling import bootstrap_interval
+
+    reps = np.arange(1, 1000) / 1000.0
+    pct = bootstrap_interval(0.5, reps, 0.95, "percentile")
+    assert bootstrap_interval(0.5, reps, 0.95, "bc") == pytest.approx(pct)
+    z0 = norm.ppf(np.mean(reps < 0.7) + 0.5 * np.mean(reps == 0.7))
+    levels = norm.cdf([2 * z0 - norm.ppf(0.975), 2 * z0 + norm.ppf(0.975)])
+    assert bootstrap_interval(0.7, reps, 0.95, "bc") == pytest.approx(
+        tuple(np.quantile(reps, levels)))
+    low, high = bootstrap_interval(0.7, reps, 0.95, "bc")
+    assert low > pct[0] and high > pct[1]

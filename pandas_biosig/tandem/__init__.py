@@ -37,6 +37,7 @@ from ._metrics import (
 from ._resampling import (
     TANDEM_BOOTSTRAP_COLUMNS,
     TANDEM_CI_METHODS,
+    TANDEM_DEFAULT_CI,
     TANDEM_METRICS,
     tandem_bootstrap,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "TANDEM_BOOTSTRAP_COLUMNS",
     "TANDEM_CI_METHODS",
     "TANDEM_COMPARE_COLUMNS",
+    "TANDEM_DEFAULT_CI",
     "TANDEM_KINDS",
     "TANDEM_METRICS",
     "TDCF_COLUMNS",

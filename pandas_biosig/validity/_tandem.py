@@ -120,7 +120,7 @@ def simulate_tandem(setting: TandemSetting, *, seed=None) -> pd.DataFrame:
     >>> from pandas_biosig.validity import TandemSetting, simulate_tandem
     >>> t = simulate_tandem(TandemSetting(n_speakers=4), seed=0)
     >>> t.groupby(["cm_system", "kind"]).size().tolist()
-    [40, 60, 80, 40, 60, 80]
+    [80, 60, 40, 80, 60, 40]
     """
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     s = setting
@@ -161,8 +161,8 @@ def tandem_coverage(
     seed: int = 0,
 ) -> pd.DataFrame:
     """Coverage of :func:`pandas_biosig.tandem_bootstrap`'s intervals (speakers resampled)
-    of system A's metrics, whose true values are known: the percentile interval and the
-    basic interval of the same replicates (``2 * estimate`` minus the percentile bounds).
+    of system A's metrics, whose true values are known: every interval method
+    (:data:`pandas_biosig.tandem.TANDEM_CI_METHODS`) of the same replicates.
 
     Returns one row per metric and interval: ``metric, ci_method, true_value, coverage,
     mc_se, below`` (share of intervals entirely below the truth), ``above``,
@@ -172,28 +172,35 @@ def tandem_coverage(
     --------
     >>> from pandas_biosig.validity import TandemSetting, tandem_coverage
     >>> c = tandem_coverage(TandemSetting(n_speakers=10), n_replications=2, n_resamples=19)
-    >>> c.metric.tolist()
-    ['min_tdcf', 'min_tdcf', 'teer', 'teer', 'min_adcf', 'min_adcf']
+    >>> c[c.metric == "teer"].ci_method.tolist()
+    ['bc', 'percentile', 'basic']
     """
-    from ..tandem._resampling import tandem_bootstrap
+    from ..tandem._resampling import (
+        TANDEM_CI_METHODS,
+        bootstrap_interval,
+        group_replicates,
+        prepare,
+    )
 
     rng = np.random.default_rng(seed)
     truth = setting.truth()
-    out = {m: [] for m in metrics}
+    out = {(m, c): [] for m in metrics for c in TANDEM_CI_METHODS}
     for _ in range(n_replications):
         data = simulate_tandem(setting, seed=rng)
         data = data[data.cm_system == "A"]
         for m in metrics:
-            r = tandem_bootstrap(data, metric=m, n_resamples=n_resamples, seed=rng,
-                                 confidence_level=confidence_level, ci_method="percentile")
-            out[m].append((r.ci_low.iloc[0], r.ci_high.iloc[0], r.estimate.iloc[0]))
+            table, costs = prepare(data, m, "2019", None)
+            (est, reps, _), = group_replicates(
+                table, metric=m, version="2019", costs=costs, asv_threshold="eer",
+                unit="subject", n_resamples=n_resamples, rng=rng)
+            finite = reps[np.isfinite(reps)]
+            for c in TANDEM_CI_METHODS:
+                out[m, c].append((*bootstrap_interval(est, finite, confidence_level, c), est))
     rows = []
-    for m, values in out.items():
+    for (m, c), values in out.items():
         low, high, est = np.array(values).T
-        for method, (lo, hi) in (("percentile", (low, high)),
-                                 ("basic", (2 * est - high, 2 * est - low))):
-            rows.append(_coverage_row(m, method, truth[m], lo, hi, est, n_replications,
-                                      confidence_level))
+        rows.append(_coverage_row(m, c, truth[m], low, high, est, n_replications,
+                                  confidence_level))
     return pd.DataFrame(rows)
 
 
