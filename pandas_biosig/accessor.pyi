@@ -1072,7 +1072,7 @@ class BiosigAccessor:
         asv_threshold: Literal['eer'] | float | Mapping[Hashable, float] = 'eer',
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
-        ci_method: Literal['percentile', 'basic'] = 'percentile',
+        ci_method: Literal['bc', 'percentile', 'basic'] = 'bc',
         resample: ResampleOption = 'auto',
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,

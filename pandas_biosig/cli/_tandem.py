@@ -8,15 +8,11 @@ The sections are added to the report object :mod:`pandas_biosig.cli._report` pas
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
 from .._core.schema import SchemaError
 from ..io._formats import reads_as_table
-from ..io._open import _read_sources
-from ..io._pad import ASVSPOOF_ASV_KEYS
-from ..io._tandem import read_asvspoof_tandem
+from ..io._tandem import read_asvspoof_tandem, tandem_layout
 from ..tandem._compare import tandem_compare
 from ..tandem._metrics import tdcf, teer
 from ..tandem._resampling import tandem_bootstrap
@@ -42,18 +38,6 @@ _TANDEM_COLUMNS = {"kind", "asv_score", "cm_score"}
 _NUMBERS = {"percent": False, "precision": 4}
 
 
-def _is_asvspoof_asv(path: Path) -> bool:
-    """Whether a file's first line is an ASVspoof ASV score line or a track-2 header."""
-    try:
-        text = _read_sources(path)[0].text
-    except Exception:  # not a readable file: the ordinary readers say why
-        return False
-    line = text.lstrip().split("\n", 1)[0]
-    fields = line.split()
-    return (len(fields) == 3 and fields[1].lower() in ASVSPOOF_ASV_KEYS) or (
-        "\t" in line and "filename" in line and "sasv-score" in line)
-
-
 def load_tandem(args) -> tuple[pd.DataFrame, str] | None:
     """The tandem table of the command line, or None when it names no tandem input: two
     ASVspoof files (ASV then CM, or ASVspoof 5's score and key files), or one tidy table
@@ -61,7 +45,8 @@ def load_tandem(args) -> tuple[pd.DataFrame, str] | None:
     files = list(args.files)
     if args.dev or args.eval or args.dev_eval or args.trials or len(files) not in (1, 2):
         return None
-    if len(files) == 2 and all(f.is_file() for f in files) and _is_asvspoof_asv(files[0]):
+    if len(files) == 2 and all(f.is_file() for f in files) and tandem_layout(files[0]) in (
+            "2019", "5"):
         return read_asvspoof_tandem(files[0], files[1]), f"{files[0]}, {files[1]}"
     if len(files) == 1 and files[0].is_file() and reads_as_table(files[0], args.format):
         suffixes = "".join(files[0].suffixes).lower()

@@ -38,7 +38,7 @@ from ._errors import ERROR_NOT_A_NUMBER, ScoreFileError
 from ._names import _file_system_name
 from ._open import _read_sources, _Source
 from ._pad import ASVSPOOF_ASV_KEYS, _keys, read_asvspoof_asv, read_asvspoof_cm
-from ._parse import _data_lines, _numbers, _parse_numbers, _split_fields
+from ._parse import _SCORE, _data_lines, _numbers, _parse_numbers, _split_fields
 
 __all__ = [
     "ERROR_KEYS_DUPLICATED",
@@ -48,6 +48,7 @@ __all__ = [
     "ERROR_TANDEM_LAYOUT",
     "ERROR_TSV_COLUMNS",
     "read_asvspoof_tandem",
+    "tandem_layout",
 ]
 
 ERROR_LINE_COUNTS = (
@@ -84,6 +85,23 @@ def _first_line(path) -> tuple[str, list[str], str]:
     first = next(_data_lines(source.text), None)
     line = source.text.lstrip().split("\n", 1)[0]
     return source.name, [] if first is None else first[1], line
+
+
+def tandem_layout(path) -> str | None:
+    """The ASVspoof layout of an ASV score file, by its first line: ``"2019"`` (``attack
+    key score``), ``"2021"`` (``speaker trial score``), ``"5"`` (a tab-separated track-2
+    score file with its header), or None (another file, or one that cannot be read)."""
+    try:
+        _, fields, line = _first_line(path)
+    except (OSError, ScoreFileError):
+        return None
+    if "\t" in line and ("filename" in line or "trial_anon" in line) and "sasv-score" in line:
+        return "5"
+    if len(fields) == 3 and fields[1].lower() in ASVSPOOF_ASV_KEYS:
+        return "2019"
+    if len(fields) == 3 and _SCORE.fullmatch(fields[2]):
+        return "2021"
+    return None
 
 
 def _speaker(utterance: np.ndarray) -> np.ndarray:

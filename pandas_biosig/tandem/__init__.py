@@ -15,15 +15,8 @@ in tandem, on a tandem table (each trial's ASV and CM scores side by side).
 Definitions, sources and conventions: ``docs/tandem.md``.
 """
 
-from ._build import (
-    ERROR_AMBIGUOUS_PAIR,
-    ERROR_CM_UNPAIRED,
-    ERROR_NO_CM_PAIR,
-    ERROR_PAIR_ATTACK,
-    ERROR_PAIR_KIND,
-    tandem_table,
-)
-from ._compare import ERROR_TANDEM_ALIGN, TANDEM_COMPARE_COLUMNS, tandem_compare
+from ._build import tandem_table
+from ._compare import TANDEM_COMPARE_COLUMNS, tandem_compare
 from ._metrics import (
     ASV_THRESHOLDS,
     CM_THRESHOLDS,
@@ -51,14 +44,7 @@ from ._sasv import (
     cm_metrics,
     sasv_score,
 )
-from ._table import (
-    ERROR_KIND,
-    ERROR_NO_ASV_SCORE,
-    ERROR_NO_CM_SCORE,
-    ERROR_NO_SPOOF_TRIALS,
-    KIND_NAMES,
-    TANDEM_KINDS,
-)
+from ._table import KIND_NAMES, TANDEM_KINDS
 
 __all__ = [
     "ADCF_COLUMNS",
@@ -67,16 +53,6 @@ __all__ = [
     "CM_COLUMNS",
     "CM_DCF_THRESHOLDS",
     "CM_THRESHOLDS",
-    "ERROR_AMBIGUOUS_PAIR",
-    "ERROR_CM_UNPAIRED",
-    "ERROR_KIND",
-    "ERROR_NO_ASV_SCORE",
-    "ERROR_NO_CM_PAIR",
-    "ERROR_NO_CM_SCORE",
-    "ERROR_NO_SPOOF_TRIALS",
-    "ERROR_PAIR_ATTACK",
-    "ERROR_PAIR_KIND",
-    "ERROR_TANDEM_ALIGN",
     "KIND_NAMES",
     "SASV_METHODS",
     "TANDEM_BOOTSTRAP_COLUMNS",
