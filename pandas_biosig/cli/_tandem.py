@@ -50,10 +50,13 @@ def load_tandem(args) -> tuple[pd.DataFrame, str] | None:
         return read_asvspoof_tandem(files[0], files[1]), f"{files[0]}, {files[1]}"
     if len(files) == 1 and files[0].is_file() and reads_as_table(files[0], args.format):
         suffixes = "".join(files[0].suffixes).lower()
-        table = (pd.read_parquet(files[0]) if ".parquet" in suffixes or ".pq" in suffixes
-                 else pd.read_csv(files[0]))
-        if _TANDEM_COLUMNS <= set(table.columns):
-            return table, str(files[0])
+        parquet = ".parquet" in suffixes or ".pq" in suffixes
+        try:  # a table the pandas readers cannot open is left to the trial-table readers
+            head = (pd.read_parquet(files[0]) if parquet else pd.read_csv(files[0], nrows=0))
+        except (ValueError, OSError, ImportError):
+            return None
+        if _TANDEM_COLUMNS <= set(head.columns):
+            return (head if parquet else pd.read_csv(files[0])), str(files[0])
     return None
 
 
