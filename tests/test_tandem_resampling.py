@@ -144,6 +144,8 @@ def test_bootstrap_without_speakers_resamples_trials_within_kinds(example):
     np.testing.assert_allclose(basic.ci_low, 2 * pct.estimate - pct.ci_high)
     bc = pbs.tandem_bootstrap(example, n_resamples=30, seed=0)
     assert (bc.ci_method == "bc").all() and not np.allclose(bc.ci_low, pct.ci_low)
+    te = pbs.tandem_bootstrap(example, metric="teer", n_resamples=30, seed=0)
+    assert (te.ci_method == "percentile").all()  # "auto": percentile for the t-EER
 
 
 def test_bootstrap_errors_are_named(example):
