@@ -46,6 +46,7 @@ class PlotAccessor:
     epsc = mirror("epsc", "pandas_biosig.plot")
     fmr_heatmap = mirror("fmr_heatmap", "pandas_biosig.plot")
     group_det = mirror("group_det", "pandas_biosig.plot")
+    tdcf_curve = mirror("tdcf_curve", "pandas_biosig.plot")
 
 
 @pd.api.extensions.register_dataframe_accessor("biosig")
@@ -133,6 +134,17 @@ class BiosigAccessor:
     vulnerability = mirror("vulnerability")
     iapmr = mirror("iapmr")
     epsc = mirror("epsc")
+
+    # tandem tables (ASV + CM)
+    tandem_table = mirror("tandem_table")
+    tdcf = mirror("tdcf")
+    tdcf_curve = mirror("tdcf_curve")
+    teer = mirror("teer")
+    sasv_score = mirror("sasv_score")
+    adcf = mirror("adcf")
+    cm_metrics = mirror("cm_metrics")
+    tandem_bootstrap = mirror("tandem_bootstrap")
+    tandem_compare = mirror("tandem_compare")
 
 
 def _describe(df: pd.DataFrame) -> str:

@@ -20,6 +20,7 @@ _demo = pbs.datasets.example_demographic_trials
 _search = pbs.datasets.example_search
 _pad = pbs.datasets.example_pad
 _vuln = pbs.datasets.example_vulnerability
+_tandem = pbs.datasets.example_tandem
 
 CALLS = {
     "eer": lambda: pbs.eer(_trials()),
@@ -49,6 +50,12 @@ CALLS = {
     "recognition_rate": lambda: pbs.recognition_rate(_search()),
     "detection_identification_rate": lambda: pbs.detection_identification_rate(_search()),
     "compare_identification": lambda: pbs.compare_identification(_search()),
+    "tdcf": lambda: pbs.tdcf(_tandem()),
+    "teer": lambda: pbs.teer(_tandem()),
+    "adcf": lambda: pbs.adcf(pbs.sasv_score(_tandem())),
+    "cm_metrics": lambda: pbs.cm_metrics(_tandem()),
+    "tandem_bootstrap": lambda: pbs.tandem_bootstrap(_tandem(), n_resamples=20, seed=0),
+    "tandem_compare": lambda: pbs.tandem_compare(_tandem(), n_resamples=20, seed=0),
 }
 
 

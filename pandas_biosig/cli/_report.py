@@ -49,6 +49,7 @@ from ._calibration import calibrated_trials, calibration_arguments, calibration_
 from ._folder import escape_frame, escape_markdown, write_report
 from ._independent import _compare_independent_sets
 from ._inputs import cli_message, load_trials
+from ._tandem import TANDEM_NOTES, load_tandem, tandem_figures, tandem_sections
 
 __all__ = ["main"]
 
@@ -90,8 +91,9 @@ class _Steps:
 class _Report:
     """What one report holds: its Markdown sections, tables and figures."""
 
-    def __init__(self, title: str):
+    def __init__(self, title: str, notes: str = NOTES):
         self.title = title
+        self.notes = notes
         self.sections: list[str] = []
         self.tables: dict[str, tuple[pd.DataFrame, dict]] = {}
 
@@ -112,7 +114,7 @@ class _Report:
                 + "\n\n".join(f"![{escape_markdown(text)}]({name})" for name, text in figures)
                 + "\n"
             )
-        parts.append(NOTES + "\n")
+        parts.append(self.notes + "\n")
         return "\n".join(parts)
 
 
@@ -648,6 +650,34 @@ def _write(
     return write_report(out, write, force=force, version=__version__)
 
 
+def _trials_report(args, adjust) -> tuple[_Report, dict]:
+    """The report of the trial table the command line names."""
+    trials, title = _load(args)
+    trials, maps = calibrated_trials(
+        trials, args, split=args.split_column, on=args.on, apply_to=args.apply_to,
+        orientation=args.orientation, nonfinite=args.nonfinite)
+    rep, figs = _report(
+        trials, title=title, split=args.split_column, on=args.on, apply_to=args.apply_to,
+        orientation=args.orientation, nonfinite=args.nonfinite,
+        n_resamples=args.n_resamples, resample=args.resample,
+        confidence_level=args.confidence_level,
+        seed=args.seed, test=args.test, adjust=adjust, alpha=args.alpha,
+        common_trials=args.common_trials, figures=args.out is not None,
+        progress=args.progress,
+    )
+    calibration_section(rep, maps)
+    return rep, figs
+
+
+def _tandem_report(table, title: str, args, adjust) -> tuple[_Report, dict]:
+    """The report of a tandem table (ASVspoof ASV + CM files, or a tidy tandem table)."""
+    rep = _Report(title, notes=TANDEM_NOTES)
+    tandem_sections(rep, table, n_resamples=args.n_resamples,
+                    confidence_level=args.confidence_level, seed=args.seed, adjust=adjust,
+                    alpha=args.alpha, progress=args.progress)
+    return rep, tandem_figures(table) if args.out is not None else {}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``biosig``; return the exit status (0, or 1 after a one-line error on stderr)."""
     args = _parser().parse_args(argv)
@@ -658,23 +688,14 @@ def main(argv: list[str] | None = None) -> int:
             verb = "needs" if len(unused) == 1 else "need"
             raise ValueError(f"{' and '.join(unused)} {verb} --out DIR: without it the report "
                              "is printed, not written")
-        trials, title = _load(args)
-        trials, maps = calibrated_trials(
-            trials, args, split=args.split_column, on=args.on, apply_to=args.apply_to,
-            orientation=args.orientation, nonfinite=args.nonfinite)
         adjust = None if args.adjust.lower() in ("none", "") else args.adjust
         if adjust is not None and adjust not in ADJUST_METHODS:
             raise ValueError(f"--adjust {args.adjust!r} is not one of {list(ADJUST_METHODS)}")
-        rep, figs = _report(
-            trials, title=title, split=args.split_column, on=args.on, apply_to=args.apply_to,
-            orientation=args.orientation, nonfinite=args.nonfinite,
-            n_resamples=args.n_resamples, resample=args.resample,
-            confidence_level=args.confidence_level,
-            seed=args.seed, test=args.test, adjust=adjust, alpha=args.alpha,
-            common_trials=args.common_trials, figures=args.out is not None,
-            progress=args.progress,
-        )
-        calibration_section(rep, maps)
+        tandem = load_tandem(args)
+        if tandem is not None:
+            rep, figs = _tandem_report(*tandem, args, adjust)
+        else:
+            rep, figs = _trials_report(args, adjust)
         if args.out is None:
             print(rep.markdown())
             return 0

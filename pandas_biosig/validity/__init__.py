@@ -15,6 +15,8 @@ pandas_biosig.validity defaults`` the run over every default call.
 :func:`simulate_demographic_trials`, ...            demographics (``_demographics``)
 :func:`fusion_rejection_rates`,                     calibration and fusion: a useless
 :func:`calibrated_cllr_coverage`, ...               component, a known Cllr (``_calibration``)
+:func:`simulate_tandem`, :func:`tandem_coverage`,   ASV + CM in tandem (``_tandem``)
+:func:`tandem_rejection_rates`, :func:`tandem_report`
 ======================================  =====================================================
 """
 
@@ -44,6 +46,13 @@ from ._pad import (
     simulate_vulnerability,
     vulnerability_coverage,
 )
+from ._tandem import (
+    TandemSetting,
+    simulate_tandem,
+    tandem_coverage,
+    tandem_rejection_rates,
+    tandem_report,
+)
 from ._verification import (
     Setting,
     coverage,
@@ -62,6 +71,7 @@ __all__ = [
     "Setting",
     "calibrated_cllr_coverage",
     "calibration_report",
+    "TandemSetting",
     "coverage",
     "defaults_report",
     "demographic_coverage",
@@ -76,8 +86,12 @@ __all__ = [
     "simulate_calibration_trials",
     "simulate_demographic_trials",
     "simulate_pad",
+    "simulate_tandem",
     "simulate_trials",
     "simulate_vulnerability",
+    "tandem_coverage",
+    "tandem_rejection_rates",
+    "tandem_report",
     "threshold_selection",
     "true_cllr",
     "true_eer",
