@@ -31,6 +31,7 @@ from pandas_biosig._core.schema import (
     validate_trials,
 )
 from pandas_biosig._kernels import segment_stats
+from pandas_biosig._kernels.calibration import llr_check
 from pandas_biosig._kernels.rates import Sweep, interpolated_eer, threshold_eer
 from pandas_biosig._kernels.segments import Segments, max_counts, sort_segments
 
@@ -99,10 +100,14 @@ def check_segments(scores, genuine, counts, offsets):
     fmr = {r: sg.fmr_at_fnmr(r) for r in (0.0, 0.2, 1.0)}
     t = np.linspace(-3, 3, sg.size)
     fa, fr = sg.rates_at(t)
+    grid = np.array([2.0, -0.5, np.nan, 0.0, -np.inf, 1e308, 0.5, 2.0, np.inf, -3.25])
+    grid_fa, grid_fr = sg.rates_on_grid(grid, cells=16)  # several blocks of segments
+    grid_each = [sg.rates_at(np.full(sg.size, x)) for x in grid]
     blocks = segment_stats.hull(sg)
     stats = dict(auc=segment_stats.auc(sg), cllr=segment_stats.cllr(sg),
                  d_prime=segment_stats.d_prime(sg), eer_rocch=segment_stats.rocch_eer(sg, blocks),
                  min_cllr=segment_stats.min_cllr(sg, blocks))
+    flags = segment_stats.not_llr(sg)
     for i in range(sg.size):
         sw = sweep_of(scores, genuine, counts, offsets, i)
         p, s = sw.eer_points()
@@ -123,9 +128,14 @@ def check_segments(scores, genuine, counts, offsets):
         for r, pts in fmr.items():
             assert seg_key(pts, i) == op_key(sw.fmr_at_fnmr(r))
         assert (int(fa[i]), int(fr[i])) == tuple(int(x) for x in sw.rates_at_threshold(t[i]))
+        for k, x in enumerate(grid):
+            assert (grid_fa[i, k], grid_fr[i, k]) == (grid_each[k][0][i], grid_each[k][1][i])
+            if not np.isnan(x):
+                assert (grid_fa[i, k], grid_fr[i, k]) == tuple(sw.rates_at_threshold(x))
         want = dict(auc=sw.auc(), cllr=sw.cllr(), d_prime=sw.d_prime(), eer_rocch=sw.eer_rocch(),
                     min_cllr=sw.min_cllr())
         assert {k: bits(v[i]) for k, v in stats.items()} == {k: bits(v) for k, v in want.items()}
+        assert bool(flags[i]) == llr_check(sw).not_llr
 
 
 @SETTINGS
@@ -259,6 +269,30 @@ def test_large_groups_read_by_their_own_sweep_inside_the_engine(name, kwargs, mo
     # groups above the size limit take the per-group sweep inside one engine call
     monkeypatch.setattr(segmented, "SMALL_GROUP", 40)
     _compare(make_table(np.random.default_rng(5)), name, kwargs, monkeypatch, by="site")
+
+
+def test_the_llr_flag_and_its_warning_equal_the_per_group_path(monkeypatch):
+    # per site: LLR-like scores, the same scores 30 times too large (cross-entropy far
+    # above the limit) and squeezed into [0.01, 0.02] (the trivial Bayes error at every
+    # prior of the grid, though they separate): each rule of llr_check flags one system
+    rng = np.random.default_rng(4)
+    frames = []
+    for i in range(12):
+        genuine = rng.random(60) < 0.4
+        genuine[:2] = True, False
+        llr = rng.normal(np.where(genuine, 1.0, -1.0), 1.4)
+        score = {0: llr, 1: 30 * llr, 2: 0.01 + 0.01 / (1 + np.exp(-2.5 * llr))}[i % 3]
+        frames.append(pd.DataFrame({"site": f"site{i}", "system": f"s{i % 3}",
+                                    "trial": np.arange(60), "label": genuine, "score": score}))
+    table = pd.concat(frames, ignore_index=True)
+    for name, kwargs in [("summary", {}), ("dcf", dict(p_target=[0.01, 0.3]))]:
+        with pytest.warns(pbs.BiosigWarning) as caught:  # the engine's, then the loop's
+            got = _compare(table, name, kwargs, monkeypatch, by="site")
+        engine, loop = (str(w.message) for w in caught)
+        assert engine == loop and "'s1', 's2'" in engine
+        assert set(got.loc[got.system == "s0", "not_llr"]) == {False}
+        assert set(got.loc[got.system == "s1", "not_llr"]) == {True}
+        assert got.loc[got.system == "s2", "not_llr"].any()
 
 
 def test_many_tiny_groups(monkeypatch):

@@ -234,6 +234,8 @@ def frame(trials: Trials, index: np.ndarray, cols: dict, columns: list[str]) -> 
         value = cols.get(name, np.nan)
         if isinstance(value, np.ndarray) and value.dtype.kind in "if":
             body[name] = value.astype(np.float64 if value.dtype.kind == "f" else np.int64)
+        elif isinstance(value, np.ndarray) and value.dtype.kind == "b":
+            body[name] = value
         elif isinstance(value, list):
             body[name] = plain_column(value)
         else:
@@ -307,14 +309,17 @@ def summary_frame(trials: Trials, p_target: float, c_miss: float, c_fa: float,
     eer_t, t, n, p, min_hter, min_cost = eng.each(each, each)
     eer_rocch, min_cllr = hull_stats(eng)
     auc, cllr, d_prime = score_stats(eng)
+    if sign < 0:
+        cllr = np.full(eng.size, np.nan)
+    llr = llr_columns(eng, cllr=cllr, min_cllr=min_cllr, min_dcf=min_cost / norm,
+                      p_target=p_target, c_miss=c_miss, c_fa=c_fa, similarity=sign > 0)
     fmr = [_frr(eng.points(bounded_point, "far", r)) for r in (0.01, 0.001, 0.0)]
     _, zfa, _, zn, _ = eng.points(bounded_point, "frr", 0.0)
     cols = dict(
         n_genuine=p, n_impostor=n, eer_rocch=eer_rocch, eer_threshold=eer_t,
         threshold=sign * t, auc=auc, min_hter=min_hter, fmr100=fmr[0], fmr1000=fmr[1],
         zero_fmr=fmr[2], zero_fnmr=zfa / zn, min_dcf=min_cost / norm, p_target=p_target,
-        c_miss=c_miss, c_fa=c_fa, cllr=cllr if sign > 0 else np.full(eng.size, np.nan),
-        min_cllr=min_cllr, d_prime=d_prime,
+        c_miss=c_miss, c_fa=c_fa, cllr=cllr, min_cllr=min_cllr, d_prime=d_prime, **llr,
     )
     return frame(trials, np.arange(eng.size), cols, columns)
 
@@ -349,12 +354,14 @@ def dcf_frame(trials: Trials, costs, options: dict, columns: list[str]) -> pd.Da
         index, t = r.index, r.threshold
         rates = rates_columns(eng, index, t, fta=False)
         min_cost, op_t = _min_dcf(eng, a, b, c)
+        act = (b * a * rates["frr"] + c * (1 - a) * rates["far"]) / norm
         parts.append((index, dict(
             p_target=np.full(index.size, a), c_miss=np.full(index.size, b),
             c_fa=np.full(index.size, c), criterion=[r.criterion] * index.size,
             threshold_from=r.threshold_from, threshold=sign * t, far=rates["far"],
-            frr=rates["frr"], act_dcf=(b * a * rates["frr"] + c * (1 - a) * rates["far"]) / norm,
-            min_dcf=min_cost[index] / norm, min_dcf_threshold=sign * op_t[index])))
+            frr=rates["frr"], act_dcf=act, min_dcf=min_cost[index] / norm,
+            min_dcf_threshold=sign * op_t[index], dcf_loss=act - min_cost[index] / norm,
+            not_llr=not_llr(eng, similarity=sign > 0)[index])))
     index = np.concatenate([i for i, _ in parts])
     pos = np.argsort(index, kind="stable")
     cols: dict[str, Any] = {}
@@ -367,6 +374,36 @@ def dcf_frame(trials: Trials, costs, options: dict, columns: list[str]) -> pd.Da
             cols[name] = np.concatenate(values)[pos]
     cols["resample"] = None
     return frame(trials, index[pos], cols, columns)
+
+
+def not_llr(eng: Engine, *, similarity: bool) -> np.ndarray:
+    """Whether each group's scores cannot be calibrated LLRs (distances never are):
+    :func:`~pandas_biosig._kernels.calibration.llr_check` of every group at once."""
+    if not similarity:
+        return np.ones(eng.size, dtype=bool)
+
+    from .._kernels.calibration import llr_check  # scipy.special, for this flag only
+
+    def big(sw, i):
+        return (llr_check(sw).not_llr,)
+
+    return eng.each(lambda sg: (segment_stats.not_llr(sg),), big, key="not_llr")[0]
+
+
+def llr_columns(eng: Engine, *, cllr: np.ndarray, min_cllr: np.ndarray, min_dcf: np.ndarray,
+                p_target: float, c_miss: float, c_fa: float, similarity: bool) -> dict:
+    """The calibration-loss columns of every group's summary row (``act_dcf`` at the
+    Bayes threshold, ``dcf_loss``, ``cllr_loss``, ``not_llr``), as the per-group rows
+    hold them."""
+    if similarity:
+        t = float(np.log(c_fa * (1 - p_target) / (c_miss * p_target)))
+        fa, fr, n, p = eng.rates_at(np.arange(eng.size), np.full(eng.size, t))
+        norm = min(c_miss * p_target, c_fa * (1 - p_target))
+        act = (c_miss * p_target * (fr / p) + c_fa * (1 - p_target) * (fa / n)) / norm
+    else:
+        act = np.full(eng.size, np.nan)
+    return dict(act_dcf=act, dcf_loss=act - min_dcf, cllr_loss=cllr - min_cllr,
+                not_llr=not_llr(eng, similarity=similarity))
 
 
 def _min_dcf(eng: Engine, a: float, b: float, c: float) -> tuple[np.ndarray, ...]:

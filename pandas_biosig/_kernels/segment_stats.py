@@ -19,7 +19,7 @@ from .rates import softplus
 from .segments import Segments
 from .sums import segment_sums
 
-__all__ = ["auc", "cllr", "d_prime", "hull", "min_cllr", "rocch_eer"]
+__all__ = ["auc", "cllr", "d_prime", "hull", "min_cllr", "not_llr", "rocch_eer"]
 
 _LN2 = float(np.log(2.0))
 #: Expanded values materialised at once by the counted sums.
@@ -115,6 +115,50 @@ def d_prime(sg: Segments) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = diff / spread
     return np.where(spread > 0, ratio, np.where(diff > 0, np.inf, np.nan))
+
+
+def not_llr(sg: Segments, prior_log_odds=None) -> np.ndarray:
+    """:func:`~pandas_biosig._kernels.calibration.llr_check`'s ``not_llr`` of each
+    segment, its scores read as natural-log LLRs: the cross-entropies at
+    ``XE_LOG_ODDS`` as numpy's sums of each segment (a counted value repeated), the
+    actual Bayes errors at the grid's thresholds and the two minimised weighted errors
+    of all segments at once, each with the operations of ``llr_check``."""
+    from . import calibration as cal  # scipy.special: loaded where the flag is asked for
+
+    plo = np.linspace(-7.0, 7.0, 141) if prior_log_odds is None else np.asarray(
+        prior_log_odds, dtype=np.float64)
+    priors = cal.expit(np.asarray(cal.XE_LOG_ODDS, dtype=np.float64))
+    largest = np.full(sg.size, -np.inf)
+    for prior in priors:
+        lo = np.log(prior) - np.log1p(-prior)
+        tar = class_sums(sg, True, lambda x, seg, lo=lo: softplus(-(x + lo))) / sg.p
+        non = class_sums(sg, False, lambda x, seg, lo=lo: softplus(x + lo)) / sg.n
+        xe = (prior * tar + (1.0 - prior) * non) / cal.prior_entropy(prior)
+        largest = np.maximum(largest, xe)  # never NaN: every segment holds both classes
+    fa, fr = sg.rates_on_grid(-plo)
+    acts = cal.normalized_act_ber(fa, fr, sg.n[:, None], sg.p[:, None], plo)
+    finite = np.isfinite(acts).any(axis=1)
+    with np.errstate(invalid="ignore"):
+        trivial = finite & (np.nanmin(np.where(finite[:, None], acts, 0.0), axis=1) >= 1.0)
+    return (largest > cal.XE_LIMIT) | (trivial & (_lowest_min_ber(sg, plo) < cal.SEPARATION_LIMIT))
+
+
+def _lowest_min_ber(sg: Segments, plo: np.ndarray) -> np.ndarray:
+    """:func:`~pandas_biosig._kernels.calibration.min_normalized_min_ber` of every
+    segment: the grid's prior log odds nearest 0 on either side, one minimised weighted
+    error of all segments each."""
+    from scipy.special import expit
+
+    plo = plo[np.isfinite(plo)]
+    below, above = plo[plo <= 0], plo[plo >= 0]
+    nearest = ([float(below.max())] if below.size else []) + (
+        [float(above.min())] if above.size else [])
+    out = np.full(sg.size, np.inf if nearest else np.nan)
+    for lam in dict.fromkeys(nearest):
+        pi, pi_bar = float(expit(lam)), float(expit(-lam))
+        op = sg.min_weighted(pi_bar)
+        out = np.minimum(out, (pi * op.frr + pi_bar * op.far) / min(pi, pi_bar))
+    return out
 
 
 def _power_of_two_shifts(sg: Segments) -> np.ndarray | None:

@@ -273,6 +273,34 @@ class Segments:
         fa, fr = self.fa_fr(r, np.arange(self.size))
         return np.where(none, 0, fa), np.where(none, self.p, fr)
 
+    def rates_on_grid(self, thresholds: np.ndarray, *,
+                      cells: int = 1 << 22) -> tuple[np.ndarray, np.ndarray]:
+        """Counts ``(fa, fr)`` of every segment at every one of the same thresholds,
+        arrays of shape ``(segments, thresholds)``: :meth:`rates_at` of each threshold,
+        found by one search. Each run is numbered by how many thresholds lie at or below
+        its score, which rises along a segment, so ``segment * (k + 1) + number`` rises
+        along all runs and the first run accepted at each threshold is one
+        ``np.searchsorted`` of those keys (``cells`` (segment, threshold) pairs at a
+        time)."""
+        t = np.asarray(thresholds, dtype=np.float64)
+        order = np.argsort(t, kind="stable")
+        width = t.size + 1
+        below = np.searchsorted(t[order], self.run_values, side="right")
+        key = self.run_segment * width + below
+        fa = np.empty((self.size, t.size), dtype=np.int64)
+        fr = np.empty((self.size, t.size), dtype=np.int64)
+        step = max(cells // max(t.size, 1), 1)
+        for a in range(0, self.size, step):
+            seg = np.arange(a, min(a + step, self.size))
+            query = seg[:, None] * width + np.arange(1, width)
+            run = np.searchsorted(key, query, side="left")
+            none = run >= self.run_offsets[seg + 1][:, None]
+            run = np.where(none, self.run_offsets[seg][:, None], run)
+            f_a, f_r = self.fa_fr(run, np.broadcast_to(seg[:, None], run.shape))
+            fa[seg[:, None], order] = np.where(none, 0, f_a)
+            fr[seg[:, None], order] = np.where(none, self.p[seg][:, None], f_r)
+        return fa, fr
+
     # ------------------------------------------------------------ EER
     def eer_points(self) -> tuple[Points, np.ndarray, Points]:
         """``(prev, has_prev, star)``: the operating points around the FAR = FRR

@@ -70,6 +70,8 @@ COLUMN_FORMATS: dict[str, ColumnFormat] = {
     "auc": _fmt("AUC", "unitless", 4), "min_dcf": _fmt("minDCF", "unitless", 3),
     "act_dcf": _fmt("actDCF", "unitless", 3), "dcf": _fmt("DCF", "unitless", 3),
     "cllr": _fmt("Cllr", "unitless", 3), "min_cllr": _fmt("min Cllr", "unitless", 3),
+    "cllr_loss": _fmt("Cllr loss", "unitless", 3), "dcf_loss": _fmt("DCF loss", "unitless", 3),
+    "objective": _fmt("Objective", "unitless", 4),
     "d_prime": _fmt("d'", "unitless", 2), "estimate": _fmt("Estimate", "unitless"),
     "se": _fmt("SE", "unitless"), "statistic": _fmt("Statistic", "unitless", 2),
     "ci_low": _fmt("CI low", "unitless"), "ci_high": _fmt("CI high", "unitless"),
@@ -86,6 +88,9 @@ COLUMN_FORMATS: dict[str, ColumnFormat] = {
     "criterion": _fmt("Criterion"), "threshold_split": _fmt("Threshold split"),
     "threshold_from": _fmt("Threshold from"), "ci_method": _fmt("CI method"),
     "resample": _fmt("Resampling"), "null_hypothesis": _fmt("Null hypothesis"),
+    # calibration
+    "not_llr": _fmt("Not LLRs"), "source": _fmt("Source"), "term": _fmt("Term"),
+    "fitted_on": _fmt("Fitted on"), "applied_to": _fmt("Applied to"),
 }
 
 class _Names(Mapping):
@@ -144,6 +149,8 @@ BEST: dict[str, Literal["min", "max"]] = {
     "dcf": "min",
     "cllr": "min",
     "min_cllr": "min",
+    "cllr_loss": "min",
+    "dcf_loss": "min",
     "auc": "max",
     "d_prime": "max",
     "recognition_rate": "max",
@@ -177,7 +184,7 @@ NOT_RANKED = frozenset(
     {
         "n", "n_genuine", "n_impostor", "n_folds", "fa", "fr", "threshold", "threshold_a",
         "threshold_b", "min_dcf_threshold", "statistic", "log10_pvalue", "se", "ci_low",
-        "ci_high", "wins_a", "wins_b", "ties", *PVALUES, *SETTINGS,
+        "ci_high", "wins_a", "wins_b", "ties", "not_llr", "objective", *PVALUES, *SETTINGS,
     }
 )
 
