@@ -37,6 +37,7 @@ from pandas_biosig.pad._table import CIMethod, PadCriterion
 from pandas_biosig.pad._vulnerability import LicitCriterion
 from pandas_biosig.stats._common import McNemarMethod, RateCIMethod
 from pandas_biosig.verification._comparison import Test
+from pandas_biosig.verification._guarantee import GuaranteedRate
 
 __all__ = ["BiosigAccessor", "PlotAccessor"]
 
@@ -50,6 +51,8 @@ class PlotAccessor:
         far_grid=None,
         limits: tuple[float, float] | None = None,
         eer: bool = True,
+        band: bool | xr.Dataset = False,
+        rule_of_30: bool = False,
         ax: Axes | None = None,
         by: str | Sequence[str] | None = None,
         system: str = 'system',
@@ -57,6 +60,8 @@ class PlotAccessor:
         label: str = 'label',
         score: str = 'score',
         split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> Axes: ...
@@ -67,6 +72,7 @@ class PlotAccessor:
         far_grid=None,
         xscale: Literal['linear', 'log'] = 'linear',
         eer: bool = True,
+        band: bool | xr.Dataset = False,
         ax: Axes | None = None,
         by: str | Sequence[str] | None = None,
         system: str = 'system',
@@ -74,6 +80,8 @@ class PlotAccessor:
         label: str = 'label',
         score: str = 'score',
         split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> Axes: ...
@@ -300,6 +308,47 @@ class BiosigAccessor:
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> xr.Dataset: ...
+    def det_band(
+        self,
+        *,
+        far_grid=None,
+        frr_grid=None,
+        n_resamples: int = 1000,
+        confidence_level: float = 0.95,
+        resample: ResampleOption = 'auto',
+        seed: int | np.random.Generator | None = None,
+        progress: bool | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = 'system',
+        trial: str = 'trial',
+        label: str = 'label',
+        score: str = 'score',
+        split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
+        orientation: Orientation = 'similarity',
+        nonfinite: NonFinite = 'raise',
+    ) -> xr.Dataset: ...
+    def frr_at_far(
+        self,
+        *,
+        far=(0.1, 0.01, 0.001, 0.0001, 1e-05, 1e-06),
+        n_resamples: int = 1000,
+        confidence_level: float = 0.95,
+        resample: ResampleOption = 'auto',
+        seed: int | np.random.Generator | None = None,
+        progress: bool | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = 'system',
+        trial: str = 'trial',
+        label: str = 'label',
+        score: str = 'score',
+        split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
+        orientation: Orientation = 'similarity',
+        nonfinite: NonFinite = 'raise',
+    ) -> pd.DataFrame: ...
     def rocch(
         self,
         *,
@@ -385,6 +434,29 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
+        orientation: Orientation = 'similarity',
+        nonfinite: NonFinite = 'raise',
+    ) -> pd.DataFrame: ...
+    def threshold_guarantee(
+        self,
+        *,
+        target: float,
+        rate: GuaranteedRate = 'far',
+        confidence_level: float = 0.95,
+        alpha: float = 0.05,
+        on: Hashable | None = 'auto',
+        apply_to: Hashable | Sequence[Hashable] | None = 'auto',
+        resample: ResampleOption = 'auto',
+        group: str | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = 'system',
+        trial: str = 'trial',
+        label: str = 'label',
+        score: str = 'score',
+        split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> pd.DataFrame: ...
@@ -413,6 +485,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> pd.DataFrame: ...
@@ -442,6 +515,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> BootstrapTestResult: ...
@@ -477,6 +551,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> pd.DataFrame: ...

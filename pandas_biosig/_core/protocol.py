@@ -17,7 +17,9 @@ Defaults (``"auto"``) follow the table:
   (``eval``/``test``/``evaluation``; case-insensitive, see :data:`DEV_SPLITS` and
   :data:`EVAL_SPLITS`) gets **a-priori** thresholds: chosen on dev, reported on eval;
   otherwise each group's threshold is chosen on its own trials (``"same trials"``);
-- a table with a ``subject`` column resamples whole subjects; otherwise trials within
+- a table with a ``subject`` column resamples whole subjects, and one with a
+  ``reference_subject`` column too resamples people in both roles (``"two_way"``: an
+  impostor trial compares two people, see :data:`RESAMPLE`); otherwise trials within
   each class (``"label"``).
 
 Pass ``on=None`` (and ``apply_to=None``) to choose on the same trials explicitly, or any
@@ -34,6 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._kernels.cluster import ClusterDesign, cluster_design, upper_bound
 from .._kernels.rates import OperatingPoint, Sweep
 from .schema import BiosigWarning, Group, SchemaError, Trials, check_option
 from .validation import check_costs, check_rate
@@ -44,10 +47,12 @@ __all__ = [
     "DEV_SPLITS",
     "EVAL_SPLITS",
     "FIXED",
+    "PEOPLE",
     "RESAMPLE",
     "SAME_TRIALS",
     "Protocol",
     "Resolved",
+    "people",
     "split_roles",
     "subject_clusters",
 ]
@@ -78,7 +83,16 @@ RESAMPLE = {
     "label": "trials within each class, so the genuine and impostor counts stay fixed",
     "trial": "trials regardless of class",
     "subject": "whole subjects (all their trials together), for trials that share a person",
+    "two_way": (
+        "people in both roles, for impostor trials that depend on their probe and their "
+        "reference: one draw of every person's multiplicity; a genuine trial weighs its "
+        "subject's, an impostor trial the product of its subject's and its reference's "
+        "(the pigeonhole bootstrap, Owen 2007)"
+    ),
 }
+
+#: The resampling units that draw people (``subject`` and ``reference_subject`` ids).
+PEOPLE = ("subject", "two_way")
 
 ERROR_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
 ERROR_THRESHOLD = (
@@ -100,6 +114,17 @@ ERROR_SUBJECT_MISSING = (
     "{n} trial(s){where} have no subject id (rows at positions {rows}); resample='subject' "
     "draws whole subjects, so every trial needs one: fill them in, drop those trials, or "
     "pass resample='label' to treat the trials as independent"
+)
+ERROR_REFERENCE = (
+    "resample='two_way' needs a subject and a reference subject column; column "
+    "{column!r} is not in the table (its columns: {found})"
+)
+ERROR_REFERENCE_MISSING = (
+    "{n} trial(s){where} have no reference subject id (rows at positions {rows}); an impostor "
+    "trial depends on both people it compares, so resample='two_way' (the default when the "
+    "table has subject and reference subject columns) needs both ids of every trial: fill "
+    "them in, drop those trials, or pass resample='subject' to resample the probes' "
+    "subjects only"
 )
 ERROR_ONE_CLUSTER = (
     "{where} holds trials of {n} subject(s); a subject bootstrap needs at least two "
@@ -262,25 +287,25 @@ class Protocol:
         return [g for g in groups if id(g) in keep]
 
     # ---------------------------------------------------------------- resampling
-    def unit(self, trials: Trials, *, subject: str | None = "subject") -> str:
-        """The resampling unit for this table, its subject ids checked."""
+    def unit(self, trials: Trials, *, subject: str | None = "subject",
+             reference_subject: str | None = "reference_subject") -> str:
+        """The resampling unit for this table, its subject (and reference) ids checked."""
         resample = self.resample
         has = bool(trials.groups) and trials.groups[0].subject is not None
+        has_ref = bool(trials.groups) and trials.groups[0].reference is not None
         if resample == AUTO:
-            resample = "subject" if has else "label"
+            resample = ("two_way" if has_ref else "subject") if has else "label"
         check_option(resample, RESAMPLE, "resample")
-        if resample == "subject":
-            if not has:
-                raise SchemaError(ERROR_SUBJECT.format(column=subject, found=trials.columns["found"]))
+        if resample in PEOPLE and not has:
+            raise SchemaError(ERROR_SUBJECT.format(column=subject, found=trials.columns["found"]))
+        if resample == "two_way" and not has_ref:
+            raise SchemaError(ERROR_REFERENCE.format(column=reference_subject,
+                                                     found=trials.columns["found"]))
+        if resample in PEOPLE:
             for g in trials.groups:
-                missing = pd.isna(g.subject)
-                if np.any(missing):
-                    pos = np.flatnonzero(missing)
-                    rows = pos if g.rows is None else g.rows[pos]
-                    raise SchemaError(ERROR_SUBJECT_MISSING.format(
-                        n=pos.size, where=f" of {group_where(trials, g)}",
-                        rows=[int(r) for r in rows[:10]],
-                    ))
+                _check_ids(g.subject, ERROR_SUBJECT_MISSING, trials, g)
+                if resample == "two_way":
+                    _check_ids(g.reference, ERROR_REFERENCE_MISSING, trials, g)
         return resample
 
     # ---------------------------------------------------------------- thresholds
@@ -359,6 +384,16 @@ class Protocol:
         raise ValueError(ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named]))
 
 
+def _check_ids(ids: np.ndarray, message: str, trials: Trials, g: Group) -> None:
+    """A named error for missing ids (``message`` names which column's)."""
+    missing = pd.isna(ids)
+    if np.any(missing):
+        pos = np.flatnonzero(missing)
+        rows = pos if g.rows is None else g.rows[pos]
+        raise SchemaError(message.format(n=pos.size, where=f" of {group_where(trials, g)}",
+                                         rows=[int(r) for r in rows[:10]]))
+
+
 def _is_real(value) -> bool:
     return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
         value, bool | np.bool_
@@ -388,3 +423,92 @@ def subject_clusters(subject: np.ndarray | None, where: str = "the table") -> tu
     if len(uniques) < 2:
         raise SchemaError(ERROR_ONE_CLUSTER.format(where=where, n=len(uniques)))
     return codes, len(uniques)
+
+
+def people(group: Group, resample: str, where: str = "the table"
+           ) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """The people a resampling unit draws: each trial's subject code, its reference's code
+    (``resample="two_way"``; None otherwise) and how many people there are.
+
+    Under ``"two_way"`` the subject and reference ids are read as one set of people (a
+    person can be the probe of one trial and the reference of another); missing ids and
+    fewer than two people raise :class:`~pandas_biosig.SchemaError`.
+    """
+    if resample != "two_way":
+        codes, k = subject_clusters(group.subject, where)
+        return codes, None, k
+    n = group.subject.size
+    sub, ref = np.asarray(group.subject), np.asarray(group.reference)
+    same_kind = sub.dtype.kind == ref.dtype.kind and sub.dtype.kind in "iuU"
+    both = (np.concatenate((sub, ref)) if same_kind
+            else np.concatenate((sub.astype(object), ref.astype(object))))
+    codes, uniques = pd.factorize(both, use_na_sentinel=True)
+    if (codes < 0).any():
+        pos = np.flatnonzero(codes < 0)
+        message = ERROR_SUBJECT_MISSING if pos[0] < n else ERROR_REFERENCE_MISSING
+        raise SchemaError(message.format(n=pos.size, where=f" of {where}",
+                                         rows=[int(r % n) for r in pos[:10]]))
+    if len(uniques) < 2:
+        raise SchemaError(ERROR_ONE_CLUSTER.format(where=where, n=len(uniques)))
+    return codes[:n].astype(np.int64), codes[n:].astype(np.int64), len(uniques)
+
+
+# ----------------------------------------------------------------------------- guarantees
+#: Rates a guaranteed threshold can bound.
+GUARANTEED_RATES = ("far", "frr")
+
+
+def rate_design(group: Group, threshold: float, rate: str, resample: str,
+                who: tuple | None = None) -> ClusterDesign:
+    """The design of ``rate`` (``"far"`` or ``"frr"``) at an oriented ``threshold``: its
+    errors, and the people they belong to under ``resample`` (``who`` the codes of
+    :func:`people`, computed when not given; each trial its own unit otherwise); an
+    impostor trial belongs to its subject and its reference under ``"two_way"``."""
+    accepted = group.scores >= threshold
+    cls = group.genuine if rate == "frr" else ~group.genuine
+    errors = ~accepted[cls] if rate == "frr" else accepted[cls]
+    if resample not in PEOPLE:
+        return cluster_design(errors, np.arange(errors.size))
+    probe, ref, _ = who if who is not None else people(group, resample)
+    two = ref is not None and rate == "far"
+    return cluster_design(errors, probe[cls], ref[cls] if two else None)
+
+
+def guaranteed_threshold(group: Group, sweep: Sweep, *, rate: str, target: float,
+                         confidence_level: float, resample: str) -> tuple[float, float]:
+    """The threshold whose ``rate`` (``"far"``: FAR, or ``"frr"``) stays at most
+    ``target`` on new trials with confidence ``confidence_level``, and its bound:
+    ``(oriented threshold, bound)``; ``(nan, bound at the safest threshold)`` when no
+    threshold reaches it.
+
+    The threshold criterion ``"far"`` takes the empirical quantile, whose FAR on new data
+    exceeds the target about half of the time. This one takes, among the thresholds of
+    the sweep, the one with the smallest other error rate whose one-sided upper
+    confidence bound (:func:`pandas_biosig._kernels.cluster.upper_bound`: Clopper–Pearson
+    on the effective counts of the subjects' design, or of the people in both roles)
+    stays at most ``target``: a binary search over the number of errors allowed, the
+    bound growing with it. The true rate at the chosen threshold exceeds ``target`` with
+    probability at most ``1 - confidence_level`` when the bound is valid at the
+    threshold whose true rate is ``target``.
+    """
+    who = people(group, resample) if resample in PEOPLE else None
+    n = sweep.n if rate == "far" else sweep.p
+
+    def point(k: int):
+        op = sweep.fnmr_at_fmr(k / n) if rate == "far" else sweep.fmr_at_fnmr(k / n)
+        bound = upper_bound(rate_design(group, op.threshold, rate, resample, who),
+                            confidence_level)
+        return op.threshold, bound
+
+    lo, hi = 0, n  # the largest k whose bound is at most target: in [lo - 1, hi]
+    best = point(0)
+    if not best[1] <= target:
+        return float("nan"), float(best[1])
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        t, b = point(mid)
+        if b <= target:
+            lo, best = mid, (t, b)
+        else:
+            hi = mid - 1
+    return float(best[0]), float(best[1])

@@ -11,9 +11,13 @@ pandas_biosig.validity defaults`` the run over every default call.
 :func:`simulate_pad`, :func:`pad_rejection_rates`,  PAD (``_pad``)
 :func:`pad_coverage`, :func:`pad_report`
 :func:`simulate_demographic_trials`, ...            demographics (``_demographics``)
+:func:`crossed_trials`, :func:`ci_coverage`,        crossed probe/reference effects, bands,
+:func:`eer_tails`, :func:`band_coverage`,           guarantees (``_crossed``,
+:func:`guarantee_exceedance`                        ``_uncertainty``)
 ======================================  =====================================================
 """
 
+from ._crossed import CrossedSetting, crossed_trials
 from ._defaults import PROTOCOLS, defaults_report, dev_eval_trials
 from ._demographics import (
     demographic_coverage,
@@ -22,6 +26,13 @@ from ._demographics import (
     simulate_demographic_trials,
 )
 from ._pad import PAD_TESTS, PadSetting, pad_coverage, pad_rejection_rates, pad_report, simulate_pad
+from ._uncertainty import (
+    band_coverage,
+    ci_coverage,
+    eer_tails,
+    guarantee_exceedance,
+    uncertainty_report,
+)
 from ._verification import (
     Setting,
     coverage,
@@ -34,14 +45,20 @@ from ._verification import (
 __all__ = [
     "PAD_TESTS",
     "PROTOCOLS",
+    "CrossedSetting",
     "PadSetting",
     "Setting",
+    "band_coverage",
+    "ci_coverage",
     "coverage",
+    "crossed_trials",
     "defaults_report",
     "demographic_coverage",
     "demographic_rejection_rates",
     "dev_eval_trials",
+    "eer_tails",
     "fairness_rejection_rates",
+    "guarantee_exceedance",
     "pad_coverage",
     "pad_rejection_rates",
     "pad_report",
@@ -51,6 +68,7 @@ __all__ = [
     "simulate_trials",
     "threshold_selection",
     "true_eer",
+    "uncertainty_report",
 ]
 
 

@@ -31,6 +31,7 @@ from .._core.options import (
 )
 from .._core.protocol import (
     AUTO,
+    PEOPLE,
     Protocol,
     Resolved,
     split_roles,
@@ -43,6 +44,7 @@ from .._core.replicates import (
     align_pair,
     bootstrap_difference,
     check_common,
+    jackknife,
     make_rng,
     metric_function,
     rate_df,
@@ -55,7 +57,12 @@ from .._core.validation import (
     check_costs,
     check_rate,
 )
-from .._kernels.resample import HullReplicates, percentile_interval
+from .._kernels.resample import (
+    HullReplicates,
+    acceleration,
+    bca_interval,
+    percentile_interval,
+)
 
 __all__ = ['BOOTSTRAP_COLUMNS', 'BOOTSTRAP_METRICS', 'bootstrap', 'paired_bootstrap']
 
@@ -117,11 +124,12 @@ def _studentized(values, estimate, confidence_level, reps: Replicates, t, metric
     (:func:`pandas_biosig._core.replicates.rate_df`); the percentile interval when the rate
     has no spread (no error, or every trial an error)."""
     g = reps.group
-    if reps.resample == "subject":
-        codes, n_units = reps.clusters, reps.n_clusters
+    reference = None
+    if reps.resample in PEOPLE:
+        codes, n_units, reference = reps.clusters, reps.n_clusters, reps.reference
     else:
         codes, n_units = np.arange(g.scores.size), g.scores.size
-    df = rate_df(g, t, metric, codes, n_units)
+    df = rate_df(g, t, metric, codes, n_units, reference)
     se = float(np.nanstd(values, ddof=1)) if values.size > 1 else math.nan
     if not (np.isfinite(df) and se > 0):
         return _interval(values, estimate, confidence_level, "percentile")
@@ -162,6 +170,7 @@ def bootstrap(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -276,12 +285,13 @@ def bootstrap(
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject,
     )
     sign = -1.0 if orientation == "distance" else 1.0
     f = metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
     protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
-    unit = protocol.unit(trials, subject=subject)
+    unit = protocol.unit(trials, subject=subject, reference_subject=reference_subject)
     method = _ci_method(ci_method, metric, unit)
     plan = protocol.resolve(trials, needs_threshold=metric in FIXED_THRESHOLD_METRICS, resample=unit)
     rng = make_rng(seed)
@@ -299,9 +309,14 @@ def bootstrap(
             values[i] = hull.draw(rng) if hull else f(reps.draw(rng), t)
             done += 1
             tick(done)
-        low, high = (_studentized(values, estimate, confidence_level, reps, t, metric)
-                     if method == "studentized"
-                     else _interval(values, estimate, confidence_level, method))
+        if method == "studentized":
+            low, high = _studentized(values, estimate, confidence_level, reps, t, metric)
+        elif method == "bca":
+            reps = reps or Replicates(g, sw, unit, lazy=False)
+            accel = acceleration(jackknife(reps, f, t))
+            low, high = bca_interval(values, estimate, accel, confidence_level)
+        else:
+            low, high = _interval(values, estimate, confidence_level, method)
         groups.append(g)
         rows.append(
             dict(
@@ -349,6 +364,7 @@ def paired_bootstrap(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> BootstrapTestResult:
@@ -406,11 +422,12 @@ def paired_bootstrap(
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject,
     )
     f = metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
     protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
-    unit = protocol.unit(trials, subject=subject)
+    unit = protocol.unit(trials, subject=subject, reference_subject=reference_subject)
     plan = protocol.resolve(trials, needs_threshold=metric in FIXED_THRESHOLD_METRICS, resample=unit)
     if metric not in FIXED_THRESHOLD_METRICS and isinstance(apply_to, str) and apply_to == AUTO:
         evals = split_roles(trials)[1]
