@@ -68,6 +68,9 @@ CALLS = {
     "pandas_biosig.ci": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.bootstrap": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.epc_bootstrap": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.det_band": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.frr_at_far": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.threshold_guarantee": lambda f, kw: f(data("trials"), target=0.05, **kw),
     "pandas_biosig.paired_bootstrap":
         lambda f, kw: f(data("trials"), system_a="cnn", system_b="lbp", **kw),
     "pandas_biosig.pad_rates": lambda f, kw: f(data("pad"), **kw),
@@ -196,6 +199,12 @@ OPTION_CALLS = {
         lambda f, kw: f(data("trials"), **kw),
     ("pandas_biosig.compare", "resample", "resample"):
         lambda f, kw: f(data("trials"), test="bootstrap", **kw),
+    ("pandas_biosig.det_band", "resample", "resample"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.frr_at_far", "resample", "resample"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.threshold_guarantee", "resample", "resample"):
+        lambda f, kw: f(data("trials"), target=0.05, **kw),
     ("pandas_biosig.bootstrap", "metric", "metric"):
         lambda f, kw: f(data("trials"), **kw),
     ("pandas_biosig.paired_bootstrap", "metric", "metric"):

@@ -17,15 +17,6 @@ from ..verification._curves import ppndf
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-from ._bands import (
-    band_dataset,
-    band_legend,
-    draw_band,
-    draw_rule_of_30,
-    rule_of_30_legend,
-    supported,
-    with_neighbours,
-)
 from ._axes import (
     _axes,
     _check_limits,
@@ -42,6 +33,15 @@ from ._axes import (
     _lines,
     _percent_axis,
     _select_split,
+)
+from ._bands import (
+    band_dataset,
+    band_legend,
+    draw_band,
+    draw_rule_of_30,
+    rule_of_30_legend,
+    supported,
+    with_neighbours,
 )
 
 ERROR_XSCALE = "xscale={value!r} is not one of ['linear', 'log']"

@@ -40,7 +40,6 @@ from ._comparison import (
 )
 from ._curves import bayes_error, det, det_grid, ppndf, roc, rocch
 from ._epc import DEFAULT_WEIGHTS, epc, epc_bootstrap
-from ._guarantee import GUARANTEE_COLUMNS, threshold_guarantee
 from ._folds import (
     COMPARE_FOLDS_COLUMNS,
     FOLD_METRICS,
@@ -50,6 +49,7 @@ from ._folds import (
     fold_metrics,
     fold_summary,
 )
+from ._guarantee import GUARANTEE_COLUMNS, threshold_guarantee
 from ._intervals import CI_COLUMNS, CI_COMBINE, CI_METRICS, ci
 from ._literature import EER_BOUND_COLUMNS, eer_bound_table
 from ._metrics import EER_METHODS, dcf, eer, error_rates, summary

@@ -17,7 +17,7 @@ and its values are NaN, not the rate at zero errors.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd

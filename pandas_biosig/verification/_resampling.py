@@ -137,6 +137,17 @@ def _studentized(values, estimate, confidence_level, reps: Replicates, t, metric
     return max(estimate - q * se, 0.0), min(estimate + q * se, 1.0)
 
 
+def _bounds(method, values, estimate, level, reps, r: Resolved, f, metric, unit):
+    """The interval of one group's replicates by ``method``."""
+    if method == "studentized":
+        return _studentized(values, estimate, level, reps, r.threshold, metric)
+    if method == "bca":
+        reps = reps or Replicates(r.group, r.sweep, unit, lazy=False)
+        accel = acceleration(jackknife(reps, f, r.threshold))
+        return bca_interval(values, estimate, accel, level)
+    return _interval(values, estimate, level, method)
+
+
 def _interval(values, estimate, confidence_level, ci_method):
     low, high = percentile_interval(values, confidence_level)
     if ci_method == "basic":
@@ -309,14 +320,8 @@ def bootstrap(
             values[i] = hull.draw(rng) if hull else f(reps.draw(rng), t)
             done += 1
             tick(done)
-        if method == "studentized":
-            low, high = _studentized(values, estimate, confidence_level, reps, t, metric)
-        elif method == "bca":
-            reps = reps or Replicates(g, sw, unit, lazy=False)
-            accel = acceleration(jackknife(reps, f, t))
-            low, high = bca_interval(values, estimate, accel, confidence_level)
-        else:
-            low, high = _interval(values, estimate, confidence_level, method)
+        low, high = _bounds(method, values, estimate, confidence_level, reps, r, f, metric,
+                            unit)
         groups.append(g)
         rows.append(
             dict(
