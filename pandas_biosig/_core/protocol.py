@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._kernels.cluster import ClusterDesign, cluster_design, upper_bound
+from .._kernels.cluster import ClusterDesign, cluster_design, lower_bound, upper_bound
 from .._kernels.rates import OperatingPoint, Sweep
 from .schema import BiosigWarning, Group, SchemaError, Trials, check_option
 from .validation import check_costs, check_rate
@@ -475,7 +475,8 @@ def rate_design(group: Group, threshold: float, rate: str, resample: str,
 
 
 def guaranteed_threshold(group: Group, sweep: Sweep, *, rate: str, target: float,
-                         confidence_level: float, resample: str) -> tuple[float, float]:
+                         confidence_level: float, resample: str, side: str = "upper",
+                         who: tuple | None = None) -> tuple[float, float]:
     """The threshold whose ``rate`` (``"far"``: FAR, or ``"frr"``) stays at most
     ``target`` on new trials with confidence ``confidence_level``, and its bound:
     ``(oriented threshold, bound)``; ``(nan, bound at the safest threshold)`` when no
@@ -490,20 +491,33 @@ def guaranteed_threshold(group: Group, sweep: Sweep, *, rate: str, target: float
     bound growing with it. The true rate at the chosen threshold exceeds ``target`` with
     probability at most ``1 - confidence_level`` when the bound is valid at the
     threshold whose true rate is ``target``.
+
+    ``side="lower"`` gives the mirror image: the threshold allowing the fewest errors
+    whose one-sided *lower* bound reaches ``target`` (its true rate is below ``target``
+    with probability at most ``1 - confidence_level``); ``(nan, bound)`` when even the
+    most permissive threshold's lower bound stays below it. ``who``: the codes of
+    :func:`people`, when the caller has them.
     """
-    who = people(group, resample) if resample in PEOPLE else None
+    if who is None and resample in PEOPLE:
+        who = people(group, resample)
     n = sweep.n if rate == "far" else sweep.p
+    bound_of = upper_bound if side == "upper" else lower_bound
 
     def point(k: int):
         op = sweep.fnmr_at_fmr(k / n) if rate == "far" else sweep.fmr_at_fnmr(k / n)
-        bound = upper_bound(rate_design(group, op.threshold, rate, resample, who),
-                            confidence_level)
-        return op.threshold, bound
+        return op.threshold, bound_of(rate_design(group, op.threshold, rate, resample, who),
+                                      confidence_level)
 
-    lo, hi = 0, n  # the largest k whose bound is at most target: in [lo - 1, hi]
+    return (_fewest_reaching if side == "lower" else _most_within)(point, n, target)
+
+
+def _most_within(point, n: int, target: float) -> tuple[float, float]:
+    """``point(k)`` = (threshold, bound) for k errors allowed, the bound growing with k:
+    the largest k whose bound is at most ``target`` (binary search)."""
     best = point(0)
     if not best[1] <= target:
         return float("nan"), float(best[1])
+    lo, hi = 0, n
     while lo < hi:
         mid = (lo + hi + 1) // 2
         t, b = point(mid)
@@ -511,4 +525,20 @@ def guaranteed_threshold(group: Group, sweep: Sweep, *, rate: str, target: float
             lo, best = mid, (t, b)
         else:
             hi = mid - 1
+    return float(best[0]), float(best[1])
+
+
+def _fewest_reaching(point, n: int, target: float) -> tuple[float, float]:
+    """The smallest k whose (lower) bound reaches ``target``."""
+    best = point(n)
+    if not best[1] >= target:
+        return float("nan"), float(best[1])
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        t, b = point(mid)
+        if b >= target:
+            hi, best = mid, (t, b)
+        else:
+            lo = mid + 1
     return float(best[0]), float(best[1])

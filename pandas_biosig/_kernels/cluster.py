@@ -21,6 +21,7 @@ __all__ = [
     "effective_trials",
     "exceedance_pvalue",
     "exact_interval",
+    "lower_bound",
     "person_sums",
     "upper_bound",
     "wilson_interval",
@@ -145,12 +146,12 @@ def effective_trials(design: ClusterDesign, level: float) -> float:
     r"""Korn & Graubard's effective number of trials for a one-sided bound at ``level``:
     :math:`n^* = \frac{N}{d}\,(t_{N-1}/t_{\nu})^2` (one-sided quantiles at ``level``),
     at most N; N itself without two people to estimate a design effect from."""
-    from scipy.stats import t as student
+    from scipy.special import stdtrit  # Student's t quantile (a ufunc: no per-call overhead)
 
     n = design.n
     if n <= 1 or design.k < 2 or not np.isfinite(design.df):
         return float(n)
-    factor = (student.ppf(level, n - 1) / student.ppf(level, design.df)) ** 2
+    factor = (stdtrit(n - 1, level) / stdtrit(design.df, level)) ** 2
     return float(min(n / design.deff * factor, n))
 
 
@@ -159,7 +160,7 @@ def upper_bound(design: ClusterDesign, level: float) -> float:
     effective counts :math:`x^* = \hat p\,n^*`, :math:`n^*` of :func:`effective_trials`:
     the ``level`` quantile of Beta(:math:`x^* + 1, n^* - x^*`); 1 when every trial
     errs, NaN without trials."""
-    from scipy.stats import beta
+    from scipy.special import betaincinv  # the Beta quantile
 
     if design.n == 0:
         return float("nan")
@@ -167,7 +168,7 @@ def upper_bound(design: ClusterDesign, level: float) -> float:
         return 1.0
     n_eff = effective_trials(design, level)
     x = design.p * n_eff
-    return float(beta.ppf(level, x + 1.0, n_eff - x))
+    return float(betaincinv(x + 1.0, n_eff - x, level))
 
 
 def exceedance_pvalue(design: ClusterDesign, target: float, level: float = 0.95) -> float:
@@ -177,7 +178,7 @@ def exceedance_pvalue(design: ClusterDesign, target: float, level: float = 0.95)
     :math:`I_{target}(x^*, n^* - x^* + 1)` (1 without errors), so that it is below
     :math:`1 - \gamma` exactly where the one-sided lower Clopper–Pearson bound at
     :math:`\gamma` exceeds ``target``."""
-    from scipy.stats import beta
+    from scipy.special import betainc  # the Beta distribution function
 
     if design.n == 0:
         return float("nan")
@@ -185,20 +186,32 @@ def exceedance_pvalue(design: ClusterDesign, target: float, level: float = 0.95)
     x = design.p * n_eff
     if x <= 0:
         return 1.0
-    return float(beta.cdf(target, x, n_eff - x + 1.0))
+    return float(betainc(x, n_eff - x + 1.0, target))
 
 
 def exact_interval(design: ClusterDesign, level: float) -> tuple[float, float]:
     """Two-sided Clopper–Pearson interval at ``level`` on the effective counts of
     :func:`effective_trials` (each side at ``(1 + level) / 2``); ends at 0 and 1 when no
     trial or every trial errs."""
-    from scipy.stats import beta
+    from scipy.special import betaincinv
 
     if design.n == 0:
         return float("nan"), float("nan")
     q = (1 + level) / 2
     n_eff = effective_trials(design, q)
     x = design.p * n_eff
-    low = 0.0 if x <= 0 else float(beta.ppf(1 - q, x, n_eff - x + 1.0))
-    high = 1.0 if design.p >= 1 else float(beta.ppf(q, x + 1.0, n_eff - x))
+    low = 0.0 if x <= 0 else float(betaincinv(x, n_eff - x + 1.0, 1 - q))
+    high = 1.0 if design.p >= 1 else float(betaincinv(x + 1.0, n_eff - x, q))
     return low, high
+
+
+def lower_bound(design: ClusterDesign, level: float) -> float:
+    """One-sided Clopper–Pearson lower confidence bound at ``level`` on the effective
+    counts of :func:`effective_trials` (0 without errors, NaN without trials)."""
+    from scipy.special import betaincinv
+
+    if design.n == 0:
+        return float("nan")
+    n_eff = effective_trials(design, level)
+    x = design.p * n_eff
+    return 0.0 if x <= 0 else float(betaincinv(x, n_eff - x + 1.0, 1 - level))

@@ -26,11 +26,11 @@ import xarray as xr
 from .._core.curve_datasets import FRACTION, Layout, curve_dataset, curve_variable, rate_grid
 from .._core.frames import group_sweep, orientation_sign
 from .._core.options import NonFinite, Orientation, ResampleOption
-from .._core.protocol import PEOPLE, Protocol, people, rate_design
+from .._core.protocol import PEOPLE, Protocol, guaranteed_threshold, people, rate_design
 from .._core.replicates import check_common, class_permutations, make_rng, replicate_progress
 from .._core.schema import Group, Trials, validate_trials
 from .._kernels import bands as _b
-from .._kernels.cluster import exact_interval
+from .._kernels.cluster import lower_bound, upper_bound
 from .._kernels.fairness import cluster_weights
 from .._kernels.resample import people_weights
 
@@ -40,6 +40,9 @@ __all__ = ["DEFAULT_BAND_GRID", "FRR_AT_FAR_COLUMNS", "NIST_FAR", "det_band", "f
 DEFAULT_BAND_GRID = np.geomspace(1e-4, 0.5, 30)
 #: The FARs of :func:`frr_at_far` by default: NIST's FNMR at FMR 10⁻¹ … 10⁻⁶.
 NIST_FAR = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
+#: Doddington's rule of 30: below this many errors of either class at a grid value, the
+#: band also reaches the distribution-free bound there (:func:`_exact`).
+FEW_ERRORS = 30
 #: The most multiplicities one block of replicates holds (replicates x trials).
 _BLOCK = 1 << 23
 
@@ -97,6 +100,7 @@ def _estimates(sw, far, frr):
     at_far = [sw.fnmr_at_fmr(x) for x in far]
     at_frr = [sw.fmr_at_fnmr(y) for y in frr]
     nan = float("nan")
+    few = [np.array([min(op.fa, op.fr) < FEW_ERRORS for op in ops]) for ops in (at_far, at_frr)]
     return dict(
         frr=np.array([op.frr for op in at_far]),
         t_far=np.array([op.threshold for op in at_far]),
@@ -104,17 +108,38 @@ def _estimates(sw, far, frr):
         fr=np.array([op.fr for op in at_far]),
         far=np.array([nan if op is None else op.far for op in at_frr]),
         t_frr=np.array([nan if op is None else op.threshold for op in at_frr]),
+        few_far=few[0], few_frr=few[1],
     )
 
 
-def _exact(g: Group, unit: str, thresholds, rate: str, level: float):
-    """Clopper–Pearson interval of ``rate`` (the other class's errors) at each threshold,
-    on the effective counts of the people the trials share (trials, without them)."""
+def _exact(g: Group, sw, unit: str, grid, axis: str, alpha: float, resolved):
+    r"""Distribution-free bounds of the curve at each grid value (Hilgers 1991), on the
+    effective counts of the people the trials share: ``(2, len(grid))``.
+
+    For FRR at FAR :math:`x` (``axis="far"``): the threshold :math:`\theta_x` whose true
+    FAR is :math:`x` lies above :math:`\theta_L`, the first threshold whose one-sided
+    lower bound of the FAR reaches :math:`x`, and below :math:`\theta_U`, the first whose
+    upper bound stays at most :math:`x` (:func:`~pandas_biosig._core.protocol.guaranteed_threshold`);
+    the FRR there lies between the Clopper–Pearson lower bound at :math:`\theta_L` and
+    the upper bound at :math:`\theta_U`. Each of the four one-sided bounds is at
+    :math:`1 - \alpha/4`, so each side errs with probability at most :math:`\alpha/2`.
+    ``axis="frr"``: the same with the classes' roles swapped."""
+    bounded, read = axis, ("frr" if axis == "far" else "far")
+    q = 1 - alpha / 4
     who = people(g, unit, f"system {g.system!r}") if unit in PEOPLE else None
-    out = np.full((2, len(thresholds)), np.nan)
-    for j, t in enumerate(thresholds):
-        if np.isfinite(t):
-            out[:, j] = exact_interval(rate_design(g, t, rate, unit, who), level)
+    out = np.full((2, len(grid)), np.nan)
+    for j, x in enumerate(grid):
+        if not resolved[j]:
+            continue
+        kw = dict(rate=bounded, target=float(x), confidence_level=q, resample=unit, who=who)
+        t_safe = guaranteed_threshold(g, sw, **kw)[0]
+        t_risky = guaranteed_threshold(g, sw, side="lower", **kw)[0]
+        # the read rate grows with the threshold (FRR) or falls with it (FAR)
+        t_low, t_high = (t_risky, t_safe) if read == "frr" else (t_safe, t_risky)
+        out[0, j] = (lower_bound(rate_design(g, t_low, read, unit, who), q)
+                     if np.isfinite(t_low) else 0.0)
+        out[1, j] = (upper_bound(rate_design(g, t_high, read, unit, who), q)
+                     if np.isfinite(t_high) else 1.0)
     return out
 
 
@@ -122,12 +147,13 @@ def _band(est, reps, resolved, level, grid, exact):
     """Estimate, pointwise and simultaneous bounds, NaN where the grid is not resolved;
     the simultaneous band tightened by the curve's monotonicity.
 
-    A replicate cannot show the uncertainty of errors the sample does not have (at a grid
-    value where the sample has no error, or one, every replicate has as few), so each
-    bound also reaches the Clopper–Pearson interval of the point's errors at its
-    threshold (``exact``: pointwise at ``level``, and at the Bonferroni level over the
-    resolved points for the simultaneous band): it decides the bounds where errors are
-    few, the bootstrap where they are many."""
+    Where a grid value rests on fewer than :data:`FEW_ERRORS` errors of either class the
+    bootstrap is not to be trusted: a replicate cannot show the uncertainty of errors the
+    sample does not have (with no false rejection every replicate has none), and the
+    threshold set by the few highest impostor scores is an extreme order statistic,
+    whose replicates lie below it. There each bound also reaches the distribution-free
+    bound of :func:`_exact` (``exact``: pointwise, and at the Bonferroni level over the
+    resolved points for the simultaneous band)."""
     est = np.where(resolved, est, np.nan)
     reps = np.where(resolved, reps, np.nan)
     low, high = _b.pointwise_band(reps, level)
@@ -167,10 +193,10 @@ def _compute(trials: Trials, unit: str, far, frr, n_resamples, level, seed, prog
         far_ok = _b.max_counts(far, np.array([sw.n]))[0] >= 1
         frr_ok = _b.max_counts(frr, np.array([sw.p]))[0] >= 1
         exact = {}
-        for axis, ok, rate in (("far", far_ok, "frr"), ("frr", frr_ok, "far")):
-            joint = 1 - (1 - level) / max(int(ok.sum()), 1)
-            t = np.where(ok, est[f"t_{axis}"], np.nan)
-            exact[axis] = [_exact(g, unit, t, rate, lv) for lv in (level, joint)]
+        for axis, ok, grid in (("far", far_ok, far), ("frr", frr_ok, frr)):
+            alphas = (1 - level, (1 - level) / max(int(ok.sum()), 1))  # pointwise, joint
+            exact[axis] = [_exact(g, sw, unit, grid, axis, a, ok & est[f"few_{axis}"])
+                           for a in alphas]
         out.append(dict(est, n=sw.n, p=sw.p, far_ok=far_ok, frr_ok=frr_ok,
                         at_far=_band(est["frr"], r_frr, far_ok, level, far, exact["far"]),
                         at_frr=_band(est["far"], r_far, frr_ok, level, frr, exact["frr"])))
