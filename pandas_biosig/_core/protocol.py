@@ -467,8 +467,10 @@ def rate_design(group: Group, threshold: float, rate: str, resample: str,
     accepted = group.scores >= threshold
     cls = group.genuine if rate == "frr" else ~group.genuine
     errors = ~accepted[cls] if rate == "frr" else accepted[cls]
-    if resample not in PEOPLE:
-        return cluster_design(errors, np.arange(errors.size))
+    if resample not in PEOPLE:  # independent trials: the binomial counts themselves
+        n = errors.size
+        return ClusterDesign(float(errors.mean()) if n else float("nan"), float(n), 1.0,
+                             float(max(n - 1, 1)), n)
     probe, ref, _ = who if who is not None else people(group, resample)
     two = ref is not None and rate == "far"
     return cluster_design(errors, probe[cls], ref[cls] if two else None)

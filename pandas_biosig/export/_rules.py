@@ -73,6 +73,11 @@ HEADERS: dict[str, str] = {
     "threshold_split": "Threshold split",
     "ci_method": "CI method",
     "resample": "Resampling",
+    "band_low": "Band low",
+    "band_high": "Band high",
+    "resolved": "Resolved",
+    "target": "Target",
+    "bound": "Bound",
 }
 
 #: Columns, and values of ``metric``, that hold rates in [0, 1]: shown in % with
@@ -81,7 +86,7 @@ RATES = frozenset(
     {
         "eer", "eer_rocch", "eer_threshold", "eer_interpolated", "min_hter", "hter", "far",
         "frr", "error_rate", "recognition_rate", "fmr100", "fmr1000", "zero_fmr",
-        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target", "fta", "fmr", "fnmr",
+        "zero_fnmr", "fnmr_at_fmr", "fmr_at_fnmr", "target", "fta", "fmr", "fnmr", "bound",
     }
 )
 
@@ -100,7 +105,8 @@ BEST: dict[str, Literal["min", "max"]] = {
 }
 
 #: Columns whose meaning on a row is given by that row's ``metric``.
-BY_METRIC = ("estimate", "se", "ci_low", "ci_high", "mean", "std", "min", "max", "mean_a", "mean_b")
+BY_METRIC = ("estimate", "se", "ci_low", "ci_high", "band_low", "band_high", "mean", "std",
+             "min", "max", "mean_a", "mean_b")
 
 #: Columns that record how a result was computed. By default one that has a single value
 #: over the rows is left out of the table and named in the caption instead.

@@ -34,7 +34,10 @@ from .._kernels.cluster import lower_bound, upper_bound
 from .._kernels.fairness import cluster_weights
 from .._kernels.resample import people_weights
 
-__all__ = ["DEFAULT_BAND_GRID", "FRR_AT_FAR_COLUMNS", "NIST_FAR", "det_band", "frr_at_far"]
+__all__ = [
+    "BAND_METHODS", "DEFAULT_BAND_GRID", "FRR_AT_FAR_COLUMNS", "NIST_FAR", "det_band",
+    "frr_at_far",
+]
 
 #: The default grids of :func:`det_band`: 30 log-spaced rates from 10⁻⁴ to 0.5.
 DEFAULT_BAND_GRID = np.geomspace(1e-4, 0.5, 30)
@@ -53,10 +56,19 @@ SIMULTANEOUS = (
 )
 
 FRR_AT_FAR_COLUMNS = [
-    "system", "split", "far", "frr", "ci_low", "ci_high", "band_low", "band_high",
-    "threshold", "fa", "fr", "n_genuine", "n_impostor", "resolved", "confidence_level",
-    "ci_method", "resample", "n_resamples",
+    "system", "split", "metric", "target", "estimate", "ci_low", "ci_high", "band_low",
+    "band_high", "threshold", "fa", "fr", "n_genuine", "n_impostor", "resolved",
+    "confidence_level", "ci_method", "resample", "n_resamples",
 ]
+#: ``ci_method`` of :func:`frr_at_far`: the percentile interval, and where fewer than
+#: :data:`FEW_ERRORS` errors support the point, its hull with Hilgers' bound.
+BAND_METHODS = {
+    "percentile": "percentile interval of the replicates",
+    "percentile+hilgers": (
+        "the hull of the percentile interval and Hilgers' distribution-free bound (fewer "
+        "than 30 errors of a class at the point)"
+    ),
+}
 
 
 # ----------------------------------------------------------------------------- replicates
@@ -100,7 +112,8 @@ def _estimates(sw, far, frr):
     at_far = [sw.fnmr_at_fmr(x) for x in far]
     at_frr = [sw.fmr_at_fnmr(y) for y in frr]
     nan = float("nan")
-    few = [np.array([min(op.fa, op.fr) < FEW_ERRORS for op in ops]) for ops in (at_far, at_frr)]
+    few = [np.array([op is None or min(op.fa, op.fr) < FEW_ERRORS for op in ops], dtype=bool)
+           for ops in (at_far, at_frr)]
     return dict(
         frr=np.array([op.frr for op in at_far]),
         t_far=np.array([op.threshold for op in at_far]),
@@ -387,7 +400,7 @@ def frr_at_far(
     data: pd.DataFrame,
     /,
     *,
-    far=NIST_FAR,
+    far_grid=NIST_FAR,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     resample: ResampleOption = "auto",
@@ -406,8 +419,9 @@ def frr_at_far(
 ) -> pd.DataFrame:
     r"""FRR (FNMR) at fixed FARs (FMRs) with intervals: NIST's table, one row per FAR.
 
-    At each FAR of ``far`` the FRR is the smallest among the thresholds whose FAR is at
-    most it (the ROC's own value), with its bootstrap percentile interval and the
+    At each FAR of ``far_grid`` the FRR is the smallest among the thresholds whose FAR
+    is at most it (the ROC's own value; :func:`pandas_biosig.bootstrap` with
+    ``metric="fnmr_at_fmr"`` gives one at a time), with its pointwise interval and the
     simultaneous band over the FARs of the table (:func:`det_band`, whose numbers these
     are). A FAR below one impostor trial (1/N) is not resolved by the data: the row is
     kept, marked ``resolved=False``, with NaN values.
@@ -416,8 +430,8 @@ def frr_at_far(
     ----------
     data : DataFrame
         Tidy trial table (see :func:`pandas_biosig.eer`).
-    far : sequence of float in [0, 1], default (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
-        The FARs of the table, in the order of its rows.
+    far_grid : sequence of float in [0, 1], default (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
+        The FARs of the table, in the order of its rows (:data:`NIST_FAR`).
     n_resamples, confidence_level, resample, seed, progress
         As in :func:`det_band`.
     by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
@@ -427,31 +441,34 @@ def frr_at_far(
     -------
     DataFrame
         One row per (``by`` group, system, split, FAR), the ``by`` columns first, then
-        ``system``, ``split``, ``far`` (the FAR bound), ``frr`` (the FRR there),
-        ``ci_low``, ``ci_high`` (pointwise percentile interval), ``band_low``,
-        ``band_high`` (simultaneous over the FARs of the table), ``threshold``, ``fa``,
-        ``fr`` (false acceptances and rejections at that threshold), ``n_genuine``,
-        ``n_impostor``, ``resolved`` (FAR ≥ 1/N impostors; else the values are NaN),
-        ``confidence_level``, ``ci_method`` (``"percentile"``), ``resample``,
-        ``n_resamples``. :func:`pandas_biosig.export.to_markdown` and ``to_latex``
-        format it.
+        ``system``, ``split``; ``metric`` (``"fnmr_at_fmr"``, the metric of
+        :func:`pandas_biosig.bootstrap` these rows equal); ``target`` (the FAR bound);
+        ``estimate`` (the FRR there); ``ci_low``, ``ci_high`` (pointwise interval);
+        ``band_low``, ``band_high`` (simultaneous over the FARs of the table);
+        ``threshold`` (score units), ``fa``, ``fr`` (false acceptances and rejections
+        at it), ``n_genuine``, ``n_impostor``; ``resolved`` (FAR ≥ 1/N impostors; else
+        the values are NaN); ``confidence_level``; ``ci_method`` (one of
+        :data:`BAND_METHODS`: ``"percentile+hilgers"`` where fewer than 30 errors of a
+        class support the point); ``resample``; ``n_resamples``. The shared names mean
+        what they mean in :func:`pandas_biosig.bootstrap`, and
+        :func:`pandas_biosig.export.to_markdown` / ``to_latex`` format the table.
 
     See Also
     --------
-    det_band, pandas_biosig.bootstrap : one FAR at a time (``metric="fnmr_at_fmr"``).
+    det_band, pandas_biosig.bootstrap
 
     Examples
     --------
     >>> trials = pbs.datasets.example_trials()
     >>> evaluation = trials[trials.split == "eval"]
-    >>> t = pbs.frr_at_far(evaluation, far=[0.1, 0.01, 1e-4], n_resamples=200, seed=0)
-    >>> t[["system", "far", "frr", "resolved"]].head(3)
-      system     far       frr  resolved
+    >>> t = pbs.frr_at_far(evaluation, far_grid=[0.1, 0.01, 1e-4], n_resamples=200, seed=0)
+    >>> t[["system", "target", "estimate", "resolved"]].head(3)
+      system  target  estimate  resolved
     0    cnn  0.1000  0.012500      True
     1    cnn  0.0100  0.195833      True
     2    cnn  0.0001       NaN     False
     """
-    grid = rate_grid(far, "far", scalar=True)
+    grid = rate_grid(far_grid, "far_grid", scalar=True)
     trials, unit = _plan(
         data, far=grid, frr=grid, n_resamples=n_resamples, confidence_level=confidence_level,
         resample=resample, by=by, system=system, trial=trial, label=label, score=score,
@@ -460,19 +477,22 @@ def frr_at_far(
     )
     res = _compute(trials, unit, grid, grid[:0], n_resamples, confidence_level, seed, progress)
     sign = orientation_sign(trials)
+    common = dict(metric="fnmr_at_fmr", confidence_level=float(confidence_level),
+                  resample=unit, n_resamples=int(n_resamples))
     rows = []
     for g, r in zip(trials.groups, res, strict=True):
         est, low, high, blow, bhigh, _ = r["at_far"]
-        ok = r["far_ok"]
         for j, x in enumerate(grid):
+            ok = bool(r["far_ok"][j])
             rows.append({
-                **dict(zip(trials.key_names, g.key, strict=True)), "far": float(x),
-                "frr": est[j], "ci_low": low[j], "ci_high": high[j], "band_low": blow[j],
-                "band_high": bhigh[j],
-                "threshold": sign * r["t_far"][j] if ok[j] else np.nan,
-                "fa": r["fa"][j] if ok[j] else np.nan, "fr": r["fr"][j] if ok[j] else np.nan,
-                "n_genuine": r["p"], "n_impostor": r["n"], "resolved": bool(ok[j]),
-                "confidence_level": float(confidence_level), "ci_method": "percentile",
-                "resample": unit, "n_resamples": int(n_resamples),
+                **dict(zip(trials.key_names, g.key, strict=True)), **common,
+                "target": float(x), "estimate": est[j], "ci_low": low[j], "ci_high": high[j],
+                "band_low": blow[j], "band_high": bhigh[j],
+                "threshold": sign * r["t_far"][j] if ok else np.nan,
+                "fa": int(r["fa"][j]) if ok else None, "fr": int(r["fr"][j]) if ok else None,
+                "n_genuine": r["p"], "n_impostor": r["n"], "resolved": ok,
+                "ci_method": (None if not ok else "percentile+hilgers" if r["few_far"][j]
+                              else "percentile"),
             })
-    return pd.DataFrame(rows, columns=[*trials.by, *FRR_AT_FAR_COLUMNS])
+    out = pd.DataFrame(rows, columns=[*trials.by, *FRR_AT_FAR_COLUMNS])
+    return out.astype({"fa": "Int64", "fr": "Int64"})  # counts, missing where not resolved
