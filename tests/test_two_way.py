@@ -151,3 +151,71 @@ def test_bootstrap_bca_is_asked_for_by_name():
     r = pbs.bootstrap(t, ci_method="bca", n_resamples=100, seed=0)
     assert set(r.ci_method) == {"bca"}
     assert (r.ci_low <= r.estimate).all() and (r.estimate <= r.ci_high).all()
+
+
+# ----------------------------------------------------------------------------- demographics
+def _demographic_with_references(seed=0):
+    """The example demographic table with a reference subject for every trial: the
+    subject itself for a genuine trial, a person of the reference group otherwise."""
+    t = pbs.datasets.example_demographic_trials()
+    rng = np.random.default_rng(seed)
+    ref = t.subject.astype(object).copy()
+    imp = (t.label == "impostor").to_numpy()
+    for (sp, g), idx in t[imp].groupby(["split", "reference_group"]).groups.items():
+        pool = t[(t.split == sp) & (t.group == g)].subject.unique()
+        ref.loc[idx] = rng.choice(pool, len(idx))
+    return t.assign(reference_subject=ref)
+
+
+DEMOGRAPHIC = {
+    "group_rates": lambda t: pbs.group_rates(t, n_resamples=20, seed=0, ci_method="bootstrap"),
+    "compare_groups": lambda t: pbs.compare_groups(t, n_resamples=20, seed=0),
+    "compare_fairness": lambda t: pbs.compare_fairness(t, n_resamples=20, seed=0),
+}
+
+
+@pytest.mark.parametrize("call", list(DEMOGRAPHIC))
+def test_demographic_functions_resample_people_in_both_roles(call):
+    t = _demographic_with_references()
+    assert set(DEMOGRAPHIC[call](t)["resample"]) == {"two_way"}
+    assert set(DEMOGRAPHIC[call](t.drop(columns="reference_subject"))["resample"]) == {"subject"}
+    t.loc[7, "reference_subject"] = None
+    with pytest.raises(pbs.SchemaError, match="have no reference subject id"):
+        DEMOGRAPHIC[call](t)
+
+
+def test_demographic_pair_rates_equal_brute_force():
+    from pandas_biosig.demographics._plan import _pair_rates
+
+    rng = np.random.default_rng(0)
+    probe, ref = rng.integers(0, 6, 50), rng.integers(0, 6, 50)
+    fa = (rng.random(50) < 0.3).astype(float)
+    key, pair_of = np.unique(np.stack((probe, ref)), axis=1, return_inverse=True)
+    pair_of = pair_of.reshape(-1)
+    table = (key[0], key[1], np.bincount(pair_of), np.bincount(pair_of, weights=fa))
+    members = np.array([0, 2, 3, 5])  # people 1 and 4 are not drawn: held at 1
+    local = np.full(6, 4)
+    local[members] = np.arange(4)
+    w = rng.integers(0, 3, size=(7, 4)).astype(float)
+    rates = _pair_rates(w, local, table)
+    for b in range(7):
+        m = np.ones(6)
+        m[members] = w[b]
+        weight = m[probe] * m[ref]
+        expected = weight @ fa / weight.sum() if weight.sum() else np.nan
+        np.testing.assert_allclose(rates[b], expected)
+
+
+def test_group_rates_two_way_interval_is_wilson_on_the_two_way_design():
+    from scipy.special import stdtrit
+
+    from pandas_biosig._kernels.cluster import wilson_interval
+
+    t = _demographic_with_references()
+    r = pbs.group_rates(t, target=0.05).iloc[0]
+    ev = t[(t.system == r.system) & (t.split == r.split) & (t.label == "impostor")
+           & (t.group == r.group) & (t.reference_group == r.group)]
+    people = pd.factorize(pd.concat([ev.subject, ev.reference_subject], ignore_index=True))[0]
+    d = cluster_design((ev.score >= r.threshold).to_numpy(), people[:len(ev)], people[len(ev):])
+    low, high = wilson_interval(d.p, d.n / d.deff, float(stdtrit(d.df, 0.975)))
+    assert (r.fmr_low, r.fmr_high) == pytest.approx((low, high), rel=1e-12)

@@ -36,7 +36,9 @@ from ._plan import (
     _counts,
     _doc,
     _frame,
+    _group_replicates,
     _method,
+    _pair_counts,
     _Plan,
     _plan,
     _replicates,
@@ -94,6 +96,7 @@ def compare_groups(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -142,7 +145,7 @@ def compare_groups(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
         trial=trial, label=label, score=score, split=split, subject=subject,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, reference_subject=reference_subject,
     )
     how = _method(test, plan, TEST_METHODS, _BOOT, "test")
     level = check_confidence_level(confidence_level)
@@ -164,9 +167,8 @@ def compare_groups(
         if how == _BOOT:
             cc = _cluster_counts(rep.part, rep.threshold, n_clusters)
             for j in present:
-                members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
-                reps[j] = dict(zip(("fmr", "fnmr"), _replicates(
-                    rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])]), strict=True))
+                reps[j] = dict(zip(("fmr", "fnmr"), _group_replicates(
+                    rng, n_resamples, plan, rep.part, rep.threshold, j, cc), strict=True))
         rows = []
         for metric, err, tot in (("fmr", fa, n_imp), ("fnmr", fr, n_gen)):
             for a, b in itertools.combinations(present, 2):
@@ -189,6 +191,7 @@ def compare_groups(
                     rate_a=ra, rate_b=rb, estimate=est, statistic=stat, pvalue=p,
                     test=how, adjust=adj if adj is not None else "none", alpha=alpha,
                     confidence_level=level, ci_low=lo, ci_high=hi,
+                    resample=plan.resample if how == _BOOT else None,
                 ))
         p_adj, reject = _adjust(np.array([r["pvalue"] for r in rows]), adj, alpha)
         for r, pa, rj in zip(rows, p_adj, reject, strict=True):
@@ -232,6 +235,7 @@ def compare_fairness(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -284,7 +288,7 @@ def compare_fairness(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
         trial=trial, label=label, score=score, split=split, subject=subject,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, reference_subject=reference_subject,
     )
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)
@@ -302,7 +306,8 @@ def compare_fairness(
         names = [s for s in systems if s in reps]
         counts = {s: _cluster_counts(reps[s].part, reps[s].threshold, n_clusters) for s in names}
         ok = _usable_groups(plan, counts, names, sp)
-        est_rates, rep_rates = _group_rate_replicates(plan, counts, names, ok, n_resamples, rng)
+        est_rates, rep_rates = _group_rate_replicates(plan, counts, names, ok, n_resamples, rng,
+                                                      reps)
         values = {s: float(_fom_values(metric, *est_rates[s], w)) for s in names}
         boots = {s: np.asarray(_fom_values(metric, *rep_rates[s], w)) for s in names}
         rows = []
@@ -315,7 +320,7 @@ def compare_fairness(
                 threshold_a=plan.sign * reps[a].threshold,
                 threshold_b=plan.sign * reps[b].threshold, value_a=values[a], value_b=values[b],
                 estimate=est, pvalue=p, test="paired cluster bootstrap",
-                resample="subject" if plan.has_subject else "trial", n_resamples=n_resamples,
+                resample=plan.resample, n_resamples=n_resamples,
                 adjust=adj if adj is not None else "none", alpha=alpha,
                 confidence_level=level, ci_low=lo, ci_high=hi,
             ))
@@ -339,8 +344,9 @@ def _usable_groups(plan: _Plan, counts: dict, names: list, sp) -> list[int]:
 
 
 def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int], n_resamples: int,
-                           rng) -> tuple[dict, dict]:
-    """Per system: the (FMR, FNMR) of every usable group, and their paired replicates."""
+                           rng, reported: dict) -> tuple[dict, dict]:
+    """Per system: the (FMR, FNMR) of every usable group, and their paired replicates
+    (under ``"two_way"`` each system's FMR from its (probe, reference) pairs)."""
     est_rates = {}
     rep_rates = {s: (np.empty((n_resamples, len(ok))), np.empty((n_resamples, len(ok))))
                  for s in names}
@@ -352,14 +358,23 @@ def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int]
         )
     for col, j in enumerate(ok):
         members = np.flatnonzero(plan.cluster_group == j)
-        cols = []
-        for s in names:
-            c = counts[s]
-            cols += [(c[3], c[2]), (c[1], c[0])]
-        res = _replicates(rng, n_resamples, members, cols)
+        if plan.two_way:
+            parts = [reported[s].part for s in names]
+            members = np.union1d(members, np.concatenate([
+                p.ref_cluster[~p.genuine & p.counted & (p.group == j)] for p in parts]))
+            res = _replicates(rng, n_resamples, members, [(counts[s][1], counts[s][0]) for s in names],
+                              [_pair_counts(reported[s].part, reported[s].threshold,
+                                            np.flatnonzero(plan.cluster_group == j))
+                               for s in names])
+            fmr, fnmr = res[len(names):], res[:len(names)]
+        else:
+            cols = [col_ for s in names for col_ in ((counts[s][3], counts[s][2]),
+                                                     (counts[s][1], counts[s][0]))]
+            res = _replicates(rng, n_resamples, members, cols)
+            fmr, fnmr = res[0::2], res[1::2]
         for i, s in enumerate(names):
-            rep_rates[s][0][:, col] = res[2 * i]
-            rep_rates[s][1][:, col] = res[2 * i + 1]
+            rep_rates[s][0][:, col] = fmr[i]
+            rep_rates[s][1][:, col] = fnmr[i]
     return est_rates, rep_rates
 
 

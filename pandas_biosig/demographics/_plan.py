@@ -12,6 +12,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._core.protocol import ERROR_REFERENCE_MISSING
 from .._core.schema import (
     ERROR_MISSING_COLUMNS,
     SchemaError,
@@ -20,7 +21,7 @@ from .._core.schema import (
     validate_trials,
 )
 from .._kernels import fairness as _fair
-from .._kernels.cluster import wilson_interval
+from .._kernels.cluster import cluster_design, wilson_interval
 from .._kernels.rates import Sweep
 from .._kernels.resample import percentile_interval
 
@@ -92,7 +93,7 @@ ERROR_WEIGHT = "weight={value!r} must be a number in [0, 1]"
 GROUP_RATE_COLUMNS = [
     "system", "split", "group", "impostors", "criterion", "target", "threshold_split",
     "threshold_from", "threshold", "n_genuine", "n_impostor", "n_subjects", "fa", "fr", "fmr", "fmr_low",
-    "fmr_high", "fnmr", "fnmr_low", "fnmr_high", "ci_method", "confidence_level",
+    "fmr_high", "fnmr", "fnmr_low", "fnmr_high", "ci_method", "confidence_level", "resample",
 ]
 FAIRNESS_COLUMNS = [
     "system", "split", "impostors", "criterion", "target", "threshold_split", "threshold_from",
@@ -105,7 +106,7 @@ COMPARE_GROUPS_COLUMNS = [
     "system", "split", "metric", "group_a", "group_b", "impostors", "threshold_from",
     "threshold", "n_a", "n_b",
     "rate_a", "rate_b", "estimate", "statistic", "pvalue", "test", "adjust", "pvalue_adj",
-    "alpha", "reject", "confidence_level", "ci_low", "ci_high",
+    "alpha", "reject", "confidence_level", "ci_low", "ci_high", "resample",
 ]
 COMPARE_FAIRNESS_COLUMNS = [
     "system_a", "system_b", "split", "metric", "impostors", "weight", "threshold_from",
@@ -138,6 +139,7 @@ class _Part:
     reference: np.ndarray  # reference group code per trial
     counted: np.ndarray  # trials that count (genuine, and the chosen impostors)
     cluster: np.ndarray  # global code of (group, subject) or (group, trial)
+    ref_cluster: np.ndarray | None = None  # global code of (reference group, reference)
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,6 +170,12 @@ class _Plan:
     has_subject: bool
     cluster_group: np.ndarray  # group code of every global cluster
     has_reference: bool
+    two_way: bool = False  # impostor trials weigh both people (reference_subject column)
+
+    @property
+    def resample(self) -> str:
+        """What a bootstrap draws: ``"two_way"``, ``"subject"`` or ``"trial"``."""
+        return "two_way" if self.two_way else "subject" if self.has_subject else "trial"
 
 
 def _check_not_dask(data: Any) -> None:
@@ -208,7 +216,7 @@ def _global_threshold(scores: np.ndarray, genuine: np.ndarray, *, threshold, tar
 
 def _plan(
     data, *, group, reference_group, impostors, threshold, target, on, apply_to, system,
-    trial, label, score, split, subject, orientation, nonfinite,
+    trial, label, score, split, subject, orientation, nonfinite, reference_subject=None,
 ) -> _Plan:
     _check_not_dask(data)
     check_option(impostors, IMPOSTORS, "impostors")
@@ -216,16 +224,31 @@ def _plan(
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject,
     )
     gcode, rcode, labels = _group_codes(data, group, reference_group)
     has_subject = trials.groups[0].subject is not None
-    cluster, cluster_group = _clusters(data[subject] if has_subject else data[trial], gcode)
+    two_way = has_subject and trials.groups[0].reference is not None
+    if two_way:
+        _check_references(data, trials.columns["reference_subject"])
+    cluster, cluster_group, ref_cluster = _clusters(
+        data[subject] if has_subject else data[trial], gcode,
+        (data[trials.columns["reference_subject"]], rcode) if two_way else None)
     sign = -1.0 if orientation == "distance" else 1.0
-    parts = _parts(data, trials, gcode, rcode, labels, cluster, impostors)
+    parts = _parts(data, trials, gcode, rcode, labels, cluster, impostors, ref_cluster)
     on_value, report = _report_splits(trials, parts, threshold, on, apply_to)
     reported = _reported(parts, report, on_value, threshold, tgt, sign)
     return _Plan(reported, labels, impostors, threshold if isinstance(threshold, str) else "fixed",
-                 tgt, sign, has_subject, cluster_group, reference_group is not None)
+                 tgt, sign, has_subject, cluster_group, reference_group is not None, two_way)
+
+
+def _check_references(data, column: str) -> None:
+    """Every trial names its reference: the named error of the protocol otherwise."""
+    missing = data[column].isna().to_numpy()
+    if missing.any():
+        pos = np.flatnonzero(missing)
+        raise SchemaError(ERROR_REFERENCE_MISSING.format(
+            n=pos.size, where=f" of column {column!r}", rows=[int(r) for r in pos[:10]]))
 
 
 def _check_threshold(threshold, target, on) -> float:
@@ -262,16 +285,27 @@ def _group_codes(data, group, reference_group):
     return gcode, rcode, labels
 
 
-def _clusters(unit, gcode):
-    """Cluster of every trial, (group, subject) or (group, trial), and each cluster's group."""
-    ucodes, _ = pd.factorize(unit, use_na_sentinel=False)
-    pair = gcode * (int(ucodes.max()) + 1) + ucodes
+def _clusters(unit, gcode, reference=None):
+    """Cluster of every trial, (group, subject) or (group, trial), each cluster's group,
+    and with ``reference`` (``(reference ids, reference group codes)``) the cluster of
+    every trial's reference, (reference group, reference subject), in the same codes (a
+    person is one cluster whether probe or reference)."""
+    n = len(unit)
+    ids = unit if reference is None else pd.concat(
+        [pd.Series(np.asarray(unit, dtype=object)),
+         pd.Series(np.asarray(reference[0], dtype=object))], ignore_index=True)
+    groups = gcode if reference is None else np.concatenate((gcode, reference[1]))
+    ucodes, _ = pd.factorize(ids, use_na_sentinel=False)
+    pair = groups * (int(ucodes.max()) + 1) + ucodes
     cluster, cl_uniques = pd.factorize(pair, sort=True)
     cluster_group = (cl_uniques // (int(ucodes.max()) + 1)).astype(np.int64)
-    return cluster, cluster_group
+    if reference is None:
+        return cluster, cluster_group, None
+    return cluster[:n], cluster_group, cluster[n:]
 
 
-def _parts(data, trials, gcode, rcode, labels, cluster, impostors) -> dict[tuple, _Part]:
+def _parts(data, trials, gcode, rcode, labels, cluster, impostors,
+           ref_cluster=None) -> dict[tuple, _Part]:
     """The counted trials of every (system, split); genuine trials across groups are refused."""
     n = len(data)
     parts: dict[tuple, _Part] = {}
@@ -288,8 +322,9 @@ def _parts(data, trials, gcode, rcode, labels, cluster, impostors) -> dict[tuple
         if not (counted & ~g.genuine).any():
             where = "" if g.split is None else f", split {g.split!r}"
             raise SchemaError(ERROR_NO_IMPOSTORS.format(system=g.system, where=where, impostors=impostors))
-        parts[(g.system, g.split)] = _Part(g.system, g.split, g.scores, g.genuine, gg, rr,
-                                           counted, cluster[rows])
+        parts[(g.system, g.split)] = _Part(
+            g.system, g.split, g.scores, g.genuine, gg, rr, counted, cluster[rows],
+            None if ref_cluster is None else ref_cluster[rows])
     return parts
 
 
@@ -368,23 +403,96 @@ def _cluster_counts(part: _Part, t: float, n_clusters: int):
     )
 
 
+def _pair_counts(part: _Part, t: float, members: np.ndarray | None = None):
+    """The counted impostor trials by (probe cluster, reference cluster) pair, under
+    ``"two_way"``: ``(probe, reference, trials, false acceptances)`` per pair, only the
+    pairs whose probe is one of ``members`` when given (a group's own probes)."""
+    imp = ~part.genuine & part.counted
+    if members is not None:
+        imp &= np.isin(part.cluster, members)
+    err = _errors(part, t)[imp]
+    key, pair_of = np.unique(np.stack((part.cluster[imp], part.ref_cluster[imp])), axis=1,
+                             return_inverse=True)
+    pair_of = pair_of.reshape(-1)
+    return (key[0], key[1], np.bincount(pair_of, minlength=key.shape[1]),
+            np.bincount(pair_of, weights=err, minlength=key.shape[1]))
+
+
+def _pair_rates(w: np.ndarray, local: np.ndarray, pairs) -> np.ndarray:
+    """The FMR of every replicate from pair counts: the pair's trials weigh the product
+    of its two people's multiplicities (``local`` maps a cluster to its column of ``w``,
+    -1 for a person not drawn, held at multiplicity 1)."""
+    probe, ref, n, fa = pairs
+    ones = np.ones((w.shape[0], 1))
+    wx = np.concatenate((w, ones), axis=1)  # the last column: a person not drawn
+    weight = wx[:, local[probe]] * wx[:, local[ref]]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        num, den = weight @ fa.astype(np.float64), weight @ n.astype(np.float64)
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
 def _rng(seed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
-def _replicates(rng, n_resamples: int, members: np.ndarray, columns: list[tuple]) -> list[np.ndarray]:
+def _replicates(rng, n_resamples: int, members: np.ndarray, columns: list[tuple],
+                pairs: list[tuple] = ()) -> list[np.ndarray]:
     """Rates of every replicate when the clusters ``members`` are resampled: one array
     per ``(errors, trials)`` pair of per-cluster counts in ``columns`` (same draws for all,
-    so the pairs are paired). Weights are drawn in blocks of bounded size."""
-    out = [np.empty(n_resamples) for _ in columns]
+    so the pairs are paired), then one per table of :func:`_pair_counts` in ``pairs`` (an
+    impostor trial weighing the product of its two people's multiplicities: the
+    pigeonhole bootstrap, Owen 2007). Weights are drawn in blocks of bounded size."""
+    out = [np.empty(n_resamples) for _ in (*columns, *pairs)]
     m = members.size
+    top = max([int(members.max(initial=-1))]
+              + [int(max(p[0].max(initial=-1), p[1].max(initial=-1))) for p in pairs])
+    local = np.full(top + 1, m, dtype=np.int64)  # m: a person not drawn (weight 1)
+    local[members] = np.arange(m)
     block = max(1, _BLOCK // max(m, 1))
     for start in range(0, n_resamples, block):
         stop = min(n_resamples, start + block)
         w = _fair.cluster_weights(rng, m, stop - start)
-        for o, (e, nt) in zip(out, columns, strict=True):
+        for o, (e, nt) in zip(out, columns, strict=False):
             o[start:stop] = _fair.weighted_rates(w, e[members], nt[members])
+        for o, table in zip(out[len(columns):], pairs, strict=True):
+            o[start:stop] = _pair_rates(w.astype(np.float64), local, table)
     return out
+
+
+def _group_members(plan: _Plan, part: _Part, j: int, cc) -> np.ndarray:
+    """The clusters a bootstrap of group ``j`` draws: its probes with counted trials, and
+    under ``"two_way"`` the references of its counted impostor trials too."""
+    members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
+    if not plan.two_way:
+        return members
+    mine = ~part.genuine & part.counted & (part.group == j)
+    return np.union1d(members, part.ref_cluster[mine])
+
+
+def _group_replicates(rng, n_resamples, plan: _Plan, part: _Part, t: float, j: int, cc):
+    """Replicated FMR and FNMR of group ``j`` (paired draws): clusters of the group drawn
+    with replacement; under ``"two_way"`` the FMR from (probe, reference) pairs."""
+    members = _group_members(plan, part, j, cc)
+    if not plan.two_way:
+        return _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
+    own = np.flatnonzero(plan.cluster_group == j)
+    fnmr, fmr = _replicates(rng, n_resamples, members, [(cc[1], cc[0])],
+                            [_pair_counts(part, t, own)])
+    return fmr, fnmr
+
+
+def _two_way_wilson(part: _Part, t: float, j: int, level: float) -> tuple[float, float]:
+    """The Wilson interval of group ``j``'s FMR on the effective size of the two-way
+    design (:func:`pandas_biosig._kernels.cluster.cluster_design`), Student's t on its
+    Satterthwaite degrees of freedom."""
+    from scipy.special import stdtrit
+
+    mine = ~part.genuine & part.counted & (part.group == j)
+    if not mine.any():
+        return float("nan"), float("nan")
+    d = cluster_design(_errors(part, t)[mine], part.cluster[mine], part.ref_cluster[mine])
+    n_eff = float(d.k) if d.p in (0.0, 1.0) else d.n / d.deff
+    return wilson_interval(d.p, n_eff, float(stdtrit(max(d.df, 1.0), (1 + level) / 2)))
 
 
 def _method(method: str, plan: _Plan, allowed: dict, clustered: str, name: str) -> str:

@@ -17,6 +17,7 @@ from .._core.validation import check_n_resamples as _check_resamples
 from ._plan import (
     _BOOT,
     _CLUSTER,
+    _WILSON,
     ERROR_REFERENCE_NEEDED,
     GROUP_RATE_COLUMNS,
     INTERVAL_METHODS,
@@ -29,10 +30,11 @@ from ._plan import (
     _counts,
     _doc,
     _frame,
+    _group_replicates,
     _method,
     _plan,
-    _replicates,
     _rng,
+    _two_way_wilson,
     _wilson,
 )
 
@@ -60,6 +62,7 @@ def group_rates(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -136,7 +139,7 @@ def group_rates(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
         trial=trial, label=label, score=score, split=split, subject=subject,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, reference_subject=reference_subject,
     )
     level = check_confidence_level(confidence_level)
     how = _method(ci_method, plan, INTERVAL_METHODS, _CLUSTER, "ci_method")
@@ -164,13 +167,14 @@ def group_rates(
             fmr = fa[j] / n_imp[j] if n_imp[j] else float("nan")
             fnmr = fr[j] / n_gen[j] if n_gen[j] else float("nan")
             if how == _BOOT:
-                rf, rn = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
+                rf, rn = _group_replicates(rng, n_resamples, plan, rep.part, rep.threshold, j, cc)
                 bounds = [
                     _boot_bounds(rf, fa[j], n_imp[j], int((cc[2][members] > 0).sum()), level),
                     _boot_bounds(rn, fr[j], n_gen[j], int((cc[0][members] > 0).sum()), level),
                 ]
             elif how == _CLUSTER:
-                bounds = [_cluster_wilson(cc[3][members], cc[2][members], level),
+                bounds = [_two_way_wilson(rep.part, rep.threshold, j, level) if plan.two_way
+                          else _cluster_wilson(cc[3][members], cc[2][members], level),
                           _cluster_wilson(cc[1][members], cc[0][members], level)]
             else:
                 bounds = [_wilson(fa[j], n_imp[j], level), _wilson(fr[j], n_gen[j], level)]
@@ -182,7 +186,7 @@ def group_rates(
                 n_impostor=int(n_imp[j]), n_subjects=n_subj, fa=int(fa[j]), fr=int(fr[j]),
                 fmr=fmr, fmr_low=bounds[0][0], fmr_high=bounds[0][1], fnmr=fnmr,
                 fnmr_low=bounds[1][0], fnmr_high=bounds[1][1], ci_method=how,
-                confidence_level=level,
+                confidence_level=level, resample=None if how == _WILSON else plan.resample,
             ))
     return _frame(rows, GROUP_RATE_COLUMNS)
 
