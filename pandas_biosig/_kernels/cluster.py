@@ -109,17 +109,19 @@ def cluster_design(errors, probe, reference=None) -> ClusterDesign:
     over :math:`K` people (without references: Korn & Graubard's cluster variance, the
     dyad sum empty). ``deff`` is :math:`\hat v / (\hat p(1-\hat p)/N)`, floored at 1.
 
-    ``df`` are Satterthwaite's degrees of freedom of :math:`\hat v` under the working
-    model in which trials that share a person have outcomes correlated at
-    :math:`\rho` (estimated from the unfloored design effect): person :math:`k`'s term has
-    expected size :math:`v_k = m_k + \rho\,m_k(m_k - 1)` (:math:`m_k` its trials) and
-    :math:`\nu = (\sum v_k)^2 / \sum v_k^2`, at most :math:`K - 1`. With people of equal
-    weight this is Korn & Graubard's :math:`K - 1`; when one person holds most of the
-    trials it falls towards 1, because the variance is then read off that person alone.
-    (It is computed from the design, not from the realized :math:`U_k`, whose
-    Satterthwaite value would fall to the number of people who err at low error rates.)
-    With :math:`\hat p` at 0 or 1 there is nothing to estimate: ``deff`` 1, ``df``
-    :math:`K - 1`.
+    ``df`` are Satterthwaite's degrees of freedom of :math:`\hat v`, the smaller of two
+    readings, at most :math:`K - 1` and at least 1. From the design: under the working
+    model in which trials that share a person have outcomes correlated at :math:`\rho`
+    (estimated from the unfloored design effect), person :math:`k`'s term has expected
+    size :math:`v_k = m_k + \rho\,m_k(m_k - 1)` (:math:`m_k` its trials) and
+    :math:`\nu_d = (\sum v_k)^2 / \sum v_k^2`: Korn & Graubard's :math:`K - 1` when the
+    people weigh alike, close to 1 when one person holds most of the trials (the variance
+    is then read off that person alone). From the terms themselves,
+    :math:`\nu_r = (\sum U_k^2)^2 / \sum U_k^4` (Welch–Satterthwaite, as the paired
+    bootstrap test's): about the number of people whose errors carry the variance, which
+    the design reading misses when errors are rare and clustered (a few people's terms,
+    far from normal). With :math:`\hat p` at 0 or 1 there is nothing to estimate:
+    ``deff`` 1, ``df`` :math:`K - 1`.
     """
     e = np.asarray(errors, dtype=np.float64)
     n = float(e.size)
@@ -138,8 +140,10 @@ def cluster_design(errors, probe, reference=None) -> ClusterDesign:
     shared = float(np.dot(m, m)) - float(np.dot(m_d, m_d)) - n  # ordered pairs sharing a person
     rho = min(max((raw - 1.0) * n / shared, 0.0), 1.0) if shared > 0 else 0.0
     v = m + rho * m * (m - 1.0)
-    df = min(float(v.sum()) ** 2 / float(np.dot(v, v)), k - 1.0)
-    return ClusterDesign(p, n, float(max(raw, 1.0)), df, k)
+    u2 = np.square(u_k[keep])
+    realized = float(u2.sum()) ** 2 / float(np.dot(u2, u2))
+    df = min(float(v.sum()) ** 2 / float(np.dot(v, v)), realized, k - 1.0)
+    return ClusterDesign(p, n, float(max(raw, 1.0)), max(df, 1.0), k)
 
 
 def effective_trials(design: ClusterDesign, level: float) -> float:

@@ -465,7 +465,7 @@ def frr_at_far(
     >>> t[["system", "target", "estimate", "resolved"]].head(3)
       system  target  estimate  resolved
     0    cnn  0.1000  0.012500      True
-    1    cnn  0.0100  0.195833      True
+    1    cnn  0.0100  0.204167      True
     2    cnn  0.0001       NaN     False
     """
     grid = rate_grid(far_grid, "far_grid", scalar=True)

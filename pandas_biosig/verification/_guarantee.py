@@ -168,10 +168,10 @@ def threshold_guarantee(
     >>> g = pbs.threshold_guarantee(trials, target=0.05)
     >>> g[["system", "split", "threshold_from", "bound", "far", "reject"]].round(4)
         system split threshold_from   bound     far  reject
-    0      cnn  eval            dev  0.0492  0.0146   False
-    1  cnn_aug  eval            dev  0.0496  0.0135   False
-    2      gmm  eval            dev  0.0497  0.0260   False
-    3      lbp  eval            dev  0.0497  0.0271   False
+    0      cnn  eval            dev  0.0499  0.0656   False
+    1  cnn_aug  eval            dev  0.0495  0.0542   False
+    2      gmm  eval            dev  0.0497  0.0323   False
+    3      lbp  eval            dev  0.0494  0.0292   False
     """
     check_option(rate, GUARANTEED_RATES, "rate")
     target = check_rate(target, "target")
