@@ -1147,7 +1147,7 @@ class BiosigAccessor:
         self,
         cm: pd.DataFrame,
         *,
-        on: str | Sequence[str] = 'trial',
+        key: str | Sequence[str] = 'trial',
         system: str = 'system',
         trial: str = 'trial',
         kind: str = 'kind',
