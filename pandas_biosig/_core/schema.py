@@ -16,7 +16,7 @@ import pandas as pd
 
 from .arrow_strings import all_equal, chunked, spelled_labels
 from .object_runs import neighbour_changes
-from .trial_groups import Layout, LazyGroups, duplicated_groups, layout_groups
+from .trial_groups import Layout, LazyGroups, duplicated_groups, integer_codes, layout_groups
 
 __all__ = [
     "LABEL_VOCABULARY",
@@ -247,8 +247,9 @@ class Group:
 
     ``scores`` are oriented (higher = more genuine) float64 and finite: under
     ``nonfinite='reject'`` the failures to acquire are not among them but counted in
-    ``fta``, ``(impostor failures, genuine failures)``. ``count`` holds how many
-    identical trials each row stands for (None: one each).
+    ``fta``, ``(impostor failures, genuine failures)``. ``subject`` holds each trial's
+    (probe's) subject id and ``reference`` the reference's, when the table has those
+    columns; ``count`` how many identical trials each row stands for (None: one each).
     """
 
     key: tuple
@@ -258,6 +259,7 @@ class Group:
     rows: np.ndarray | None
     subject: np.ndarray | None = None
     fta: tuple[int, int] = (0, 0)
+    reference: np.ndarray | None = None
     count: np.ndarray | None = None
 
     @property
@@ -465,14 +467,16 @@ def validate_trials(
     by: str | Sequence[str] | None = None,
     orientation: str = "similarity",
     nonfinite: str = "raise",
+    reference_subject: str | None = "reference_subject",
     count: str | None = None,
 ) -> Trials:
     """Validate a tidy trial table and split it into per-system groups.
 
-    The input is never modified. ``split`` and ``subject`` are used when present; they are
-    required only when the caller names a column other than the default. ``count`` names
-    a column of frequency weights: a row stands for that many identical trials, and a
-    row counted 0 is no trial at all (it is left out before any other check).
+    The input is never modified. ``split``, ``subject`` and ``reference_subject`` are used
+    when present; they are required only when the caller names a column other than the
+    default. ``count`` names a column of frequency weights: a row stands for that many
+    identical trials, and a row counted 0 is no trial at all (it is left out before any
+    other check).
 
     The steps, in the order their errors are raised: the arguments and columns
     (:func:`_check_table`), the counts (:func:`_counts`), the labels, the scores and the
@@ -480,9 +484,10 @@ def validate_trials(
     the groups (one class only, duplicate trial ids, the first failing group named)
     once the key columns have split the rows (:func:`_layout`).
     """
-    by_cols, split_col, subject_col = _check_table(
+    by_cols, split_col, subject_col, reference_col = _check_table(
         data, system=system, trial=trial, label=label, score=score, split=split,
-        subject=subject, by=by, orientation=orientation, nonfinite=nonfinite, count=count,
+        subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject, count=count,
     )
     counts = None
     if count is not None:
@@ -499,9 +504,10 @@ def validate_trials(
         uniques_list.append(uniques)
     trial_values = _trial_ids(data, trial)
     subject_values = data[subject_col].to_numpy() if subject_col is not None else None
+    reference_values = data[reference_col].to_numpy() if reference_col is not None else None
     layout = _layout(codes_list, uniques_list, keep, genuine, nonfinite, scores=scores,
                      trial=trial_values, counts=counts, subject=subject_values,
-                     split=split_col is not None)
+                     reference=reference_values, split=split_col is not None)
     _check_groups(data, layout, trial, by_cols, split_col)
     # groups in the order of the (by..., system, split) codes: first appearance within
     # each column (categories in their order)
@@ -510,9 +516,15 @@ def validate_trials(
         by=by_cols,
         split_column=split_col,
         orientation=orientation,
-        columns={"found": list(data.columns), "trial": trial, "system": system, "label": label},
+        columns={"found": list(data.columns), "trial": trial, "system": system, "label": label,
+                 "subject": subject, "reference_subject": reference_subject},
         layout=layout,
     )
+
+
+def _optional_column(data, name, default) -> str | None:
+    """An optional column: None when not asked for or absent under its default name."""
+    return name if name is not None and (name in data.columns or name != default) else None
 
 
 def _layout(codes_list, uniques_list, keep, genuine, nonfinite, **arrays) -> Layout:
@@ -537,8 +549,9 @@ def _check_groups(data, layout: Layout, trial_col, by_cols, split_col) -> None:
     bad |= duplicated_groups(layout)
     if bad.any():
         first = int(np.argmax(bad))
-        _check_group(data, layout.group(first, Group, layout.ordered_subject()), trial_col,
-                     by_cols, split_col)
+        group = layout.group(first, Group, layout.ordered(layout.subject),
+                             layout.ordered(layout.reference))
+        _check_group(data, group, trial_col, by_cols, split_col)
 
 
 def _counts(data: pd.DataFrame, column: str) -> tuple[pd.DataFrame, np.ndarray]:
@@ -571,9 +584,10 @@ def _counts(data: pd.DataFrame, column: str) -> tuple[pd.DataFrame, np.ndarray]:
 
 def _check_table(
     data, *, system, trial, label, score, split, subject, by, orientation, nonfinite,
-    count=None,
-) -> tuple[tuple[str, ...], str | None, str | None]:
-    """The arguments and the columns: ``(by columns, split column, subject column)``, the
+    reference_subject=None, count=None,
+) -> tuple[tuple[str, ...], str | None, str | None, str | None]:
+    """The arguments and the columns: ``(by columns, split column, subject column,
+    reference subject column)``, the
     optional ones None when absent under their default name; errors for a non-frame, an
     unknown option, a non-string column name, bad column labels, missing columns and an
     empty table, in that order."""
@@ -584,15 +598,14 @@ def _check_table(
     by_cols = by_columns(by)
     check_column_names(
         system=system, trial=trial, label=label, score=score, split=split, subject=subject,
-        by=list(by_cols), count=count,
+        by=list(by_cols), reference_subject=reference_subject, count=count,
     )
     check_columns(data)
     required = [*by_cols, system, trial, label, score]
-    split_col = split if split is not None and (split in data.columns or split != "split") else None
-    subject_col = (
-        subject if subject is not None and (subject in data.columns or subject != "subject") else None
-    )
-    for optional in (split_col, subject_col, count):
+    split_col = _optional_column(data, split, "split")
+    subject_col = _optional_column(data, subject, "subject")
+    reference_col = _optional_column(data, reference_subject, "reference_subject")
+    for optional in (split_col, subject_col, reference_col, count):
         if optional is not None:
             required.append(optional)
     missing = [c for c in dict.fromkeys(required) if c not in data.columns]
@@ -600,7 +613,7 @@ def _check_table(
         raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=missing, found=list(data.columns)))
     if len(data) == 0:
         raise SchemaError(ERROR_EMPTY)
-    return by_cols, split_col, subject_col
+    return by_cols, split_col, subject_col, reference_col
 
 
 def _finite_scores(
@@ -673,32 +686,10 @@ def factorize_keys(series: pd.Series) -> tuple[np.ndarray, Any]:
         if heads.size == 1:
             return np.zeros(len(series), dtype=codes.dtype), uniques
         return np.repeat(codes, lengths), uniques
-    counted = _integer_codes(series)
+    counted = integer_codes(series)
     if counted is not None:
         return counted
     return pd.factorize(series, sort=False, use_na_sentinel=False)
-
-
-def _integer_codes(series: pd.Series, min_size: int = 1 << 12) -> tuple[np.ndarray, Any] | None:
-    """``pd.factorize`` of a numpy integer column whose values span a small range (at
-    most four times its length), by counting instead of hashing: each value's first
-    row, then the values in the order of those rows. None for any other column."""
-    dtype = series.dtype
-    if not (isinstance(dtype, np.dtype) and dtype.kind in "iu") or len(series) < min_size:
-        return None
-    values = series.to_numpy()
-    low, high = int(values.min()), int(values.max())
-    if high - low >= 4 * values.size or high >= 2**63:
-        return None
-    shifted = values.astype(np.intp) - low
-    first = np.full(high - low + 1, values.size, dtype=np.intp)
-    np.minimum.at(first, shifted, np.arange(values.size))
-    present = np.flatnonzero(first < values.size)
-    present = present[np.argsort(first[present], kind="stable")]
-    code = np.empty(high - low + 1, dtype=np.intp)
-    code[present] = np.arange(present.size)
-    uniques = pd.Index(np.asarray(present + low).astype(dtype, copy=False))
-    return code[shifted], uniques
 
 
 def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:

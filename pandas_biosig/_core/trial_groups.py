@@ -20,7 +20,7 @@ import pandas as pd
 
 from .._kernels.segments import sort_segments
 
-__all__ = ["LazyGroups", "Layout", "duplicated_groups", "layout_groups"]
+__all__ = ["LazyGroups", "Layout", "duplicated_groups", "integer_codes", "layout_groups"]
 
 #: Key codes below this many times the rows are numbered by counting, not by hashing.
 _DENSE_FACTOR = 4
@@ -49,6 +49,7 @@ class Layout:
     fta: np.ndarray
     key_columns: list
     subject: np.ndarray | None = None  # the table's column, in table order
+    reference: np.ndarray | None = None  # the reference subject column, in table order
 
     @property
     def size(self) -> int:
@@ -74,24 +75,28 @@ class Layout:
         gen = cg[hi] - cg[lo]
         return gen, (cw[hi] - cw[lo]) - gen
 
-    def group(self, i: int, make: Callable, subject: np.ndarray | None = None):
+    def group(self, i: int, make: Callable, subject: np.ndarray | None = None,
+              reference: np.ndarray | None = None):
         """Group ``i`` built by ``make`` (the :class:`~pandas_biosig._core.schema.Group`
-        constructor); ``subject``: the subject ids in group order."""
+        constructor); ``subject``, ``reference``: the subject and reference subject ids in
+        group order (:meth:`ordered`)."""
         a, b = int(self.offsets[i]), int(self.offsets[i + 1])
         key = self.keys[i] if "keys" in self.__dict__ else tuple(c[i] for c in self.key_columns)
         fta = (int(self.fta[i, 0]), int(self.fta[i, 1]))
         count = None if self.counts is None else self.counts[a:b]
         if self.order is None:
             return make(key, self.scores, self.genuine, self.trial, None,
-                        self.subject, fta, count)
+                        self.subject, fta, reference=self.reference, count=count)
         sub = None if subject is None else subject[a:b]
+        ref = None if reference is None else reference[a:b]
         return make(key, self.scores[a:b], self.genuine[a:b], self.trial[a:b],
-                    self.order[a:b], sub, fta, count)
+                    self.order[a:b], sub, fta, reference=ref, count=count)
 
-    def ordered_subject(self) -> np.ndarray | None:
-        if self.subject is None or self.order is None:
-            return self.subject
-        return self.subject[self.order]
+    def ordered(self, column: np.ndarray | None) -> np.ndarray | None:
+        """A column of the table (the subject ids) in group order."""
+        if column is None or self.order is None:
+            return column
+        return column[self.order]
 
 
 class LazyGroups(Sequence):
@@ -105,8 +110,9 @@ class LazyGroups(Sequence):
     def _all(self) -> list:
         if self._groups is None:
             lay = self._layout
-            subject = lay.ordered_subject()
-            self._groups = [lay.group(i, self._make, subject) for i in range(lay.size)]
+            subject, reference = lay.ordered(lay.subject), lay.ordered(lay.reference)
+            self._groups = [lay.group(i, self._make, subject, reference)
+                            for i in range(lay.size)]
         return self._groups
 
     def __len__(self) -> int:
@@ -123,13 +129,14 @@ class LazyGroups(Sequence):
 
 
 def layout_groups(combined: np.ndarray | None, codes_list, uniques_list, *, n: int, keep,
-                  genuine, nonfinite: str, scores, trial, counts, subject, split: bool) -> Layout:
+                  genuine, nonfinite: str, scores, trial, counts, subject, split: bool,
+                  reference=None) -> Layout:
     """The :class:`Layout` of a table whose rows carry the key code ``combined`` (None:
     one group, every row); ``keep`` masks the finite scores (None: all are)."""
     if combined is None:
         keys = _keys(codes_list, uniques_list, np.zeros(1, dtype=np.int64), split)
         return Layout(None, np.array([0, n], dtype=np.int64), scores, genuine, trial, counts,
-                      np.zeros((1, 2), dtype=np.int64), keys, subject)
+                      np.zeros((1, 2), dtype=np.int64), keys, subject, reference)
     uniq, dense = _dense(combined, keep)
     size = uniq.size
     grouped = _grouped(dense)
@@ -148,9 +155,10 @@ def layout_groups(combined: np.ndarray | None, codes_list, uniques_list, *, n: i
             fta[:, col] = np.bincount(where[mine], weights=w[mine], minlength=size)[:size]
     keys = _keys(codes_list, uniques_list, order[offsets[:-1]], split)
     if grouped and order.size == n:  # rows already group after group: no copies
-        return Layout(order, offsets, scores, genuine, trial, counts, fta, keys, subject)
+        return Layout(order, offsets, scores, genuine, trial, counts, fta, keys, subject,
+                      reference)
     return Layout(order, offsets, scores[order], genuine[order], trial[order],
-                  None if counts is None else counts[order], fta, keys, subject)
+                  None if counts is None else counts[order], fta, keys, subject, reference)
 
 
 def _dense(combined: np.ndarray, keep) -> tuple[np.ndarray, np.ndarray]:
@@ -263,3 +271,25 @@ def _hashed_duplicates(layout: Layout, bad: np.ndarray) -> np.ndarray:
     dup = pd.Index(seg * (int(codes.max(initial=0)) + 1) + codes).duplicated()
     bad[np.unique(seg[dup])] = True
     return bad
+
+
+def integer_codes(series: pd.Series, min_size: int = 1 << 12) -> tuple[np.ndarray, Any] | None:
+    """``pd.factorize`` of a numpy integer column whose values span a small range (at
+    most four times its length), by counting instead of hashing: each value's first
+    row, then the values in the order of those rows. None for any other column."""
+    dtype = series.dtype
+    if not (isinstance(dtype, np.dtype) and dtype.kind in "iu") or len(series) < min_size:
+        return None
+    values = series.to_numpy()
+    low, high = int(values.min()), int(values.max())
+    if high - low >= 4 * values.size or high >= 2**63:
+        return None
+    shifted = values.astype(np.intp) - low
+    first = np.full(high - low + 1, values.size, dtype=np.intp)
+    np.minimum.at(first, shifted, np.arange(values.size))
+    present = np.flatnonzero(first < values.size)
+    present = present[np.argsort(first[present], kind="stable")]
+    code = np.empty(high - low + 1, dtype=np.intp)
+    code[present] = np.arange(present.size)
+    uniques = pd.Index(np.asarray(present + low).astype(dtype, copy=False))
+    return code[shifted], uniques

@@ -157,7 +157,8 @@ BEST: dict[str, Literal["min", "max"]] = {
 }
 
 #: Columns whose meaning on a row is given by that row's ``metric``.
-BY_METRIC = ("estimate", "se", "ci_low", "ci_high", "mean", "std", "min", "max", "mean_a", "mean_b")
+BY_METRIC = ("estimate", "se", "ci_low", "ci_high", "band_low", "band_high", "mean", "std",
+             "min", "max", "mean_a", "mean_b")
 
 #: Columns that record how a result was computed. By default one that has a single value
 #: over the rows is left out of the table and named in the caption instead.
