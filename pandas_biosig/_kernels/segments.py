@@ -277,28 +277,31 @@ class Segments:
                       cells: int = 1 << 22) -> tuple[np.ndarray, np.ndarray]:
         """Counts ``(fa, fr)`` of every segment at every one of the same thresholds,
         arrays of shape ``(segments, thresholds)``: :meth:`rates_at` of each threshold,
-        found by one search. Each run is numbered by how many thresholds lie at or below
-        its score, which rises along a segment, so ``segment * (k + 1) + number`` rises
-        along all runs and the first run accepted at each threshold is one
-        ``np.searchsorted`` of those keys (``cells`` (segment, threshold) pairs at a
-        time)."""
+        without a search. Each run is numbered by how many thresholds lie at or below its
+        score; the runs of a segment rejected at the ``k``-th smallest threshold are those
+        numbered ``k`` or less, so one count of the numbers per segment, summed along
+        the thresholds, gives the first run accepted at each (``cells`` (segment,
+        threshold) pairs at a time)."""
         t = np.asarray(thresholds, dtype=np.float64)
         order = np.argsort(t, kind="stable")
         width = t.size + 1
         below = np.searchsorted(t[order], self.run_values, side="right")
-        key = self.run_segment * width + below
+        ro = self.run_offsets
         fa = np.empty((self.size, t.size), dtype=np.int64)
         fr = np.empty((self.size, t.size), dtype=np.int64)
-        step = max(cells // max(t.size, 1), 1)
+        step = max(cells // width, 1)
         for a in range(0, self.size, step):
-            seg = np.arange(a, min(a + step, self.size))
-            query = seg[:, None] * width + np.arange(1, width)
-            run = np.searchsorted(key, query, side="left")
-            none = run >= self.run_offsets[seg + 1][:, None]
-            run = np.where(none, self.run_offsets[seg][:, None], run)
+            b = min(a + step, self.size)
+            runs = slice(ro[a], ro[b])
+            local = (self.run_segment[runs] - a) * width + below[runs]
+            rejected = np.bincount(local, minlength=(b - a) * width).reshape(b - a, width)
+            run = ro[a:b, None] + np.cumsum(rejected, axis=1)[:, :-1]
+            none = run >= ro[a + 1 : b + 1, None]
+            run = np.where(none, ro[a:b, None], run)
+            seg = np.arange(a, b)
             f_a, f_r = self.fa_fr(run, np.broadcast_to(seg[:, None], run.shape))
-            fa[seg[:, None], order] = np.where(none, 0, f_a)
-            fr[seg[:, None], order] = np.where(none, self.p[seg][:, None], f_r)
+            fa[a:b, order] = np.where(none, 0, f_a)
+            fr[a:b, order] = np.where(none, self.p[a:b, None], f_r)
         return fa, fr
 
     # ------------------------------------------------------------ EER
