@@ -36,7 +36,7 @@ and ``columns["found"]`` (the column names, for messages).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -206,7 +206,7 @@ class _SplitTable:
     by: tuple = ()
 
 
-def split_table(values: Sequence, column: str | None, found: Sequence = ()) -> _SplitTable:
+def split_table(values: Sequence, column: str | None, found: Iterable = ()) -> _SplitTable:
     """A table of its split values only (one group per value; none without a split
     column), for a caller that has not validated the trials (the ``biosig report``
     command) to resolve the roles of its splits with :func:`resolve_splits`."""
