@@ -22,7 +22,7 @@ import argparse
 import re
 import sys
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -132,8 +132,8 @@ def _report(
     *,
     title: str,
     split: str = "split",
-    on: str = "auto",
-    apply_to: str = "auto",
+    on: Hashable | None = "auto",
+    apply_to: Hashable | list | None = "auto",
     orientation: str = "similarity",
     nonfinite: str = "raise",
     n_resamples: int = 1000,
