@@ -18,7 +18,18 @@ the rules and option checks they share, ``_table`` turns a frame into formatted 
 
 from ._latex import to_latex
 from ._markdown import to_markdown
-from ._rules import BEST, HEADERS, HIDDEN, MAX_DECIMALS, PVALUES, RATES, SETTINGS
+from ._rules import (
+    BEST,
+    COLUMN_FORMATS,
+    DEFAULT_DECIMALS,
+    HEADERS,
+    HIDDEN,
+    MAX_DECIMALS,
+    PVALUES,
+    RATES,
+    SETTINGS,
+    ColumnFormat,
+)
 
 __all__ = [
     "BEST",

@@ -32,7 +32,14 @@ from ._errors import FileTooLargeError, ScoreFileError
 from ._formats import BOB_LAYOUTS
 from ._identification import read_bob_identification, read_pyeer_cmc
 from ._names import CLASS_TOKENS, EXTENSIONS, GENERIC_NAMES, SPLIT_TOKENS
-from ._open import DEFAULT_MAX_BYTES
+from ._open import (
+    DEFAULT_MAX_BYTES,
+    MAX_FIELD_BYTES,
+    MAX_FIELDS_PER_LINE,
+    PARSE_BYTES_PER_FIELD,
+    PARSE_BYTES_PER_ROW,
+    PEAK_MULTIPLE,
+)
 from ._pad import read_asvspoof_asv, read_asvspoof_cm, read_bob_pad, read_bob_vuln
 from ._scores import FORMATS, read_scores
 from ._verification import read_bob, read_nist, read_score_lists, read_table
