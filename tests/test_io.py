@@ -701,7 +701,8 @@ def test_read_scores_feeds_the_metrics(tmp_path):
 
 # ----------------------------------------------------------------------------- line bounds
 def test_a_line_of_a_million_fields_fails_fast_naming_file_and_line(tmp_path):
-    from pandas_biosig.io import ERROR_LINE_FIELDS, MAX_FIELDS_PER_LINE
+    from pandas_biosig.io import MAX_FIELDS_PER_LINE
+    from pandas_biosig.io._errors import ERROR_LINE_FIELDS
 
     path = tmp_path / "pad-dev.csv"
     header = "claimed_id,test_label,is_bonafide,attack_type,score\n"
@@ -730,7 +731,7 @@ def test_a_field_longer_than_its_bound_is_a_named_error(tmp_path):
 def test_a_csv_line_with_one_field_too_many_names_file_and_line(tmp_path, reader):
     """pandas took an extra field on the first data line for an index (shifting every
     column) and raised its own ParserError for one further down."""
-    from pandas_biosig.io import ERROR_CSV_FIELDS
+    from pandas_biosig.io._errors import ERROR_CSV_FIELDS
 
     header, row = {
         "table": ("system,trial,label,score", "cnn,{i},{label},0.{i}"),
