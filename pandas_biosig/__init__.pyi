@@ -1,6 +1,6 @@
 # The public namespace of pandas_biosig, read by type checkers and IDEs, and by
 # lazy_loader.attach_stub in __init__.py, which loads each name the first time it is used.
-# One line per public name; tests/test_namespace.py checks it against the subpackages.
+# One line per public name; tests/test_layering.py checks it against the subpackages.
 
 from . import (
     datasets,

@@ -105,7 +105,7 @@ def _imports(funcs: list[Callable[..., Any]]) -> list[str]:
             texts = [param.annotation]
             texts.append(inspect.signature(func).return_annotation)
             for text in texts:
-                if not isinstance(text, str) or text is inspect.Parameter.empty:
+                if not isinstance(text, str):
                     continue
                 for name in _annotation_names(text):
                     if hasattr(builtins, name):

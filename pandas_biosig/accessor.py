@@ -9,7 +9,7 @@ out (``inspect.signature`` and ``inspect.getdoc`` of ``df.biosig.eer`` are those
 :mod:`pandas_biosig.plot` the same way.
 ``accessor.pyi`` beside this file spells every method out for type checkers and IDEs;
 ``tests/test_accessor.py`` checks that it is current (regenerate it with
-``python -m pandas_biosig.accessor``).
+``python -m pandas_biosig._stubgen``).
 
 The accessor keeps only the DataFrame (``self._obj``): column names are arguments of each
 call, so nothing is validated or cached when the accessor is created.

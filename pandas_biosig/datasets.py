@@ -80,9 +80,9 @@ def example_trials(
     per_subject = genuine_per_subject + impostor_per_subject
     n_per_split = n_subjects * per_subject
     n = 2 * n_per_split
-    split = np.repeat(np.array(["dev", "eval"]), n_per_split)
-    subj_idx = np.tile(np.repeat(np.arange(n_subjects), per_subject), 2)
-    subj_idx = subj_idx + np.where(split == "eval", n_subjects, 0)
+    half = np.repeat(np.arange(2), n_per_split)  # 0: the dev split, 1: the eval split
+    split = np.array(["dev", "eval"])[half]
+    subj_idx = np.tile(np.repeat(np.arange(n_subjects), per_subject), 2) + half * n_subjects
     genuine = np.tile(
         np.r_[np.ones(genuine_per_subject, bool), np.zeros(impostor_per_subject, bool)],
         2 * n_subjects,
@@ -251,7 +251,9 @@ def example_pad(
     {None: 1600, 'print': 800, 'replay': 800, 'mask': 800}
     """
     rng = np.random.default_rng(seed)
-    subj, pai, bona = [], [], []
+    subj: list[int] | np.ndarray = []
+    bona: list[bool] | np.ndarray = []
+    pai: list[str | None] = []
     for s in range(n_subjects):
         subj += [s] * bonafide_per_subject
         pai += [None] * bonafide_per_subject
@@ -329,7 +331,9 @@ def example_vulnerability(
     {'attack': 600, 'genuine': 400, 'zei': 400}
     """
     rng = np.random.default_rng(seed)
-    subj, kind, pai, mean = [], [], [], []
+    subj: list[int] | np.ndarray = []
+    pai: list[str | None] = []
+    kind, mean = [], []
     for s in range(n_subjects):
         for k, m, count in (("genuine", 3.0, genuine_per_subject), ("zei", 0.0, zei_per_subject)):
             subj += [s] * count

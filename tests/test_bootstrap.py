@@ -98,8 +98,14 @@ def test_bootstrap_frame_and_reproducibility(example):
     c = pbs.bootstrap(example, metric="eer", n_resamples=50, seed=8)
     assert not a.ci_low.equals(c.ci_low)
     assert (a.ci_low <= a.estimate).all() and (a.estimate <= a.ci_high).all()
-    pe = pbs.eer(example, method="rocch")
-    np.testing.assert_allclose(a.estimate, pe.eer)
+    # a bare "eer" is the library's default EER: the number eer() gives on the same rows
+    pe = pbs.eer(example)
+    assert a[["system", "split"]].equals(pe[["system", "split"]])
+    np.testing.assert_array_equal(a.estimate, pe.eer)
+    assert set(a.metric) == {"eer_threshold"}
+    hull = pbs.bootstrap(example, metric="eer_rocch", n_resamples=50, seed=7)
+    np.testing.assert_array_equal(hull.estimate, pbs.eer(example, method="rocch").eer)
+    assert set(hull.metric) == {"eer_rocch"}
 
 
 @pytest.mark.parametrize("metric", ["hter", "far", "frr"])

@@ -15,11 +15,11 @@ from reference_data import iris_table
 
 import pandas_biosig as pbs
 from pandas_biosig._core.curve_datasets import ERROR_GRID_RANGE
-from pandas_biosig._core.schema import ERROR_OPTION, SchemaError
+from pandas_biosig._core.schema import ERROR_NO_SPLIT, ERROR_OPTION, SchemaError
 from pandas_biosig._kernels.curves import EPC_CRITERIA
 from pandas_biosig._kernels.rates import Sweep
 from pandas_biosig.verification import _curves as curves
-from pandas_biosig.verification._epc import ERROR_EPC_NO_SPLIT, epc
+from pandas_biosig.verification._epc import epc
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
@@ -480,13 +480,18 @@ def test_failures_to_acquire_leave_the_curves_to_the_acquired_scores():
 
 
 # ----------------------------------------------------------------------- bad input
-def test_epc_needs_a_split_column():
+def test_epc_without_a_split_column():
+    """on="auto" without splits: the thresholds come from the reported trials, labelled
+    so; a split named by on= needs a split column."""
     df = iris_table()
+    ds = epc(df)
+    assert ds.threshold_from.item() == "same trials"
+    same = epc(df.assign(split="test"), on="test", apply_to="test")
+    np.testing.assert_array_equal(ds.hter.values, same.hter.values)
     with pytest.raises(SchemaError, match="needs a split column") as err:
-        epc(df)
-    assert "'dev'" in str(err.value) and "'eval'" in str(err.value) and "'split'" in str(err.value)
-    assert str(err.value) == ERROR_EPC_NO_SPLIT.format(
-        on="dev", apply_to="eval", column="split", found=list(df.columns)
+        epc(df, on="dev")
+    assert str(err.value) == ERROR_NO_SPLIT.format(
+        name="on", value="dev", column="split", found=list(df.columns)
     )
 
 

@@ -406,11 +406,11 @@ def test_errors():
         pbs.group_rates(bad, threshold=0.5)
     with pytest.raises(ValueError, match="impostors="):
         pbs.group_rates(t, impostors="cross")
-    with pytest.raises(ValueError, match="target must be"):
-        pbs.group_rates(t, target=0.0)
+    with pytest.raises(ValueError, match="target must be a rate"):
+        pbs.group_rates(t, target=1.5)
     with pytest.raises(ValueError, match="threshold="):
-        pbs.fairness(t, threshold="min_hter")
-    with pytest.raises(ValueError, match="weight="):
+        pbs.fairness(t, threshold="hter")
+    with pytest.raises(ValueError, match="weight must be a rate"):
         pbs.fairness(t, threshold=0.5, weight=1.5)
     with pytest.raises(ValueError, match="fixed"):
         pbs.fairness(t, threshold=0.5, on="dev")
@@ -586,11 +586,11 @@ def test_system_comparison_is_not_liberal_quick():
 # FMR <= 0.5 allows 9: accept >= 0.4, threshold 0.35. FA X 2/5, Y 1/4, Z 6/10; FR X 0/4,
 # Y 0/2, Z 2/5; spreads 0.35 and 0.4, FDR 0.625. Area over [0.2, 0.5]: 0.675.
 def test_target_fmr_threshold_by_hand():
-    r = pbs.group_rates(toy(), threshold="fmr", target=0.2)
+    r = pbs.group_rates(toy(), threshold="far", target=0.2)
     np.testing.assert_allclose(r.threshold, 0.65)  # (0.6 + 0.7) / 2 in floating point
     assert r.threshold_from.eq("same trials").all()
     assert r.fa.tolist() == [0, 0, 3] and r.fr.tolist() == [1, 1, 2]
-    r = pbs.group_rates(toy(), threshold="fmr", target=0.5)
+    r = pbs.group_rates(toy(), threshold="far", target=0.5)
     np.testing.assert_allclose(r.threshold, 0.35)
     assert r.fa.tolist() == [2, 1, 6] and r.fr.tolist() == [0, 0, 2]
     ds = pbs.fdr_curve(toy(), targets=[0.2, 0.5])
@@ -609,11 +609,17 @@ def test_subjects_by_hand():
     t = toy()
     subj = (["x1", "x1", "x2", "x2"] + ["x1", "x1", "x1", "x2", "x2"] + ["x2", "x2"]
             + ["y1"] * 7 + ["z1"] * 3 + ["z2"] * 2 + ["z1"] * 5 + ["z2"] * 5 + ["z2"])
+    # group Y holds one subject: intervals over subjects are refused by name (the one
+    # subject rule); they are about Y's two subjects below
+    for method in ("wilson_cluster", "bootstrap"):
+        with pytest.raises(SchemaError, match="group 'Y' of system 'toy' holds trials of 1 "):
+            pbs.group_rates(t.assign(subject=subj), threshold=0.5, ci_method=method)
+    subj[11:18] = ["y1", "y2", "y1", "y1", "y2", "y2", "y2"]
     t["subject"] = subj
     from scipy.stats import t as student
 
     c = pbs.group_rates(t, threshold=0.5)
-    assert c.ci_method.eq("wilson_cluster").all() and c.n_subjects.tolist() == [2, 1, 2]
+    assert c.ci_method.eq("wilson_cluster").all() and c.n_subjects.tolist() == [2, 2, 2]
     # X's FNMR: x1 0 of 2, x2 1 of 2; p = 1/4, N = 4, binomial variance p(1-p)/N = 3/64,
     # cluster variance 2/1 * ((0 - 1/2)^2 + (1 - 1/2)^2) / 16 = 1/16, design effect 4/3,
     # effective n = 3; Student's t on 1 degree of freedom
@@ -622,11 +628,14 @@ def test_subjects_by_hand():
     assert kf.effective_size([0, 1], [2, 2]) == pytest.approx((0.25, 3.0, 2))
     r = pbs.group_rates(t, threshold=0.5, seed=0, n_resamples=200, ci_method="bootstrap")
     assert r.ci_method.eq("bootstrap").all()
-    assert r.n_subjects.tolist() == [2, 1, 2]
+    assert r.n_subjects.tolist() == [2, 2, 2]
     from statsmodels.stats.proportion import proportion_confint
 
+    # Y's FNMR is 0 in every replicate: Wilson on its two subjects instead, said so
     y = r.iloc[1]
-    assert (y.fnmr_low, y.fnmr_high) == (0.0, pytest.approx(proportion_confint(0, 1, method="wilson")[1]))
+    assert (y.fnmr_low, y.fnmr_high) == (0.0, pytest.approx(proportion_confint(0, 2, method="wilson")[1]))
+    assert "every bootstrap replicate gives the same rate" in y.fallback_reason
+    assert pd.isna(r.iloc[0].fallback_reason)
     # X's FNMR: subject x1 has 0 of 2 false non-matches, x2 1 of 2; every replicate is
     # 0, 1/4 or 1/2, so the percentile interval lies on that grid
     x = r.iloc[0]

@@ -123,7 +123,7 @@ def summary():
     return pbs.summary(pbs.datasets.example_trials())
 
 
-MARKED_COLUMNS = ["system", "split", "eer_rocch", "min_dcf", "cllr", "auc"]
+MARKED_COLUMNS = ["system", "split", "eer_threshold", "min_dcf", "cllr", "auc"]
 
 
 def render(kind, frame, **options):
@@ -249,7 +249,7 @@ def test_best_within_each_by_group(summary):
 
 @requires_tabulate
 def test_marks_within_each_by_group(summary):
-    cols = ["protocol", "system", "split", "eer_rocch"]
+    cols = ["protocol", "system", "split", "eer_threshold"]
     both = pd.concat(
         [summary.assign(protocol=p) for p in ("P1", "P2")], ignore_index=True
     )[cols].query("split == 'eval'")
@@ -396,18 +396,21 @@ def test_generated_caption_names_test_correction_and_level(summary):
 
 @requires_tabulate
 def test_marks_follow_the_adjusted_decisions(summary):
-    text = to_markdown(summary, columns=["system", "split", "eer_rocch"], comparison=comparison_table())
+    # the comparison's metric "eer" is the library's default EER: column eer_threshold
+    text = to_markdown(summary, columns=["system", "split", "eer_threshold"],
+                       comparison=comparison_table())
     cells = {
         tuple(part.strip() for part in line.split("|")[1:3]): line.split("|")[3].strip()
         for line in text.splitlines()[2:10]
     }
-    assert cells[("cnn_aug", "dev")] == "**3.76**"
+    assert cells[("cnn_aug", "dev")] == "**3.85**"
     assert cells[("cnn", "dev")].endswith("\u2020") and cells[("gmm", "dev")].endswith("\u2020")
     assert not cells[("lbp", "dev")].endswith("\u2020")
     assert cells[("cnn", "eval")].endswith("\u2020")
     assert not cells[("gmm", "eval")].endswith("\u2020")
     assert "\u2020" not in to_markdown(
-        summary, columns=["system", "split", "eer_rocch"], comparison=comparison_table(), marks=False
+        summary, columns=["system", "split", "eer_threshold"], comparison=comparison_table(),
+        marks=False
     )
 
 

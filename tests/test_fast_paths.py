@@ -70,7 +70,7 @@ def test_bootstrap_hull_eer_interval_matches_the_multiplicity_engine():
     g = rng.random(n) < 0.2
     t = pd.DataFrame({"system": "s", "trial": np.arange(n), "label": g,
                       "score": rng.normal(np.where(g, 2.0, 0.0), 1.0)})
-    fast = pbs.bootstrap(t, metric="eer", n_resamples=1500, seed=1).iloc[0]
+    fast = pbs.bootstrap(t, metric="eer_rocch", n_resamples=1500, seed=1).iloc[0]
     sw = Sweep.from_scores(t.score.to_numpy(), g).prepare_resampling()
     slow = [sw.reweighted(uniform_counts(rng, sw.n), uniform_counts(rng, sw.p)).eer_rocch()
             for _ in range(1500)]

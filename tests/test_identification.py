@@ -27,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pandas_biosig import stats
+from pandas_biosig._core.protocol import ERROR_THRESHOLD_MISSING
 from pandas_biosig._core.schema import ERROR_MISSING_COLUMNS, ERROR_OPTION, SchemaError
 from pandas_biosig._core.validation import (
     ERROR_ADJUST,
@@ -35,6 +36,7 @@ from pandas_biosig._core.validation import (
     ERROR_POSITIVE_COUNT,
     ERROR_RATE,
 )
+from pandas_biosig._core.validation import ERROR_THRESHOLD_VALUE as ERROR_THRESHOLD
 from pandas_biosig._kernels import identification as kern
 from pandas_biosig.datasets import example_search
 from pandas_biosig.identification import (
@@ -67,8 +69,6 @@ from pandas_biosig.identification._search import (
     ERROR_NO_UNMATED,
     ERROR_NONFINITE,
     ERROR_NOT_A_FRAME,
-    ERROR_THRESHOLD,
-    ERROR_THRESHOLD_MISSING,
     validate_search,
 )
 from pandas_biosig.io import read_bob_identification, read_pyeer_cmc
@@ -784,7 +784,7 @@ def test_bad_rank(bob_table, bad):
 def test_bad_open_set_options(bob_table):
     with pytest.raises(ValueError, match=prefix(ERROR_RATE)):
         detection_identification_rate(bob_table, target=1.5)
-    with pytest.raises(ValueError, match=prefix(ERROR_THRESHOLD)):
+    with pytest.raises(ValueError, match=prefix(ERROR_OPTION)):
         detection_identification_rate(bob_table, threshold="eer")
     with pytest.raises(ValueError, match=prefix(ERROR_THRESHOLD)):
         detection_identification_rate(bob_table, threshold=None)

@@ -243,7 +243,7 @@ def test_no_re_export_shims():
             if export not in imported:
                 continue
             if path.name != "__init__.py" or name == "":
-                if name != "":  # the namespace is checked by test_namespace
+                if name != "":  # the namespace is checked by test_the_namespace_is_the_stub
                     shims.append(f"{name}.{export} (from {imported[export]})")
             elif not (imported[export] + ".").startswith(name + "."):
                 shims.append(f"{name}.{export} (from {imported[export]})")

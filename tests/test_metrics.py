@@ -132,10 +132,12 @@ def test_error_rates_dev_to_eval():
     assert (row.split, row.threshold_split, row.threshold) == ("eval", "dev", pytest.approx(0.55))
     # eval genuine scores 0.1, 0.4, 0.6, 0.7: one below 0.55 is 0.1 and 0.4 -> 2 FR
     assert (row.fa, row.fr) == (1, 2)
-    both = pbs.error_rates(t, threshold="eer", on="dev")
+    assert pbs.error_rates(t, threshold="eer", on="dev").equals(er)  # apply_to="auto"
+    assert pbs.error_rates(t, threshold="eer").equals(er)  # on="auto": dev -> eval
+    both = pbs.error_rates(t, threshold="eer", on="dev", apply_to=None)
     assert both.split.tolist() == ["dev", "eval"]
     assert both.threshold.tolist() == pytest.approx([0.55, 0.55])
-    own = pbs.error_rates(t, threshold="eer")
+    own = pbs.error_rates(t, threshold="eer", on=None, apply_to=None)
     assert own.threshold_split.tolist() == ["dev", "eval"]
 
 

@@ -11,6 +11,7 @@ from reference_pad import PAD_EXPECTED, VULN_EXPECTED, pad_toy, vuln_toy
 
 import pandas_biosig as pbs
 from pandas_biosig import SchemaError, ScoreFileError
+from pandas_biosig._core.validation import ERROR_TARGET as ERROR_PAD_TARGET
 from pandas_biosig._kernels.pad import PadSweep, area_trapezoid
 from pandas_biosig.pad import IAPMR_COLUMNS, PAD_COMPARE_COLUMNS, VULNERABILITY_COLUMNS
 from pandas_biosig.pad._compare import ERROR_MCNEMAR_METRIC, ERROR_PAIR_TRIALS
@@ -18,7 +19,6 @@ from pandas_biosig.pad._table import (
     ERROR_NO_ATTACKS,
     ERROR_NO_SPECIES,
     ERROR_PAD_LABELS,
-    ERROR_PAD_TARGET,
     PAD_METRICS_COLUMNS,
     PAD_RATES_COLUMNS,
 )
@@ -94,7 +94,7 @@ def test_subject_column_switches_to_cluster_intervals():
     b = pbs.pad_rates(pad, ci_method="bootstrap", seed=1, n_resamples=300)
     assert ((b.ci_low <= b.rate) & (b.rate <= b.ci_high)).all()
     for method in ("bootstrap", "cluster"):
-        with pytest.raises(SchemaError, match=f"ci_method='{method}' needs subjects"):
+        with pytest.raises(SchemaError, match=f"ci_method='{method}' needs a subject column"):
             pbs.pad_rates(pad.drop(columns="subject"), ci_method=method)
 
 
@@ -195,7 +195,7 @@ def test_pad_errors():
     assert "needs target=" in ERROR_PAD_TARGET
     with pytest.raises(ValueError, match="not one of"):
         pbs.pad_metrics(toy, threshold="hter")
-    with pytest.raises(SchemaError, match="no presentations in split"):
+    with pytest.raises(SchemaError, match="on='dev': column 'split' has only the values"):
         pbs.pad_metrics(toy.assign(split="eval"), on="dev")
     # without a pai column every attack is one species
     one = pbs.pad_metrics(toy.drop(columns="pai"), threshold=0.5)
@@ -308,7 +308,8 @@ def test_epsc_toy():
 
 
 def test_epsc_formulas_and_area():
-    ds = pbs.epsc(pbs.datasets.example_vulnerability(), beta=[0.2, 0.5, 0.9])
+    ds = pbs.epsc(pbs.datasets.example_vulnerability(), beta=[0.2, 0.5, 0.9],
+                  apply_to=["dev", "eval"])
     far_w = (1 - ds.omega) * ds.fmr + ds.omega * ds.iapmr
     wer = (1 - ds.beta) * ds.fnmr + ds.beta * far_w
     assert np.allclose(ds.far_w, far_w.transpose(*ds.far_w.dims))

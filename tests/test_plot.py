@@ -405,9 +405,10 @@ def test_hist_one_system_marks_the_threshold(trials):
 
 
 def test_hist_small_multiples_one_axes_per_system_and_split(trials):
-    axes = plot.hist(trials)  # 4 systems x 2 splits
+    # 4 systems x 2 splits, each split's own thresholds
+    axes = plot.hist(trials, on=None, apply_to=None)
     assert axes.shape == (4, 2)
-    expected = pbs.error_rates(trials)
+    expected = pbs.error_rates(trials, on=None, apply_to=None)
     for (i, j), ax in np.ndenumerate(axes):
         row = expected.iloc[2 * i + j]
         assert ax.get_title() == f"{row.system} ({row.split}): threshold {row.threshold:.4g}"
@@ -447,8 +448,10 @@ def test_hist_into_given_axes(trials):
     axes = plot.hist(trials.query("split == 'eval'"), ax=given)
     assert axes.shape == (2, 2) and axes[1, 1] is given[1, 1]
     with pytest.raises(ValueError) as info:
-        plot.hist(trials, ax=given)
+        plot.hist(trials, on=None, apply_to=None, ax=given)
     assert str(info.value) == ERROR_PANELS.format(needed=8, got=4)
+    # by default the thresholds come from dev and are drawn on eval: four panels
+    assert plot.hist(trials, ax=given)[1, 1] is given[1, 1]
 
 
 # ------------------------------------------------------------------ PAD
@@ -464,7 +467,7 @@ def test_pad_figures_tell_dev_from_eval_and_explain_every_line():
     both = plot.pad_det(pbs.datasets.example_pad())
     thick = [line for line in both.get_lines() if line.get_linewidth() > 2]
     assert len(thick) == 4 and len({line.get_color() for line in thick}) == 4
-    ax = plot.epsc(pbs.datasets.example_vulnerability())
+    ax = plot.epsc(pbs.datasets.example_vulnerability(), apply_to=["dev", "eval"])
     assert _legend(ax) == ["face / dev: WER (area 0.124)", "face / eval: WER (area 0.120)",
                            "face / dev: IAPMR", "face / eval: IAPMR"]
     wer = [line.get_color() for line in ax.get_lines()]

@@ -76,7 +76,9 @@ def test_threshold_from_and_resample_columns():
     assert ci["resample"].isna().all() and set(ci.ci_method) == {"mover-beta"}
     er = pbs.error_rates(t, threshold=0.0)
     assert set(er.threshold_from) == {"fixed"}
-    er = pbs.error_rates(t)
+    er = pbs.error_rates(t)  # dev and eval: a priori, as ci() below
+    assert set(er.split) == {"eval"} and set(er.threshold_from) == {"dev"}
+    er = pbs.error_rates(t.assign(split="a"))
     assert set(er.threshold_from) == {"same trials"}
     b = pbs.bootstrap(t, metric="hter", n_resamples=20, seed=0)
     assert set(b.threshold_from) == {"dev"} and set(b["resample"]) == {"subject"}

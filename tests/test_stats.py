@@ -1301,7 +1301,7 @@ def _imported_modules(path: Path) -> set[str]:
 def test_inference_kernel_imports_only_numpy_scipy():
     imported = _imported_modules(ROOT / "pandas_biosig" / "_kernels" / "inference.py")
     assert not imported & {"pandas", "xarray", "statsmodels"}
-    assert imported <= {"__future__", "math", "numpy", "scipy"}
+    assert imported <= {"__future__", "math", "typing", "numpy", "scipy"}
 
 
 def test_stats_module_exports():

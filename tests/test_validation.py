@@ -1,6 +1,9 @@
 """One validator per concept: every public function taking ``confidence_level``,
-``alpha``, ``alternative`` or ``adjust`` rejects the same bad value with the same message
-(the constants of :mod:`pandas_biosig._core.validation`)."""
+``alpha``, ``alternative``, ``adjust``, a ``threshold``, a ``target``, a ``weight``,
+``n_resamples`` or a ``subject`` column rejects the same bad value with the same message
+(the constants of :mod:`pandas_biosig._core.validation` and
+:mod:`pandas_biosig._core.schema`), whatever the kind of table; every function with
+``on`` defaults it to ``"auto"`` and has ``apply_to`` (:mod:`pandas_biosig._core.protocol`)."""
 
 import importlib
 import inspect
@@ -14,14 +17,17 @@ import pytest
 import pandas_biosig as pbs
 from pandas_biosig import datasets
 from pandas_biosig._core.replicates import CI_METHODS
+from pandas_biosig._core.schema import SchemaError
 from pandas_biosig._core.validation import (
     ERROR_ADJUST,
     ERROR_ALPHA,
     ERROR_ALTERNATIVE,
     ERROR_CONFIDENCE_LEVEL,
     ERROR_COUNT,
+    ERROR_N_RESAMPLES,
     ERROR_POSITIVE_COUNT,
     ERROR_RATE,
+    ERROR_THRESHOLD_VALUE,
     adjust_methods,
 )
 from pandas_biosig._kernels.curves import EPC_CRITERIA
@@ -89,6 +95,7 @@ CALLS = {
     "pandas_biosig.stats.recognition_rate_test":
         lambda f, kw: f(0.9, 0.8, n=100, **kw),
     "pandas_biosig.stats.sign_test": lambda f, kw: f(7, 2, **kw),
+    "pandas_biosig.plot.epc": lambda f, kw: f(data("trials"), n_resamples=20, **kw),
 }
 
 
@@ -98,7 +105,8 @@ def public_functions():
     out = {f"pandas_biosig.{n}": getattr(pbs, n) for n in pbs.__all__
            if inspect.isfunction(getattr(pbs, n))}
     seen = {id(f) for f in out.values()}
-    for name in ["verification", "pad", "demographics", "identification", "stats", "outofcore"]:
+    for name in ["verification", "pad", "demographics", "identification", "stats", "outofcore",
+                 "plot"]:
         module = importlib.import_module(f"pandas_biosig.{name}")
         for n in module.__all__:
             f = getattr(module, n)
@@ -159,7 +167,9 @@ def test_literals_list_what_the_checks_accept():
     assert _literal("CIMetric") == tuple(significance.CI_METRICS)
     assert _literal("Combine") == tuple(significance.CI_COMBINE)
     assert _literal("EPCCriterion") == tuple(EPC_CRITERIA)
-    assert _literal("Criterion") == tuple(protocol.CRITERIA)
+    from pandas_biosig._core.criteria import KIND_CRITERIA
+
+    assert _literal("Criterion") == KIND_CRITERIA["verification"]
     assert set(_literal("Adjust")) - {"none"} <= set(adjust_methods())
 
 
@@ -229,6 +239,9 @@ OPTION_CALLS = {
     ("pandas_biosig.epc", "criterion", "criterion"): lambda f, kw: f(data("trials"), **kw),
     ("pandas_biosig.epc_bootstrap", "criterion", "criterion"):
         lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.plot.epc", "criterion", "criterion"): lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.plot.epc", "resample", "resample"):
+        lambda f, kw: f(data("trials"), n_resamples=20, **kw),
 }
 
 #: The Literal types whose functions :data:`OPTION_CALLS` must cover.
@@ -336,3 +349,166 @@ def test_check_count():
             check_count(bad, "n")
     with pytest.raises(ValueError):
         check_count(0, "n", positive=True)
+
+
+# ------------------------------------------------------- one protocol, one set of checks
+def _with(param: str) -> set[str]:
+    return {q for q, f in FUNCTIONS.items() if param in inspect.signature(f).parameters}
+
+
+def test_every_on_defaults_to_auto_and_has_apply_to():
+    """Every function with ``on`` (and every function that chooses a threshold: it has a
+    ``threshold`` or an EPC/EPSC ``criterion``) defaults ``on`` and ``apply_to`` to
+    ``"auto"``."""
+    choosers = _with("on") | _with("threshold") | {
+        q for q in _with("criterion") if q.rsplit(".", 1)[-1] in ("epc", "epc_bootstrap", "epsc")}
+    assert len(choosers) > 30
+    for qual in sorted(choosers):
+        params = inspect.signature(FUNCTIONS[qual]).parameters
+        assert "on" in params and params["on"].default == "auto", qual
+        assert "apply_to" in params and params["apply_to"].default == "auto", qual
+
+
+def _trials_far(f, kw):
+    return f(data("trials"), threshold="far", **kw)
+
+
+def _pattern(template: str) -> str:
+    """A regex matching every message of ``template`` (its fields as ``.*``)."""
+    import string
+
+    parts = []
+    for literal, field, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field is not None:
+            parts.append(".*")
+    return "^" + "".join(parts) + "$"
+
+
+#: How to call every function that takes ``param`` with the bad value (keyword ``bad``).
+KINDS = {
+    "trials": lambda f, kw: f(data("trials"), **kw),
+    "pad": lambda f, kw: f(data("pad"), **kw),
+    "vulnerability": lambda f, kw: f(data("vulnerability"), **kw),
+    "demographic": lambda f, kw: f(data("demographic"), **kw),
+    "search": lambda f, kw: f(data("search"), **kw),
+    "dask": lambda f, kw: f(data("dask"), **kw),
+    "dask_compare": lambda f, kw: f(data("dask"), test="hter_dependent", **kw),
+    "folds": lambda f, kw: f(data("trials"), fold="split", split=None, **kw),
+    "pair": lambda f, kw: f(data("trials"), system_a="cnn", system_b="lbp", **kw),
+}
+TABLE_OF = {
+    "bootstrap": "trials", "ci": "trials", "compare": "trials", "dcf": "trials",
+    "error_rates": "trials", "epc": "trials", "epc_bootstrap": "trials", "hist": "trials",
+    "paired_bootstrap": "pair", "fold_metrics": "folds", "fold_summary": "folds",
+    "compare_folds": "folds", "pad_metrics": "pad", "pad_rates": "pad", "pad_compare": "pad",
+    "vulnerability": "vulnerability", "iapmr": "vulnerability", "epsc": "vulnerability",
+    "group_rates": "demographic", "cross_group_fmr": "demographic", "fairness": "demographic",
+    "fdr_curve": "demographic", "compare_groups": "demographic",
+    "compare_fairness": "demographic", "fmr_heatmap": "demographic", "group_det": "demographic",
+    "detection_identification_rate": "search", "compare_identification": "search",
+    "cmc_difference": "search", "recognition_rate": "search", "pairwise_counts": "dask",
+}
+#: The criterion that reads the parameter, per kind of table.
+READS = {
+    "target": {"pad": dict(threshold="apcer"), "trials": dict(threshold="far"),
+               "folds": dict(threshold="far"), "pair": dict(threshold="far", metric="hter"),
+               "dask": dict(threshold="far"), "dask_compare": dict(threshold="far"),
+               "vulnerability": dict(threshold="far")},
+    "weight": {"trials": dict(threshold="min_weighted"), "folds": dict(threshold="min_weighted"),
+               "pair": dict(threshold="min_weighted", metric="hter"),
+               "dask": dict(threshold="min_weighted"),
+               "dask_compare": dict(threshold="min_weighted")},
+}
+#: Parameters a function takes but cannot act on, with the reason.
+EXEMPT = {
+    # the bootstrap test is not available out of core (test="bootstrap" raises there): the
+    # subject column is refused by name instead, and no replicate is drawn
+    ("pandas_biosig.outofcore.compare", "subject"),
+    ("pandas_biosig.outofcore.compare", "n_resamples"),
+    # names the column whose presence decides the default test; computes nothing on it
+    ("pandas_biosig.verification.default_test", "subject"),
+}
+BAD_VALUES = {
+    "threshold": (np.nan, lambda: _pattern(ERROR_THRESHOLD_VALUE)),
+    "target": (1.5, lambda: "^" + re.escape(ERROR_RATE.format(name="target", value=1.5)) + "$"),
+    "weight": (1.5, lambda: "^" + re.escape(ERROR_RATE.format(name="weight", value=1.5)) + "$"),
+    "n_resamples": (0, lambda: "^" + re.escape(ERROR_N_RESAMPLES.format(value=0)) + "$"),
+}
+
+
+def _call(qual: str, param: str):
+    name = qual.rsplit(".", 1)[-1]
+    kind = "dask" if ".outofcore." in qual else TABLE_OF[name]
+    if qual == "pandas_biosig.outofcore.compare":
+        kind = "dask_compare"
+    extra = dict(READS.get(param, {}).get(kind, {}))
+    params = inspect.signature(FUNCTIONS[qual]).parameters
+    extra = {k: v for k, v in extra.items() if k in params}  # the EPC's weight is its grid
+    if name == "bootstrap" and "threshold" in extra:
+        extra["metric"] = "hter"  # a metric at the threshold policy
+    if param == "subject":
+        frame = data(kind if kind not in ("folds", "pair") else "trials")
+        frame = frame.assign(subject=np.nan)
+        f = FUNCTIONS[qual]
+        if kind == "pair":
+            return lambda: f(frame, system_a="cnn", system_b="lbp", n_resamples=20)
+        return lambda: f(frame, **({"n_resamples": 20} if "n_resamples" in
+                                    inspect.signature(f).parameters else {}))
+    value = BAD_VALUES[param][0]
+    return lambda: KINDS[kind](FUNCTIONS[qual], {**extra, param: value})
+
+
+SHARED = [
+    pytest.param(qual, param, id=f"{qual.rsplit('.', 1)[-1]}-{param}")
+    for param in ("threshold", "target", "weight", "n_resamples", "subject")
+    for qual in sorted(_with(param))
+    if (qual, param) not in EXEMPT and ".stats." not in qual
+]
+
+
+def test_every_function_with_a_shared_parameter_is_checked():
+    for param in ("threshold", "target", "weight", "n_resamples", "subject"):
+        listed = {q for q, p in (c.values for c in SHARED) if p == param}
+        taken = {q for q in _with(param) if (q, param) not in EXEMPT and ".stats." not in q}
+        assert listed == taken and listed, param
+    kinds = {TABLE_OF.get(q.rsplit(".", 1)[-1]) for q, _ in (c.values for c in SHARED)}
+    assert {"pad", "vulnerability", "demographic", "search"} <= kinds
+
+
+@pytest.mark.parametrize(("qual", "param"), SHARED)
+def test_same_bad_parameter_same_message(qual, param):
+    if param == "subject":
+        from pandas_biosig._core.schema import ERROR_SUBJECT_MISSING
+
+        with pytest.raises(SchemaError, match=_pattern(ERROR_SUBJECT_MISSING)):
+            _call(qual, param)()
+        return
+    with pytest.raises(ValueError, match=BAD_VALUES[param][1]()):
+        _call(qual, param)()
+
+
+def test_one_criterion_name_in_every_kind():
+    """A criterion has one name: another spelling gets a message naming it, in every kind
+    that bounds that rate (no aliases)."""
+    from pandas_biosig._core.criteria import ERROR_SPELLING
+
+    want = "^" + re.escape(ERROR_SPELLING.format(
+        value="fmr", name="far", description="FRR subject to FAR <= target")) + "$"
+    calls = [
+        lambda: pbs.error_rates(data("trials"), threshold="fmr", target=0.01),
+        lambda: pbs.group_rates(data("demographic"), threshold="fmr", target=0.01),
+        lambda: pbs.vulnerability(data("vulnerability"), threshold="fmr", target=0.01),
+        lambda: pbs.detection_identification_rate(data("search"), threshold="fmr"),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=want):
+            call()
+
+
+def test_one_n_resamples_default():
+    """One default for one knob: every public function that resamples draws 1000
+    replicates unless told otherwise (the validity harness measures them at it)."""
+    found = {q: inspect.signature(FUNCTIONS[q]).parameters["n_resamples"].default
+             for q in _with("n_resamples")}
+    assert len(found) > 10 and set(found.values()) == {1000}, found

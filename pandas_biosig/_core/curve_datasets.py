@@ -12,16 +12,40 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import Protocol
 
 import numpy as np
 import xarray as xr
 
-from .schema import Group, Trials
+from .schema import SchemaError, Trials
+from .validation import check_rate
 
 ERROR_GRID_SHAPE = "{name} must be a non-empty one-dimensional array of numbers, got {value!r}"
 ERROR_GRID_RANGE = "{name} must lie in [0, 1]; got {bad} (NaN counts as outside)"
 
+ERROR_LABELS = (
+    "coordinate {name!r}: the values {first!r} and {second!r} would both be labelled "
+    "{label!r}; give them distinct names"
+)
+
 FRACTION = "1"  # the units of a rate
+
+
+class _Table(Protocol):
+    """What the builders read of a validated table of any kind (trials, PAD, vulnerability)."""
+
+    @property
+    def by(self) -> tuple[str, ...]: ...
+
+    @property
+    def orientation(self) -> str: ...
+
+
+class _Keyed(Protocol):
+    """A group of any kind of table, keyed ``(*by, system, split)``."""
+
+    @property
+    def key(self) -> tuple: ...
 
 
 def _version() -> str:
@@ -33,7 +57,10 @@ def _version() -> str:
 
 
 def rate_grid(values, name: str, *, scalar: bool = False) -> np.ndarray:
-    """A validated 1-D float grid of rates in [0, 1] (``scalar``: a number is a grid of one)."""
+    """A validated 1-D float grid of rates in [0, 1] (``scalar``: a number is a grid of one,
+    checked as every single rate is, :data:`pandas_biosig._core.validation.ERROR_RATE`)."""
+    if scalar and np.ndim(values) == 0 and not isinstance(values, str):
+        return np.array([check_rate(values, name)])
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
@@ -48,18 +75,34 @@ def rate_grid(values, name: str, *, scalar: bool = False) -> np.ndarray:
     return arr
 
 
-def label_array(values: list) -> np.ndarray:
-    """Coordinate labels: numbers stay numbers, anything else becomes str (netCDF-safe)."""
+def label_array(values: list, name: str = "") -> np.ndarray:
+    """Coordinate labels: numbers stay numbers, anything else becomes str (netCDF-safe).
+
+    Distinct values keep distinct labels: two values with one label (``1`` and ``"1"``)
+    are a :class:`~pandas_biosig.SchemaError` (:data:`ERROR_LABELS`) naming them, never a
+    coordinate with a duplicate label."""
     arr = np.asarray(values)
     if arr.dtype.kind in "biuf":
         return arr
-    return np.array([str(v) for v in values], dtype=object)
+    labels = [str(v) for v in values]
+    check_labels(values, labels, name)
+    return np.array(labels, dtype=object)
+
+
+def check_labels(values: Sequence, labels: Sequence[str], name: str) -> None:
+    """:data:`ERROR_LABELS` when two of ``values`` share a label."""
+    seen: dict[str, object] = {}
+    for v, label in zip(values, labels, strict=True):
+        if label in seen:
+            raise SchemaError(ERROR_LABELS.format(name=name, first=seen[label], second=v,
+                                                  label=label))
+        seen[label] = v
 
 
 class Layout:
     """The dims and coordinates of the groups: ``by`` columns, system, split."""
 
-    def __init__(self, trials: Trials, groups: Sequence[Group], *, with_split: bool):
+    def __init__(self, trials: _Table, groups: Sequence[_Keyed], *, with_split: bool):
         self.names = [*trials.by, "system"] + (["split"] if with_split else [])
         positions = list(range(len(trials.by) + 1)) + ([len(trials.by) + 1] if with_split else [])
         self.values = [list(dict.fromkeys(g.key[i] for g in groups)) for i in positions]
@@ -70,7 +113,7 @@ class Layout:
         self.shape = tuple(len(v) for v in self.values)
 
     def coords(self) -> dict:
-        return {name: label_array(vals) for name, vals in zip(self.names, self.values, strict=True)}
+        return {name: label_array(vals, name) for name, vals in zip(self.names, self.values, strict=True)}
 
     def summary(self, values, *, dtype=np.float64, fill=np.nan) -> np.ndarray:
         out = np.full(self.shape, fill, dtype=dtype)
@@ -96,7 +139,8 @@ def threshold_attrs(trials: Trials, score: str, *, on=None) -> dict:
     return {"units": score, "long_name": f"threshold{where} (accept iff {rule})"}
 
 
-def curve_dataset(variables: dict, coords: dict, *, kind: str, trials: Trials, **attrs) -> xr.Dataset:
+def curve_dataset(variables: dict, coords: dict, *, kind: str, trials: _Table,
+                  **attrs) -> xr.Dataset:
     ds = xr.Dataset(variables, coords=coords)
     ds.attrs.update(
         kind=kind,

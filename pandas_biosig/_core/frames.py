@@ -37,8 +37,8 @@ def result_frame(trials: Trials, groups: Sequence[Group], rows: list[dict], colu
     if rows and [*trials.by, *columns] == names and len(set(names)) == len(names):
         # one construction from columns: a frame from records plus a concat costs more
         # than the numbers on a small table
-        keys = [g.key for g in groups]
-        data = {name: [k[i] for k in keys] for i, name in enumerate(trials.key_names)}
+        group_keys = [g.key for g in groups]
+        data = {name: [k[i] for k in group_keys] for i, name in enumerate(trials.key_names)}
         for name in names[len(trials.key_names) :]:
             data[name] = _column([r.get(name, np.nan) for r in rows])
         return pd.DataFrame(data)
@@ -72,8 +72,8 @@ def rates_row(sweep: Sweep, t: float, fta: tuple[int, int] = (0, 0)) -> dict:
     if np.isnan(t):
         return dict(counts, fa=np.nan, fr=np.nan, far=np.nan, frr=np.nan, hter=np.nan,
                     error_rate=np.nan, fmr=np.nan, fnmr=np.nan)
-    fa, fr = sweep.rates_at_threshold(t)
-    fa, fr = int(fa), int(fr)
+    n_fa, n_fr = sweep.rates_at_threshold(t)
+    fa, fr = int(n_fa), int(n_fr)
     fmr, fnmr = fa / sweep.n, fr / sweep.p
     if n_fta:
         far, frr = fmr * (1 - rate), rate + fnmr * (1 - rate)

@@ -26,7 +26,7 @@ ResampleOption = Literal["auto", "label", "trial", "subject"]
 #: Metrics of the bootstrap, the bootstrap test and the repeated-runs functions
 #: (:data:`pandas_biosig.verification.BOOTSTRAP_METRICS`).
 BootstrapMetric = Literal[
-    "eer", "eer_threshold", "eer_interpolated", "auc", "min_hter", "min_dcf", "fnmr_at_fmr",
+    "eer", "eer_threshold", "eer_rocch", "eer_interpolated", "auc", "min_hter", "min_dcf", "fnmr_at_fmr",
     "fmr_at_fnmr", "cllr", "min_cllr", "far", "frr", "hter",
 ]
 #: The bootstrap's interval (:data:`pandas_biosig._core.replicates.CI_METHODS`).

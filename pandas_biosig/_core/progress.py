@@ -45,9 +45,9 @@ def _bar_class():
         from tqdm.notebook import tqdm
 
         return tqdm
-    from tqdm.std import tqdm
+    from tqdm.std import tqdm as std_tqdm
 
-    return tqdm
+    return std_tqdm
 
 
 def make_bar(total: int, label: str, *, unit: str, delay: float | None = None):

@@ -1,32 +1,36 @@
-r"""The evaluation protocol: how each threshold is chosen, where, what is reported and
-what a bootstrap resamples — one object, resolved once per group.
+r"""The evaluation protocol of every kind of table: which split chooses each threshold,
+which splits are reported, how the threshold is chosen, and what a bootstrap resamples.
 
-A :class:`Protocol` holds the threshold policy (a criterion with its parameters, one fixed
-number, or a number per system), the split the thresholds are chosen on (``on``), the
-split(s) reported (``apply_to``) and the resampling unit (``resample``).
-:meth:`Protocol.resolve` turns it, for one validated table, into one frozen
-:class:`Resolved` per reported group: the threshold, where it came from
-(``threshold_from``: the split it was chosen on, ``"fixed"``, or ``"same trials"``) and the
-group's sorted sweep, built once and shared by every reader.  :mod:`pandas_biosig.verification._metrics`,
-:mod:`~pandas_biosig.verification._intervals`, :mod:`~pandas_biosig.verification._resampling` and the dask path all
-read it; none re-derives a threshold.
+The one place of the package that reads split names and decides what ``"auto"`` means
+(with :mod:`pandas_biosig._core.criteria`, the one place that chooses thresholds;
+``tests/test_protocol_scan.py`` checks that no other module does either). Every kind of
+table uses it: verification (:mod:`pandas_biosig.verification`), PAD and vulnerability
+(:mod:`pandas_biosig.pad`), demographics, identification, the EPC, the out-of-core path
+and the ``biosig report`` command.
 
-Defaults (``"auto"``) follow the table:
+The roles of the splits (:func:`split_roles`, :func:`resolve_splits`): a table with one
+development split (``dev``/``development``) and evaluation splits
+(``eval``/``test``/``evaluation``; case-insensitive, :data:`DEV_SPLITS`,
+:data:`EVAL_SPLITS`) gets **a-priori** thresholds by default: ``on="auto"`` chooses them
+on dev, ``apply_to="auto"`` reports them on the evaluation splits. Any other table gets
+each group's threshold from its own trials, labelled ``threshold_from="same trials"``.
+``on=None`` asks for that explicitly; a split value names the split to choose on (then
+``apply_to="auto"`` reports every other split).
 
-- a table with one development split (``dev``/``development``) and evaluation splits
-  (``eval``/``test``/``evaluation``; case-insensitive, see :data:`DEV_SPLITS` and
-  :data:`EVAL_SPLITS`) gets **a-priori** thresholds: chosen on dev, reported on eval;
-  otherwise each group's threshold is chosen on its own trials (``"same trials"``);
-- a table with a ``subject`` column resamples whole subjects; otherwise trials within
-  each class (``"label"``).
+A :class:`Protocol` holds the threshold policy (a criterion of
+:data:`~pandas_biosig._core.criteria.CRITERIA` with its parameters, one fixed number, or a
+number per system), ``on``, ``apply_to`` and the resampling unit; :meth:`Protocol.resolve`
+turns it, for one validated table of any kind, into one frozen :class:`Resolved` per
+reported group: its threshold, where it came from (``threshold_from``: the split it was
+chosen on, ``"fixed"`` or ``"same trials"``) and the group's sweep, built once.
 
-Pass ``on=None`` (and ``apply_to=None``) to choose on the same trials explicitly, or any
-split names of your own.
+A table is any object with ``groups`` (each with ``key`` = ``(*by, system, split)``,
+``system`` and ``split``), ``split_column`` (None without one), ``by``, ``orientation``
+and ``columns["found"]`` (the column names, for messages).
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,21 +38,47 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._kernels.rates import OperatingPoint, Sweep
-from .schema import BiosigWarning, Group, SchemaError, Trials, check_option
-from .validation import check_costs, check_rate
+from .._kernels.rates import Sweep
+from .criteria import CRITERIA, check_criterion, choose, criterion_parameters
+from .schema import (
+    ERROR_NO_SPLIT,
+    ERROR_ONE_CLUSTER,
+    ERROR_SPLIT_VALUE,
+    ERROR_SUBJECT,
+    ERROR_SUBJECT_MISSING,
+    SchemaError,
+    check_option,
+    check_subjects,
+)
+from .validation import ERROR_TARGET, check_threshold_value
+
+#: Names documented here first, now defined beside the checks they belong to.
+REEXPORTED = (CRITERIA, ERROR_TARGET, ERROR_ONE_CLUSTER, ERROR_SUBJECT, ERROR_SUBJECT_MISSING)
 
 __all__ = [
     "AUTO",
-    "CRITERIA",
     "DEV_SPLITS",
+    "ERROR_ON_FIXED",
+    "ERROR_ON_MISSING",
+    "ERROR_ONE_SPLIT",
+    "ERROR_THRESHOLD_MISSING",
     "EVAL_SPLITS",
     "FIXED",
     "RESAMPLE",
     "SAME_TRIALS",
     "Protocol",
     "Resolved",
+    "Splits",
+    "check_policy",
+    "group_where",
+    "is_auto",
+    "one_reported_split",
+    "reported_groups",
+    "resolve_splits",
+    "select_split",
     "split_roles",
+    "split_table",
+    "split_values",
     "subject_clusters",
 ]
 
@@ -63,16 +93,6 @@ DEV_SPLITS = ("dev", "development")
 #: Split names read as evaluation splits (case-insensitive).
 EVAL_SPLITS = ("eval", "test", "evaluation")
 
-#: Threshold criteria: name -> what is minimized over the candidate thresholds.
-CRITERIA = {
-    "eer": "|FAR - FRR| (bob.measure's EER threshold)",
-    "min_hter": "(FAR + FRR) / 2",
-    "min_weighted": "weight * FAR + (1 - weight) * FRR",
-    "far": "FRR subject to FAR <= target",
-    "frr": "FAR subject to FRR <= target",
-    "min_dcf": "c_miss * p_target * FRR + c_fa * (1 - p_target) * FAR",
-}
-
 #: How trials are drawn with replacement.
 RESAMPLE = {
     "label": "trials within each class, so the genuine and impostor counts stay fixed",
@@ -80,105 +100,189 @@ RESAMPLE = {
     "subject": "whole subjects (all their trials together), for trials that share a person",
 }
 
-ERROR_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
-ERROR_THRESHOLD = (
-    "threshold={value!r} must be a number, a mapping {{system: threshold}} or one of {allowed}"
-)
 ERROR_THRESHOLD_MISSING = "no threshold given for system {system!r} (thresholds given for {given})"
 ERROR_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
 ERROR_ON_MISSING = (
     "system {system!r} has no trials in split {on!r}{where}, so no threshold can be chosen there"
 )
-WARN_FRR_INFEASIBLE = (
-    "{where}: no threshold reaches FRR <= {target}: failures to acquire alone exceed it"
-)
-ERROR_SUBJECT = (
-    "resample='subject' needs a subject column; column {column!r} is not in the table "
-    "(its columns: {found})"
-)
-ERROR_SUBJECT_MISSING = (
-    "{n} trial(s){where} have no subject id (rows at positions {rows}); resample='subject' "
-    "draws whole subjects, so every trial needs one: fill them in, drop those trials, or "
-    "pass resample='label' to treat the trials as independent"
-)
-ERROR_ONE_CLUSTER = (
-    "{where} holds trials of {n} subject(s); a subject bootstrap needs at least two "
-    "subjects to resample (pass resample='label' to resample trials instead)"
+ERROR_ONE_SPLIT = (
+    "{function} reports one split, and {found} would be reported; pass apply_to=<split>"
 )
 
 
-def split_roles(trials: Trials) -> tuple[Hashable | None, list]:
-    """The development split and the evaluation splits of a table, by name.
+def is_auto(value: Any) -> bool:
+    """Whether an ``on``/``apply_to``/``resample`` argument is ``"auto"``."""
+    return isinstance(value, str) and value == AUTO
 
-    ``(dev, [eval, ...])`` when exactly one split is named as a development split and at
-    least one as an evaluation split (:data:`DEV_SPLITS`, :data:`EVAL_SPLITS`), else
-    ``(None, [])``.
-    """
-    if trials.split_column is None:
-        return None, []
-    found = list(dict.fromkeys(g.split for g in trials.groups))
 
-    def named(s, names):
-        return isinstance(s, str) and s.strip().lower() in names
+# ----------------------------------------------------------------------------- splits
+def split_values(table) -> list:
+    """The distinct split values of a table in order of first appearance ([] without a
+    split column)."""
+    if table.split_column is None:
+        return []
+    return list(dict.fromkeys(g.split for g in table.groups))
 
-    dev = [s for s in found if named(s, DEV_SPLITS)]
-    evals = [s for s in found if named(s, EVAL_SPLITS)]
+
+def _named(value, names) -> bool:
+    return isinstance(value, str) and value.strip().lower() in names
+
+
+def split_roles(table) -> tuple[Hashable | None, list]:
+    """The development split and the evaluation splits of a table (or of a list of split
+    values), by name: ``(dev, [eval, ...])`` when exactly one split is named as a
+    development split and at least one as an evaluation split (:data:`DEV_SPLITS`,
+    :data:`EVAL_SPLITS`), else ``(None, [])``."""
+    found = list(table) if isinstance(table, Sequence) else split_values(table)
+    dev = [s for s in found if _named(s, DEV_SPLITS)]
+    evals = [s for s in found if _named(s, EVAL_SPLITS)]
     if len(dev) == 1 and evals:
         return dev[0], evals
     return None, []
 
 
-def criterion_weight(criterion, weight, p_target, c_miss, c_fa) -> float:
-    """The weight of FAR that a weighted criterion minimizes (NaN for the others)."""
-    if criterion == "min_hter":
-        return 0.5
-    if criterion == "min_weighted":
-        return check_rate(weight, "weight")
-    if criterion == "min_dcf":
-        check_costs(p_target, c_miss, c_fa)
-        a = c_fa * (1 - p_target)
-        return a / (a + c_miss * p_target)
-    return float("nan")
+def _found_columns(table) -> list:
+    columns = getattr(table, "columns", None)
+    return list(columns.get("found", [])) if isinstance(columns, dict) else []
 
 
-def choose(sweep, criterion: str, weight: float, target, where: str) -> OperatingPoint:
-    """The operating point chosen by ``criterion`` on ``sweep`` (oriented threshold)."""
-    if criterion == "eer":
-        return sweep.eer_threshold()[1]
-    if criterion in ("min_hter", "min_weighted", "min_dcf"):
-        return sweep.min_weighted(weight)
-    if criterion == "far":
-        return sweep.fnmr_at_fmr(target)
-    op = sweep.fmr_at_fnmr(target)
-    if op is None:
-        warnings.warn(WARN_FRR_INFEASIBLE.format(where=where, target=target), BiosigWarning,
-                      stacklevel=5)
-        return OperatingPoint(float("nan"), 0, 0, sweep.n, sweep.p)
-    return op
+def select_split(table, value: Hashable, *, name: str) -> list:
+    """The groups whose split is ``value`` (:data:`~pandas_biosig._core.schema.ERROR_NO_SPLIT`
+    without a split column, :data:`~pandas_biosig._core.schema.ERROR_SPLIT_VALUE` naming the
+    splits when it has no such value)."""
+    if table.split_column is None:
+        raise SchemaError(ERROR_NO_SPLIT.format(name=name, value=value, column="split",
+                                                found=_found_columns(table)))
+    found = split_values(table)
+    if value not in found:
+        raise SchemaError(ERROR_SPLIT_VALUE.format(name=name, value=value,
+                                                   column=table.split_column, found=found))
+    return [g for g in table.groups if g.split == value]
 
 
-def group_where(trials: Trials, group: Group) -> str:
+@dataclass(frozen=True)
+class _SplitGroup:
+    key: tuple
+    split: Hashable
+
+
+@dataclass(frozen=True)
+class _SplitTable:
+    groups: list
+    split_column: str | None
+    columns: dict
+    by: tuple = ()
+
+
+def split_table(values: Sequence, column: str | None, found: Sequence = ()) -> _SplitTable:
+    """A table of its split values only (one group per value; none without a split
+    column), for a caller that has not validated the trials (the ``biosig report``
+    command) to resolve the roles of its splits with :func:`resolve_splits`."""
+    groups = [_SplitGroup((None, v), v) for v in values] if column is not None else []
+    return _SplitTable(groups, column, {"found": list(found)})
+
+
+@dataclass(frozen=True)
+class Splits:
+    """The resolved roles of a table's splits.
+
+    ``on``: the split every threshold is chosen on (None: each reported group's own
+    trials). ``apply_to``: the reported splits, in order (None: every split, or the whole
+    table without a split column).
+    """
+
+    on: Hashable | None
+    apply_to: list | None
+
+    @property
+    def apriori(self) -> bool:
+        """Thresholds chosen on one split and reported on others."""
+        return self.on is not None and bool(self.apply_to) and self.on not in self.apply_to
+
+
+def _as_list(value) -> list:
+    if isinstance(value, str) or not isinstance(value, Sequence | np.ndarray | pd.Index):
+        return [value]
+    return list(value)
+
+
+def resolve_splits(table, on: Any = AUTO, apply_to: Any = AUTO, *,
+                   chooses: bool = True) -> Splits:
+    """The split thresholds are chosen on and the splits reported, for any table.
+
+    ``on="auto"``: the development split when the table has dev and eval splits (see
+    :func:`split_roles`) and a threshold is to be chosen (``chooses``), else None (each
+    group's own trials). ``apply_to="auto"``: the evaluation splits when thresholds come
+    from dev, the other splits when they come from a named split, else every split. A
+    split value named by ``on`` or ``apply_to`` must exist (a named
+    :class:`~pandas_biosig.SchemaError` otherwise).
+    """
+    dev, evals = split_roles(table)
+    if is_auto(on):
+        on = dev if chooses else None
+    elif on is not None and chooses:
+        select_split(table, on, name="on")
+    if is_auto(apply_to):
+        apply_to = None
+        if on is not None and chooses:
+            others = evals if on == dev else [s for s in split_values(table) if s != on]
+            apply_to = others or None
+    elif apply_to is not None:
+        apply_to = _as_list(apply_to)
+        for value in apply_to:
+            select_split(table, value, name="apply_to")
+    return Splits(on, apply_to)
+
+
+def reported_groups(table, splits: Splits) -> list:
+    """The groups of the reported splits, in the table's order."""
+    if splits.apply_to is None:
+        return list(table.groups)
+    keep = set()
+    for value in splits.apply_to:
+        keep.update(id(g) for g in select_split(table, value, name="apply_to"))
+    return [g for g in table.groups if id(g) in keep]
+
+
+def one_reported_split(table, splits: Splits, function: str) -> Hashable | None:
+    """The single split a function reports on (None: the table has no split column), or
+    :data:`ERROR_ONE_SPLIT`."""
+    found = splits.apply_to if splits.apply_to is not None else split_values(table)
+    if len(found) > 1:
+        raise SchemaError(ERROR_ONE_SPLIT.format(function=function, found=found))
+    return found[0] if found else None
+
+
+def group_where(table, group) -> str:
     """``by=..., system 'x', split 'y'``: a group named for a message."""
-    parts = [f"{b}={v!r}" for b, v in zip(trials.by, group.key, strict=False)]
+    parts = [f"{b}={v!r}" for b, v in zip(table.by, group.key, strict=False)]
     parts.append(f"system {group.system!r}")
-    if trials.split_column is not None:
+    if table.split_column is not None:
         parts.append(f"split {group.split!r}")
     return ", ".join(parts)
 
 
-def _sweep(group: Group) -> Sweep:
-    """The in-memory sweep of a group: its scores sorted once."""
+# ----------------------------------------------------------------------------- subjects
+def subject_clusters(subject: np.ndarray | None, where: str = "the table", **kw):
+    """Integer cluster codes of the subject ids and how many there are (the one subject
+    rule, :func:`pandas_biosig._core.schema.check_subjects`)."""
+    return check_subjects(subject, where, **kw)
+
+
+# ----------------------------------------------------------------------------- resolution
+def _sweep(group) -> Sweep:
+    """The in-memory sweep of a verification group: its scores sorted once."""
     return Sweep.from_scores(group.scores, group.genuine)
 
 
 class _Sweeps:
-    """Each group's sorted sweep, built at most once (in memory, or the dask path's)."""
+    """Each group's sorted sweep, built at most once."""
 
-    def __init__(self, sweep_of: Callable[[Group], Any] | None):
+    def __init__(self, sweep_of: Callable[[Any], Any] | None):
         self._of = sweep_of or (lambda g: _sweep(g))
-        self._done: dict[int, tuple[Group, Any]] = {}
+        self._done: dict[int, tuple[Any, Any]] = {}
 
-    def __call__(self, group: Group):
+    def __call__(self, group):
         hit = self._done.get(id(group))
         if hit is None:
             hit = self._done[id(group)] = (group, self._of(group))
@@ -193,10 +297,10 @@ class Resolved:
     none reaches the criterion); ``threshold_from`` says where it came from: the split it
     was chosen on, :data:`FIXED` or :data:`SAME_TRIALS` (None when no threshold is used);
     ``threshold_split`` is the split it was chosen on (None for given thresholds);
-    ``resample`` the resampling unit. ``sweep`` is the group's sorted sweep, built once.
+    ``resample`` the resampling unit. ``sweep`` is the group's sweep, built once.
     """
 
-    group: Group
+    group: Any
     criterion: str
     threshold: float
     threshold_from: Hashable | None
@@ -215,9 +319,10 @@ class Resolved:
 class Protocol:
     """The evaluation protocol (see the module docstring).
 
-    ``threshold`` is a criterion name (:data:`CRITERIA`), one number, or a mapping
-    ``{system: number}``; ``weight``, ``target``, ``p_target``, ``c_miss``, ``c_fa`` are the
-    criterion's parameters; ``on`` the split thresholds are chosen on, ``apply_to`` the
+    ``threshold`` is a criterion name (the criteria ``kind`` accepts,
+    :data:`~pandas_biosig._core.criteria.KIND_CRITERIA`), one number, or a mapping
+    ``{system: number}``; ``weight``, ``target``, ``p_target``, ``c_miss``, ``c_fa`` are
+    the criterion's parameters; ``on`` the split thresholds are chosen on, ``apply_to`` the
     split(s) reported, ``resample`` the unit a bootstrap draws; ``"auto"`` decides from the
     table.
     """
@@ -228,163 +333,130 @@ class Protocol:
     p_target: float = 0.01
     c_miss: float = 1.0
     c_fa: float = 1.0
-    on: Hashable | None = None
-    apply_to: Hashable | Sequence[Hashable] | None = None
+    on: Hashable | None = AUTO
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO
     resample: str = "label"
+    kind: str = "verification"
 
-    # ---------------------------------------------------------------- splits
     def is_criterion(self, named: Mapping | None = None) -> bool:
         return isinstance(self.threshold, str) and self.threshold not in (named or {})
 
-    def splits(self, trials: Trials, *, needs_threshold: bool = True, named=None):
-        """The effective ``(on, apply_to)`` for this table ("auto" decided)."""
-        on, apply_to = self.on, self.apply_to
-        dev, evals = split_roles(trials)
-        if isinstance(on, str) and on == AUTO:
-            on = dev if needs_threshold and self.is_criterion(named) else None
-        if isinstance(apply_to, str) and apply_to == AUTO:
-            apply_to = None
-            if on is not None and needs_threshold:
-                found = list(dict.fromkeys(g.split for g in trials.groups))
-                others = evals if on == dev else [s for s in found if s != on]
-                apply_to = others or None
-        return on, apply_to
-
-    def reported(self, trials: Trials, apply_to) -> list[Group]:
-        groups = trials.groups
-        if apply_to is None:
-            return list(groups)
-        wanted = (
-            [apply_to] if isinstance(apply_to, str) or not isinstance(apply_to, Sequence)
-            else list(apply_to)
-        )
-        keep = {id(g) for v in wanted for g in trials.select_split(v, name="apply_to")}
-        return [g for g in groups if id(g) in keep]
+    def splits(self, table, *, needs_threshold: bool = True, named=None) -> Splits:
+        """The resolved :class:`Splits` of this table."""
+        return resolve_splits(table, self.on, self.apply_to,
+                              chooses=needs_threshold and self.is_criterion(named))
 
     # ---------------------------------------------------------------- resampling
-    def unit(self, trials: Trials, *, subject: str | None = "subject") -> str:
-        """The resampling unit for this table, its subject ids checked."""
+    def unit(self, table, *, subject: str | None = "subject") -> str:
+        """The resampling unit for this table (``"auto"``: subjects when the table has a
+        subject column), its subject ids checked by the one subject rule."""
         resample = self.resample
-        has = bool(trials.groups) and trials.groups[0].subject is not None
-        if resample == AUTO:
+        has = bool(table.groups) and table.groups[0].subject is not None
+        if is_auto(resample):
             resample = "subject" if has else "label"
         check_option(resample, RESAMPLE, "resample")
         if resample == "subject":
-            if not has:
-                raise SchemaError(ERROR_SUBJECT.format(column=subject, found=trials.columns["found"]))
-            for g in trials.groups:
-                missing = pd.isna(g.subject)
-                if np.any(missing):
-                    pos = np.flatnonzero(missing)
-                    rows = pos if g.rows is None else g.rows[pos]
-                    raise SchemaError(ERROR_SUBJECT_MISSING.format(
-                        n=pos.size, where=f" of {group_where(trials, g)}",
-                        rows=[int(r) for r in rows[:10]],
-                    ))
+            for g in table.groups:
+                check_subjects(g.subject, group_where(table, g), rows=g.rows, column=subject,
+                               found=_found_columns(table))
         return resample
 
     # ---------------------------------------------------------------- thresholds
     def resolve(
         self,
-        trials: Trials,
+        table,
         *,
         needs_threshold: bool = True,
-        sweep_of: Callable[[Group], Any] | None = None,
-        named: Mapping[str, Callable[[Group], float]] | None = None,
+        sweep_of: Callable[[Any], Any] | None = None,
+        named: Mapping[str, Callable[[Any], float]] | None = None,
         resample: str | None = None,
+        one_split: bool = False,
     ) -> list[Resolved]:
         """One :class:`Resolved` per reported group, in the table's order.
 
         ``sweep_of`` builds a group's sweep (default: sort its scores; the dask path passes
-        its exact out-of-core sweeps); ``named`` adds threshold names computed from the
-        group (e.g. ``{"bayes": ...}``); ``resample`` the unit already decided by
-        :meth:`unit` (default None: nothing resampled).
+        its exact out-of-core sweeps, PAD its per-species sweeps); ``named`` adds threshold
+        names computed from the group (e.g. ``{"bayes": ...}``); ``resample`` the unit
+        already decided by :meth:`unit` (default None: nothing resampled). ``one_split``:
+        without a threshold to choose, ``apply_to="auto"`` reports the evaluation split
+        when the table has exactly one (a test of one group per system).
         """
+        if not isinstance(self.threshold, str):  # a bad fixed threshold, even unused
+            check_policy(self.threshold, kind=self.kind)
         sweeps = _Sweeps(sweep_of)
-        unit = resample
-        on, apply_to = self.splits(trials, needs_threshold=needs_threshold, named=named)
-        groups = self.reported(trials, apply_to)
+        splits = self.splits(table, needs_threshold=needs_threshold, named=named)
+        if not needs_threshold and one_split and is_auto(self.apply_to):
+            evals = split_roles(table)[1]
+            if len(evals) == 1:
+                splits = Splits(splits.on, evals)
+        groups = reported_groups(table, splits)
         nan = float("nan")
-        sign = -1.0 if trials.orientation == "distance" else 1.0
 
         def make(g, crit, t, frm, tsplit, w=nan, tgt=nan):
-            return Resolved(g, crit, t, frm, tsplit, w, tgt, unit, sweeps)
+            return Resolved(g, crit, t, frm, tsplit, w, tgt, resample, sweeps)
 
         if not needs_threshold:
             return [make(g, "none", nan, None, None) for g in groups]
-        named = dict(named or {})
+        if self.is_criterion(named):
+            return self._chosen(table, splits.on, groups, sweeps, make, named)
+        if splits.on is not None:
+            raise ValueError(ERROR_ON_FIXED.format(on=splits.on, value=self.threshold))
+        return self._fixed(table, groups, named or {}, make)
+
+    def _chosen(self, table, on, groups, sweeps, make, named) -> list[Resolved]:
+        crit = check_criterion(self.threshold, self.kind, named)
+        w, tgt = criterion_parameters(crit, weight=self.weight, target=self.target,
+                                      p_target=self.p_target, c_miss=self.c_miss, c_fa=self.c_fa)
+
+        def pick(g):
+            return choose(crit, sweeps(g), weight=w, target=tgt, where=group_where(table, g))
+
+        if on is None:
+            return [make(g, crit, pick(g), SAME_TRIALS, g.split, w, tgt) for g in groups]
+        source = {g.key[:-1]: g for g in select_split(table, on, name="on")}
+        chosen: dict = {}
+        out = []
+        for g in groups:
+            src = source.get(g.key[:-1])
+            if src is None:
+                where = "".join(f", {b}={v!r}" for b, v in zip(table.by, g.key, strict=False))
+                raise SchemaError(ERROR_ON_MISSING.format(system=g.system, on=on, where=where))
+            if g.key[:-1] not in chosen:
+                chosen[g.key[:-1]] = pick(src)
+            frm = SAME_TRIALS if src is g else on
+            out.append(make(g, crit, chosen[g.key[:-1]], frm, on, w, tgt))
+        return out
+
+    def _fixed(self, table, groups, named, make) -> list[Resolved]:
         threshold = self.threshold
-        if isinstance(threshold, str) and threshold not in named:
-            check_option(threshold, CRITERIA, "threshold")
-            crit = threshold
-            w = criterion_weight(crit, self.weight, self.p_target, self.c_miss, self.c_fa)
-            tgt = nan
-            if crit in ("far", "frr"):
-                if self.target is None:
-                    raise ValueError(ERROR_TARGET.format(criterion=crit, target=self.target))
-                tgt = check_rate(self.target, "target")
-            if on is None:
-                out = []
-                for g in groups:
-                    op = choose(sweeps(g), crit, w, tgt, group_where(trials, g))
-                    out.append(make(g, crit, op.threshold, SAME_TRIALS, g.split, w, tgt))
-                return out
-            source = {g.key[:-1]: g for g in trials.select_split(on, name="on")}
-            chosen: dict = {}
-            out = []
-            for g in groups:
-                src = source.get(g.key[:-1])
-                if src is None:
-                    where = "".join(f", {b}={v!r}" for b, v in zip(trials.by, g.key, strict=False))
-                    raise SchemaError(ERROR_ON_MISSING.format(system=g.system, on=on, where=where))
-                if g.key[:-1] not in chosen:
-                    chosen[g.key[:-1]] = choose(sweeps(src), crit, w, tgt, group_where(trials, src))
-                frm = SAME_TRIALS if src is g else on
-                out.append(make(g, crit, chosen[g.key[:-1]].threshold, frm, on, w, tgt))
-            return out
-        if on is not None:
-            raise ValueError(ERROR_ON_FIXED.format(on=on, value=threshold))
+        sign = -1.0 if table.orientation == "distance" else 1.0
         if isinstance(threshold, str):
-            return [make(g, threshold, named[threshold](g), FIXED, None) for g in groups]
+            if threshold in named:
+                return [make(g, threshold, named[threshold](g), FIXED, None) for g in groups]
+            check_criterion(threshold, self.kind, named)  # the named error of a bad name
         if isinstance(threshold, Mapping | pd.Series):
             given = dict(threshold)
             out = []
             for g in groups:
                 if g.system not in given:
-                    raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=g.system, given=list(given)))
-                out.append(make(g, FIXED, sign * _fixed(given[g.system]), FIXED, None))
+                    raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=g.system,
+                                                                     given=list(given)))
+                t = sign * check_threshold_value(given[g.system])
+                out.append(make(g, FIXED, t, FIXED, None))
             return out
-        if _is_real(threshold) and not np.isnan(threshold):
-            return [make(g, FIXED, sign * float(threshold), FIXED, None) for g in groups]
-        raise ValueError(ERROR_THRESHOLD.format(value=threshold, allowed=[*CRITERIA, *named]))
+        t = sign * check_threshold_value(threshold)
+        return [make(g, FIXED, t, FIXED, None) for g in groups]
 
 
-def _is_real(value) -> bool:
-    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool | np.bool_
-    )
-
-
-def _fixed(value) -> float:
-    """A fixed threshold: a real number, ±inf allowed (accept or reject all), NaN not."""
-    if not _is_real(value) or np.isnan(value):
-        raise ValueError(ERROR_THRESHOLD.format(value=value, allowed=list(CRITERIA)))
-    return float(value)
-
-
-def subject_clusters(subject: np.ndarray | None, where: str = "the table") -> tuple[np.ndarray, int]:
-    """Integer cluster codes of the subject ids, and how many there are.
-
-    Missing ids and fewer than two subjects raise :class:`~pandas_biosig.SchemaError`
-    (:data:`ERROR_SUBJECT_MISSING`, :data:`ERROR_ONE_CLUSTER`).
-    """
-    if subject is None:
-        raise SchemaError(ERROR_SUBJECT.format(column="subject", found="(no subject column)"))
-    codes, uniques = pd.factorize(subject, use_na_sentinel=True)
-    if (codes < 0).any():
-        pos = np.flatnonzero(codes < 0)
-        raise SchemaError(ERROR_SUBJECT_MISSING.format(
-            n=pos.size, where=f" of {where}", rows=[int(r) for r in pos[:10]]))
-    if len(uniques) < 2:
-        raise SchemaError(ERROR_ONE_CLUSTER.format(where=where, n=len(uniques)))
-    return codes, len(uniques)
+def check_policy(threshold, *, kind: str, weight=0.5, target=None, p_target=0.01,
+                 c_miss=1.0, c_fa=1.0, named: Mapping | None = None) -> None:
+    """Check a threshold policy before reading the table: the criterion's name and
+    parameters, or the fixed threshold(s)."""
+    if isinstance(threshold, str) and threshold not in (named or {}):
+        criterion_parameters(check_criterion(threshold, kind, named), weight=weight,
+                             target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
+    elif isinstance(threshold, Mapping | pd.Series):
+        for value in dict(threshold).values():
+            check_threshold_value(value)
+    elif not isinstance(threshold, str):
+        check_threshold_value(threshold)

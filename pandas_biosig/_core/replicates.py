@@ -30,6 +30,7 @@ from .._kernels.resample import (
     stratified_counts,
     uniform_counts,
 )
+from .criteria import bounded_point, eer_point, min_dcf_point, min_weighted_point
 from .options import Alternative, BootstrapMetric
 from .progress import progress_bar
 from .protocol import AUTO, RESAMPLE, subject_clusters
@@ -80,25 +81,35 @@ def replicate_progress(enabled: bool | None, total: int, label: str) -> Callable
     return progress_bar(enabled, total, label, unit="resample")
 
 
+#: A bare ``"eer"`` names the library's default EER (as :func:`pandas_biosig.eer`): the
+#: metric it stands for, under which results report it.
+DEFAULT_EER = "eer_threshold"
+
+
+def canonical_metric(metric: str) -> str:
+    """The one name of a metric: ``"eer"`` is :data:`DEFAULT_EER`."""
+    return DEFAULT_EER if metric == "eer" else metric
+
+
 def metric_function(metric: str, *, target, p_target, c_miss, c_fa) -> Callable:
     """``f(sweep, threshold) -> float`` for a metric name."""
     norm = min(c_miss * p_target, c_fa * (1 - p_target))
     table: dict[str, Callable] = {
-        "eer": lambda sw, t: sw.eer_rocch(),
-        "eer_threshold": lambda sw, t: sw.eer_threshold()[0],
+        "eer_rocch": lambda sw, t: sw.eer_rocch(),
+        "eer_threshold": lambda sw, t: eer_point(sw)[0],
         "eer_interpolated": lambda sw, t: sw.eer_interpolated(),
         "auc": lambda sw, t: sw.auc(),
-        "min_hter": lambda sw, t: _hter(sw.min_weighted(0.5)),
-        "min_dcf": lambda sw, t: sw.min_dcf(p_target, c_miss, c_fa)[0] / norm,
-        "fnmr_at_fmr": lambda sw, t: sw.fnmr_at_fmr(target).frr,
-        "fmr_at_fnmr": lambda sw, t: _far_or_nan(sw.fmr_at_fnmr(target)),
+        "min_hter": lambda sw, t: _hter(min_weighted_point(sw, 0.5)),
+        "min_dcf": lambda sw, t: min_dcf_point(sw, p_target, c_miss, c_fa)[0] / norm,
+        "fnmr_at_fmr": lambda sw, t: bounded_point(sw, "far", target).frr,
+        "fmr_at_fnmr": lambda sw, t: _far_or_nan(bounded_point(sw, "frr", target)),
         "cllr": lambda sw, t: sw.cllr(),
         "min_cllr": lambda sw, t: sw.min_cllr(),
         "far": lambda sw, t: float(sw.fa_at(t)) / sw.n,
         "frr": lambda sw, t: float(sw.fr_at(t)) / sw.p,
         "hter": lambda sw, t: (float(sw.fa_at(t)) / sw.n + float(sw.fr_at(t)) / sw.p) / 2,
     }
-    return table[metric]
+    return table[canonical_metric(metric)]
 
 
 def _hter(op) -> float:
@@ -542,6 +553,38 @@ def _cell_draws(n_cell: np.ndarray, n_resamples: int, resample: str, rng) -> np.
 def _multinomial(rng, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
     """One multinomial draw per entry of ``n`` (numpy broadcasts the counts)."""
     return rng.multinomial(np.asarray(n, dtype=np.int64), probs)
+
+
+#: ``fallback_reason`` of a bootstrap test whose replicated differences cannot vary.
+FALLBACK_DIFFERENCE = (
+    "every bootstrap replicate gives the difference {value:.6g}, so the bootstrap cannot "
+    "measure its uncertainty (its interval would have width 0 and its p-value would be 1 "
+    "or its floor); instead: exact Clopper-Pearson bounds of each rate on its {units} "
+    "(Bonferroni over the {m} rates), and {p}"
+)
+
+
+def constant_replicates(deltas: np.ndarray) -> bool:
+    """Whether the finite replicates cannot vary (all equal, or none)."""
+    finite = deltas[np.isfinite(deltas)]
+    return finite.size == 0 or bool(np.all(finite == finite[0]))
+
+
+def clopper_pearson(errors: float, n: float, alpha: float) -> tuple[float, float]:
+    """The exact two-sided 1 − ``alpha`` interval of ``errors`` in ``n`` (0 and 1 included
+    at the ends)."""
+    from scipy.stats import beta
+
+    low = 0.0 if errors <= 0 else float(beta.ppf(alpha / 2, errors, n - errors + 1))
+    high = 1.0 if errors >= n else float(beta.ppf(1 - alpha / 2, errors + 1, n - errors))
+    return low, high
+
+
+def exact_difference(bounds_a: tuple[float, float], bounds_b: tuple[float, float]
+                     ) -> tuple[float, float]:
+    """The interval of a − b from intervals of a and of b (each at the Bonferroni share of
+    the level the caller gave them)."""
+    return bounds_a[0] - bounds_b[1], bounds_a[1] - bounds_b[0]
 
 
 def bootstrap_pvalue(deltas: np.ndarray, alternative: str = "two-sided") -> float:

@@ -25,6 +25,7 @@ __all__ = [
     "Trials",
     "check_columns",
     "check_option",
+    "check_subjects",
     "combine_codes",
     "validate_trials",
 ]
@@ -115,6 +116,23 @@ ERROR_NO_SPLIT = (
 )
 
 
+ERROR_SUBJECT = (
+    "{option} needs a subject column; column {column!r} is not in the table (its columns: "
+    "{found})"
+)
+ERROR_SUBJECT_MISSING = (
+    "{n} trial(s){where} have no subject id (rows at positions {rows}); the intervals and "
+    "tests that account for subjects draw or weigh whole subjects, so every trial needs one: "
+    "fill them in, drop those trials, or leave the subject column out to treat the trials "
+    "as independent"
+)
+ERROR_ONE_CLUSTER = (
+    "{where} holds trials of {n} subject(s); the intervals and tests that account for "
+    "subjects need at least two subjects to resample or to weigh (leave the subject column "
+    "out, or pass resample='label' where it is offered, to treat the trials as independent)"
+)
+
+
 class SchemaError(ValueError):
     """A trial table does not follow the tidy schema (missing columns, bad values...)."""
 
@@ -132,6 +150,31 @@ def check_option(value: Any, allowed: Sequence[Any] | dict, name: str) -> Any:
     if value not in allowed:
         raise ValueError(ERROR_OPTION.format(name=name, value=value, allowed=list(allowed)))
     return value
+
+
+def check_subjects(
+    subject: np.ndarray | None, where: str = "the table", *, rows: np.ndarray | None = None,
+    column: str = "subject", found: Sequence = (), option: str = "resample='subject'",
+) -> tuple[np.ndarray, int]:
+    """Integer codes of the subject ids and how many subjects there are: the one subject
+    rule of every kind of table.
+
+    No subject column (:data:`ERROR_SUBJECT`, naming the ``option`` that needs it),
+    missing ids (:data:`ERROR_SUBJECT_MISSING`, naming their positions, ``rows[i]`` for
+    the i-th id when given) and fewer than two subjects (:data:`ERROR_ONE_CLUSTER`) are
+    errors (:class:`SchemaError`).
+    """
+    if subject is None:
+        raise SchemaError(ERROR_SUBJECT.format(option=option, column=column, found=list(found)))
+    codes, uniques = pd.factorize(subject, use_na_sentinel=True)
+    if (codes < 0).any():
+        pos = np.flatnonzero(codes < 0)
+        at = pos if rows is None else np.asarray(rows)[pos]
+        raise SchemaError(ERROR_SUBJECT_MISSING.format(
+            n=pos.size, where=f" of {where}", rows=[int(r) for r in at[:10]]))
+    if len(uniques) < 2:
+        raise SchemaError(ERROR_ONE_CLUSTER.format(where=where, n=len(uniques)))
+    return codes, len(uniques)
 
 
 def check_columns(data: pd.DataFrame) -> None:
@@ -231,23 +274,6 @@ class Trials:
         groups = self.groups if groups is None else groups
         return pd.DataFrame([g.key for g in groups], columns=self.key_names)
 
-    def select_split(self, value: Hashable, *, name: str) -> list[Group]:
-        """The groups whose split equals ``value`` (error naming the available splits)."""
-        if self.split_column is None:
-            raise SchemaError(
-                ERROR_NO_SPLIT.format(
-                    name=name, value=value, column="split", found=self.columns["found"]
-                )
-            )
-        found = list(dict.fromkeys(g.split for g in self.groups))
-        if value not in found:
-            raise SchemaError(
-                ERROR_SPLIT_VALUE.format(
-                    name=name, value=value, column=self.split_column, found=found
-                )
-            )
-        return [g for g in self.groups if g.split == value]
-
 
 def genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
     """Map the label column to a boolean 'is genuine' array through the vocabulary."""
@@ -285,7 +311,8 @@ def genuine_from_labels(data: pd.DataFrame, column: str) -> np.ndarray:
     if unknown.any():
         bad_codes = np.flatnonzero(unknown)
         _raise_unknown_labels(
-            data, column, [uniques[i] for i in bad_codes], np.flatnonzero(np.isin(codes, bad_codes))
+            data, column, [uniques[i] for i in bad_codes.tolist()],
+            np.flatnonzero(np.isin(codes, bad_codes))
         )
     return mapped.astype(bool)[codes]
 
@@ -320,7 +347,7 @@ def _lookup_label(value: Any) -> bool | None:
     if isinstance(value, bool | np.bool_):
         return bool(value)
     if isinstance(value, int | np.integer | float | np.floating):
-        return {0: False, 1: True}.get(value) if value in (0, 1) else None
+        return {0: False, 1: True}.get(int(value)) if value in (0, 1) else None
     if isinstance(value, str):
         return LABEL_VOCABULARY.get(value.strip().lower())
     return None
@@ -611,6 +638,7 @@ def _run_heads(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     # would be a pass as slow as the comparison itself
     if n < 2 or (not arrow and not numpy_object and series.hasnans):
         return None
+    heads: np.ndarray | None
     if arrow:
         import pyarrow.compute as pc
 

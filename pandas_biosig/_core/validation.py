@@ -10,11 +10,13 @@ import math
 import numbers
 import textwrap
 from functools import cache
-from typing import Any, get_args
+from typing import Any, TypeVar, cast, get_args
 
 import numpy as np
 
 from .options import Alternative
+
+_T = TypeVar("_T")
 
 __all__ = [
     "ALTERNATIVES",
@@ -26,7 +28,10 @@ __all__ = [
     "ERROR_COUNT",
     "ERROR_FLAG",
     "ERROR_POSITIVE_COUNT",
+    "ERROR_N_RESAMPLES",
     "ERROR_RATE",
+    "ERROR_TARGET",
+    "ERROR_THRESHOLD_VALUE",
     "adjust_methods",
     "check_adjust",
     "check_alpha",
@@ -36,7 +41,11 @@ __all__ = [
     "check_count",
     "check_flag",
     "check_open_unit",
+    "check_n_resamples",
     "check_rate",
+    "check_target",
+    "check_threshold_value",
+    "check_weight",
 ]
 
 ERROR_RATE = "{name} must be a rate in [0, 1], got {value!r}"
@@ -48,6 +57,12 @@ ERROR_COSTS = (
     "numbers"
 )
 ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
+ERROR_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
+ERROR_THRESHOLD_VALUE = (
+    "threshold={value!r} is not a threshold: pass a real number in score units (+inf or "
+    "-inf reject or accept every trial; NaN is refused), a mapping {{system: number}} or "
+    "a criterion name"
+)
 ERROR_ALPHA = "alpha must be a number strictly between 0 and 1, got {value!r}"
 ERROR_CONFIDENCE_LEVEL = (
     "confidence_level must be a number strictly between 0 and 1, got {value!r}"
@@ -88,12 +103,38 @@ def check_count(value: Any, name: str, *, positive: bool = False) -> int:
         and math.isfinite(float(value))
         and float(value).is_integer()
     ):
-        count = int(value)
+        count = int(value)  # type: ignore[call-overload]  # typeshed's numbers.Real has no __int__
     else:
         raise ValueError(message.format(name=name, value=value))
     if count < 0 or (positive and count == 0):
         raise ValueError(message.format(name=name, value=value))
     return count
+
+
+def check_weight(value: Any) -> float:
+    """A criterion's or a figure of merit's ``weight``: a rate in [0, 1]
+    (:data:`ERROR_RATE`)."""
+    return check_rate(value, "weight")
+
+
+def check_target(criterion: str, target: Any) -> float:
+    """The ``target`` of a criterion that bounds a rate: :data:`ERROR_TARGET` when it is
+    missing, :data:`ERROR_RATE` when it is not a rate in [0, 1]."""
+    if target is None:
+        raise ValueError(ERROR_TARGET.format(criterion=criterion, target=target))
+    return check_rate(target, "target")
+
+
+def check_threshold_value(value: Any) -> float:
+    """A fixed threshold as a float: a real number, ±inf allowed (accept or reject all),
+    NaN and bools refused (:data:`ERROR_THRESHOLD_VALUE`)."""
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, numbers.Real)
+        or math.isnan(float(value))
+    ):
+        raise ValueError(ERROR_THRESHOLD_VALUE.format(value=value))
+    return float(value)
 
 
 def check_costs(p_target, c_miss, c_fa) -> None:
@@ -146,11 +187,11 @@ def check_confidence_level(confidence_level: Any) -> float:
     return check_open_unit(confidence_level, ERROR_CONFIDENCE_LEVEL)
 
 
-def check_alternative(alternative: Any) -> str:
+def check_alternative(alternative: Any) -> Alternative:
     """One of :data:`ALTERNATIVES`, else ``ValueError`` (:data:`ERROR_ALTERNATIVE`)."""
     if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
         raise ValueError(ERROR_ALTERNATIVE.format(value=alternative, allowed=list(ALTERNATIVES)))
-    return alternative
+    return cast(Alternative, alternative)
 
 
 @cache
@@ -164,7 +205,7 @@ def adjust_methods() -> tuple[str, ...]:
     return tuple(c for names in multitest._alias_list for c in names)  # pragma: no cover
 
 
-def check_adjust(adjust: Any) -> str | None:
+def check_adjust(adjust: _T | None) -> _T | None:
     """A statsmodels ``multipletests`` code as given, or None for ``None``/``"none"``, else
     ``ValueError`` (:data:`ERROR_ADJUST`)."""
     if adjust is None or adjust == "none":
@@ -176,11 +217,14 @@ def check_adjust(adjust: Any) -> str | None:
     return adjust
 
 
-def fill_doc(doc: str, **parts: str) -> str:
+def fill_doc(doc: str | None, **parts: str) -> str | None:
     """``doc`` with each ``{key}`` replaced by ``parts[key]``, re-indented to the line the
     placeholder stands on: a docstring is indented in the source before Python 3.13 and
     dedented from 3.13 on, while the shared texts keep their source indentation (their
-    first line follows the placeholder; the others are indented as in the source)."""
+    first line follows the placeholder; the others are indented as in the source). None
+    (``python -OO`` strips docstrings) stays None."""
+    if doc is None:
+        return None
     for key, text in parts.items():
         token = "{" + key + "}"
         line = next((ln for ln in doc.splitlines() if token in ln), None)

@@ -347,7 +347,8 @@ def _distinct_fill(sweep: Sweep, where, threshold, far, rate, tpr: bool) -> bool
     return True
 
 
-def _midpoints(lower: np.ndarray, upper: np.ndarray, mid: np.ndarray, big: bool) -> bool:
+def _midpoints(lower: np.ndarray, upper: np.ndarray, mid: np.ndarray,
+               big: bool | np.bool_) -> bool:
     """bob.measure's candidate threshold between each pair of consecutive sorted scores,
     into ``mid``: their midpoint, or the upper score where the midpoint rounds onto the
     lower one (it would accept that score too). ``big``: a score exceeds half the largest
@@ -395,7 +396,7 @@ def _thresholds_into(finite: np.ndarray, sweep: Sweep, out: np.ndarray) -> None:
         for hi in range(m, 1, -_BLOCK):
             lo = max(1, hi - _BLOCK)
             lower, upper = finite[lo - 1 : hi - 1], finite[lo:hi]
-            mid = out[lo:hi] if direct else scratch[: hi - lo]
+            mid = out[lo:hi] if scratch is None else scratch[: hi - lo]
             _midpoints(lower, upper, mid, big)  # the scores are distinct here
             if not direct:
                 out[lo:hi] = mid

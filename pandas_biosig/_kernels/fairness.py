@@ -45,7 +45,7 @@ def spread(rates) -> np.ndarray:
     return x.max(axis=-1) - x.min(axis=-1)
 
 
-def ratio(rates) -> np.ndarray:
+def ratio(rates) -> np.ndarray | float:
     """max / min of the rates along the last axis; NaN when the smallest rate is 0."""
     x = np.asarray(rates, dtype=np.float64)
     lo = x.min(axis=-1)
@@ -55,7 +55,7 @@ def ratio(rates) -> np.ndarray:
     return out if out.ndim else float(out)
 
 
-def gini(rates) -> np.ndarray:
+def gini(rates) -> np.ndarray | float:
     r"""Gini coefficient of the rates along the last axis, with the n/(n−1) factor.
 
     .. math:: G = \frac{n}{n-1}\,\frac{\sum_i\sum_j |x_i - x_j|}{2 n^2 \bar x}
@@ -80,12 +80,12 @@ def fdr(fmr, fnmr, weight: float = 0.5) -> np.ndarray:
     return 1.0 - (weight * spread(fmr) + (1.0 - weight) * spread(fnmr))
 
 
-def garbe(fmr, fnmr, weight: float = 0.5) -> np.ndarray:
+def garbe(fmr, fnmr, weight: float = 0.5) -> np.ndarray | float:
     r"""GARBE: :math:`w\,G(FMR) + (1-w)\,G(FNMR)` (Howard et al., 2022)."""
     return weight * gini(fmr) + (1.0 - weight) * gini(fnmr)
 
 
-def inequity_rate(fmr, fnmr, weight: float = 0.5) -> np.ndarray:
+def inequity_rate(fmr, fnmr, weight: float = 0.5) -> np.ndarray | float:
     r""":math:`(\max/\min FMR)^{w}\,(\max/\min FNMR)^{1-w}`; NaN when a ratio with a
     non-zero exponent is undefined (its smallest rate is 0)."""
     rf = np.asarray(ratio(fmr), dtype=np.float64)

@@ -155,7 +155,7 @@ def has_duplicate_pairs(
         n_probes, n_references = n_references, n_probes
     size = int(n_probes) * int(n_references)
     if size <= max(8 * n, 1 << 20):
-        dtype = np.int32 if size < 2**31 else np.int64
+        dtype: type[np.signedinteger] = np.int32 if size < 2**31 else np.int64
         stride = dtype(n_references)
         seen = np.zeros(size, dtype=bool)
         for start in range(0, n, CHUNK):

@@ -12,6 +12,7 @@ computed as ``1 - cdf``.
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 from scipy import special, stats
@@ -153,7 +154,8 @@ def _log_binom_half_pvalue(k: int, n: int, alternative: str, mid: bool) -> float
 
 
 def binom_half_pvalue(
-    k: int, n: int, alternative: str = "two-sided", *, mid: bool = False
+    k: int, n: int, alternative: Literal["two-sided", "less", "greater"] = "two-sided", *,
+    mid: bool = False
 ) -> tuple[float, float]:
     """Exact (or mid-p) binomial test of ``k`` successes in ``n`` trials against p = 1/2.
 

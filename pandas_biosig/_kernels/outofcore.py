@@ -31,6 +31,8 @@ Exact queries (:class:`ExactSweep`)
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from scipy.optimize import isotonic_regression
 
@@ -246,7 +248,7 @@ class PartialScores:
         self.p = self.rp + int(self.pos.sum())
         self.known: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.version = 0
-        self._atoms = None
+        self._atoms: tuple[np.ndarray, ...] | None = None
 
     @property
     def hi(self) -> np.ndarray:
@@ -370,7 +372,7 @@ def _compressed_sweep(ps: PartialScores) -> Sweep:
         nv, wn = np.concatenate(([-np.inf], nv)), np.concatenate(([ps.rn], wn))
     if ps.rp:
         pv, wp = np.concatenate(([-np.inf], pv)), np.concatenate(([ps.rp], wp))
-    sw = Sweep(nv, pv, assume_sorted=True).reweighted(wn, wp)
+    sw = cast(_BoundedSweep, Sweep(nv, pv, assume_sorted=True).reweighted(wn, wp))
     sw.__class__ = _BoundedSweep
     finite = np.isfinite(ps.low)
     sw._low = ps.low if finite else np.inf
@@ -400,6 +402,7 @@ class ExactSweep:
         if self._version != self.scores.version:
             self._sw = _compressed_sweep(self.scores)
             self._version = self.scores.version
+        assert self._sw is not None  # built on the first read (version -1)
         return self._sw
 
     @property
@@ -721,13 +724,13 @@ def grid_points(ps: PartialScores, step: float):
     fa = n - ps.rn - np.concatenate(([0], np.cumsum(ps.neg)))
     fr = ps.rp + np.concatenate(([0], np.cumsum(ps.pos)))
     far, frr = fa / n, fr / p
-    keep = [0]
+    kept = [0]
     for i in range(1, far.size - 1):
-        j = keep[-1]
+        j = kept[-1]
         if far[j] - far[i + 1] > step or frr[i + 1] - frr[j] > step:
-            keep.append(i)
-    keep.append(far.size - 1)
-    keep = np.asarray(sorted(set(keep)))
+            kept.append(i)
+    kept.append(far.size - 1)
+    keep = np.asarray(sorted(set(kept)))
     single = ps.depth >= 64
     for i, b in enumerate(ps.lo.tolist()):
         if b in ps.known and ps.known[b][0].size == 1:

@@ -16,7 +16,7 @@ for the lowest point, and the next float above the highest score for reject-all.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -417,7 +417,8 @@ class Sweep:
         """:func:`cllr` of the scores, failures to acquire counted as ``-inf``."""
         if self.rp:
             return float("inf")
-        if self._cn is None:  # numpy's sums, computed in cache-sized leaves, nothing kept
+        # numpy's sums, computed in cache-sized leaves, nothing kept (no weights: both None)
+        if self._cn is None or self._cp is None:
             pos_sum = pairwise_sum(lambda lo, hi, out: softplus_into(self.pos[lo:hi], out,
                                                                      negate=True), self.pos.size)
             neg_sum = pairwise_sum(lambda lo, hi, out: softplus_into(self.neg[lo:hi], out),
@@ -526,7 +527,7 @@ def _take(values: np.ndarray, mask: np.ndarray, count: int) -> np.ndarray:
     return np.compress(mask, values)
 
 
-def _search(cumulative, value, side: str) -> int:
+def _search(cumulative, value, side: Literal["left", "right"]) -> int:
     """``np.searchsorted`` on a cumulative-weight array or a lazily drawn one."""
     if isinstance(cumulative, np.ndarray):
         return int(np.searchsorted(cumulative, value, side=side))
@@ -587,8 +588,10 @@ def d_prime(negatives: np.ndarray, positives: np.ndarray) -> float:
         # two-pass population variance: numpy's pairwise sum of the squared deviations,
         # made leaf by leaf in cache (no array of the deviations, no BLAS threads: the
         # same bits on every machine, as np.dot's do not)
-        squares = pairwise_sum(lambda lo, hi, out, x=x, m=m: _squared_deviations(x[lo:hi], m, out),
-                               x.size)
+        def fill(lo: int, hi: int, out: np.ndarray, x: np.ndarray = x, m: float = m) -> None:
+            _squared_deviations(x[lo:hi], m, out)
+
+        squares = pairwise_sum(fill, x.size)
         moments.append((m, squares / x.size))
     (mu_g, var_g), (mu_i, var_i) = moments
     spread = np.sqrt((var_g + var_i) / 2)

@@ -126,7 +126,8 @@ def lazy_replicate(sweep: Sweep, rng: np.random.Generator) -> Sweep:
     new.neg, new.pos = sweep.neg, sweep.pos
     cn = LazyPrefix(rng, sweep.n, offset=sweep.rn)
     cp = LazyPrefix(rng, sweep.p, offset=sweep.rp)
-    new._cn, new._cp = cn, cp
+    # the prefix counts stand in for the cumulative arrays (read by index and searchsorted)
+    new._cn, new._cp = cn, cp  # type: ignore[assignment]
     new.rn = cn._base
     new.rp = cp._base
     new.n, new.p = sweep.n, sweep.p

@@ -9,6 +9,8 @@ among ten million scores.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 
 __all__ = ["search_sorted_keys"]
@@ -17,7 +19,8 @@ __all__ = ["search_sorted_keys"]
 CHUNK = 1024
 
 
-def search_sorted_keys(arr: np.ndarray, keys: np.ndarray, side: str = "left",
+def search_sorted_keys(arr: np.ndarray, keys: np.ndarray,
+                       side: Literal["left", "right"] = "left",
                        chunk: int = CHUNK) -> np.ndarray:
     """``np.searchsorted(arr, keys, side=side)`` for ascending ``keys``."""
     if keys.size <= 4 * chunk:

@@ -117,7 +117,8 @@ def _sorted(scores, genuine, n: int, p: int):
 
 
 # ------------------------------------------------------------------ the bracket
-def _sample(scores, genuine, size: int, seed: int, n: int, p: int):
+def _sample(scores, genuine, size: int, seed: int, n: int,
+            p: int) -> tuple[np.ndarray, np.ndarray, bool, bool] | None:
     """``(sn, sp, exact_n, exact_p)``: sorted impostor and genuine scores of a jittered
     systematic sample (one trial at a random place in each of ``size`` equal blocks);
     a class with fewer than ``size`` trials is taken whole (``exact_*``). None when a
@@ -208,8 +209,8 @@ def _in_bracket(scores, genuine, lo: float, hi: float, n: int, p: int):
         k = s.size
         if lo > -_INF:
             np.greater_equal(s, lo, out=ge[:k])
-            n_ge += np.count_nonzero(ge[:k])
-            pos_ge += np.count_nonzero(np.logical_and(ge[:k], g, out=both[:k]))
+            n_ge += int(np.count_nonzero(ge[:k]))
+            pos_ge += int(np.count_nonzero(np.logical_and(ge[:k], g, out=both[:k])))
         if hi < _INF:
             np.less_equal(s, hi, out=le[:k])
         idx = np.flatnonzero(np.logical_and(ge[:k], le[:k], out=both[:k]))

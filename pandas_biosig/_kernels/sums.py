@@ -37,8 +37,10 @@ def pairwise_sum(fill: Callable[[int, int, np.ndarray], None], size: int,
     if _BUFFERED and size > block:
         total = 0.0
         for start in range(0, size, block):
-            total += _pairwise(lambda lo, hi, out, s=start: fill(s + lo, s + hi, out),
-                               min(block, size - start), leaf)
+            def shifted(lo: int, hi: int, out: np.ndarray, s: int = start) -> None:
+                fill(s + lo, s + hi, out)
+
+            total += _pairwise(shifted, min(block, size - start), leaf)
         return total
     return _pairwise(fill, size, leaf)
 

@@ -153,7 +153,7 @@ def _previous_files(out: Path) -> dict[str, str] | None:
     }
 
 
-def _write_manifest(stage: Path, out: Path, files: dict[str, str], version: str) -> None:
+def _write_manifest(stage: Path, out: Path, files: dict[str, str | None], version: str) -> None:
     text = json.dumps(
         {"generator": _GENERATOR, "version": version, "files": sorted(files),
          "sha256": dict(sorted(files.items()))},
@@ -195,13 +195,14 @@ def write_report(
             raise ReportFolderError(ERROR_CLASH.format(path=out, files=clash))
         written = {name: _sha256(stage / name) for name in new}
         # the manifest lists old and new files while they are swapped, then the new ones
-        _write_manifest(stage, out, {**{n: previous[n] for n in owned}, **written}, version)
+        _write_manifest(stage, out, {**{n: (previous or {})[n] for n in owned}, **written},
+                        version)
         for name in new:
             os.replace(stage / name, out / name)  # replaces a link; never follows it
         for name in sorted(owned - set(new)):
             target = out / name
             with contextlib.suppress(FileNotFoundError):
-                if _sha256(target) != previous[name]:
+                if _sha256(target) != (previous or {})[name]:
                     continue  # changed since it was written: the user's now
                 target.unlink()
         _write_manifest(stage, out, written, version)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 
@@ -210,7 +211,7 @@ def load_trials(
     eval: Sequence[Path] | None = None,
     pairs: bool = False,
     names: Sequence[str] | None = None,
-    format: str = "auto",
+    format: Literal["auto", "bob", "nist", "table", "lists"] = "auto",
     trials: Path | None = None,
     trials_dev: Path | None = None,
     trials_eval: Path | None = None,
@@ -224,7 +225,7 @@ def load_trials(
         return _rename(table, names) if names else table
     if trials is not None and (trials_dev is not None or trials_eval is not None):
         raise ValueError(ERROR_TRIALS_BOTH)
-    keys = (
+    keys: dict[str, Path | None] | dict[str, str] | Path | None = (
         {"dev": trials_dev, "eval": trials_eval} if trials_dev or trials_eval
         else None if trials is None else trials
     )
@@ -237,6 +238,8 @@ def load_trials(
             if path.is_file():
                 _check_not_a_key(path)
     files = list(files)
+    dev_arg: list[Path] | dict | None  # paths, or {system: path} once paired
+    ev_arg: list[Path] | dict | None
     dev_arg = list(dev) if dev else None
     ev_arg = list(eval) if eval else None
     if pairs:

@@ -21,21 +21,24 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from .. import __version__, datasets, stats
+from .._core.options import ResampleOption
 from .._core.pairwise import ADJUST_METHODS
 from .._core.progress import interactive, make_bar
+from .._core.protocol import resolve_splits, split_table
 from .._core.schema import SchemaError, validate_trials
 from ..export._latex import to_latex
 from ..export._markdown import to_markdown
 from ..io._open import DEFAULT_MAX_BYTES
 from ..io._scores import FORMATS
-from ..verification._comparison import TESTS, DecisionTestError, compare, default_test
+from ..verification._comparison import TESTS, DecisionTestError, Test, compare, default_test
 from ..verification._epc import epc_bootstrap
 from ..verification._intervals import ci
 from ..verification._metrics import error_rates, summary
@@ -123,12 +126,12 @@ def _report(
     *,
     title: str,
     split: str = "split",
-    on: str = "dev",
-    apply_to: str = "eval",
+    on: str = "auto",
+    apply_to: str = "auto",
     orientation: str = "similarity",
     nonfinite: str = "raise",
     n_resamples: int = 1000,
-    resample: str = "auto",
+    resample: ResampleOption = "auto",
     confidence_level: float = 0.95,
     seed: int | None = 0,
     test: str = "auto",
@@ -143,7 +146,12 @@ def _report(
     cols = dict(split=split, orientation=orientation, nonfinite=nonfinite)
     has_split = split in trials.columns
     splits = list(dict.fromkeys(trials[split].dropna())) if has_split else []
-    apriori = has_split and on in splits and apply_to in splits and on != apply_to
+    roles = resolve_splits(split_table(splits, split if has_split else None, trials.columns),
+                           on, apply_to)
+    apriori = roles.apriori
+    # the protocol's roles: thresholds on one split and rates on others, or each split's own
+    on = roles.on
+    apply_to = roles.apply_to[0] if roles.apply_to and len(roles.apply_to) == 1 else roles.apply_to
     n_systems = trials["system"].nunique() if "system" in trials.columns else 0
     steps = _Steps(1 + bool(n_resamples) + apriori + (n_systems > 1) + 2 * figures, progress)
     out = _Report(title)
@@ -162,8 +170,9 @@ def _report(
         out.add(
             "A-priori error rates",
             escape_markdown(
-                f"Not computed: the split column {split!r} has the values {splits}, not both "
-                f"{on!r} and {apply_to!r} (pass --on and --apply-to)."
+                f"Not computed: the split column {split!r} has the values {splits}, not a "
+                "development split and evaluation splits named as the protocol reads them "
+                f"(dev/development; eval/test/evaluation): pass --on and --apply-to."
             ),
         )
     if n_systems > 1:
@@ -240,7 +249,7 @@ def _bootstrap_section(out: _Report, trials: pd.DataFrame, has_split: bool, cols
 
 
 def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: dict,
-                   resample: str = "auto"):
+                   resample: ResampleOption = "auto"):
     """The a-priori error rates at the EER threshold of ``on`` with the HTER interval
     (subjects accounted for as ``--resample`` says), and whether failures to acquire are
     shown."""
@@ -250,13 +259,15 @@ def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: d
         confidence_level=confidence_level, resample=resample, **cols,
     )
     fta = ["fta", "fmr", "fnmr"] if (er["fta"] > 0).any() else []
+    low: np.ndarray | list[float]
+    high: np.ndarray | list[float]
     low, high = hter_ci["ci_low"].to_numpy(), hter_ci["ci_high"].to_numpy()
     if fta:  # eq. 13 around the reported HTER: FTA-inclusive FAR, FRR over all trials
         bounds = [
             stats.hter_ci(r.far, r.frr, n_impostor=int(r.n_impostor),
                           n_genuine=int(r.n_genuine)).confidence_interval(
                 confidence_level=confidence_level)
-            for r in er.itertuples()
+            for r in cast("Iterable[Any]", er.itertuples())  # pandas' stubs: fields of any type
         ]
         low, high = [b.low for b in bounds], [b.high for b in bounds]
     table = er[
@@ -271,7 +282,7 @@ def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: d
 
 
 def _apriori_section(out: _Report, trials: pd.DataFrame, on, apply_to, confidence_level,
-                     resample: str, cols: dict) -> None:
+                     resample: ResampleOption, cols: dict) -> None:
     """Error rates on ``apply_to`` at the EER thresholds chosen on ``on``."""
     table, fta = _apriori_table(trials, on, apply_to, confidence_level, cols, resample)
     out.table(
@@ -305,7 +316,7 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
                      resample, progress, common_trials) -> None:
     """Every pair of systems tested; the independent HTER test on each system's own
     trials when the systems did not score the same trials."""
-    where = dict(on=on, apply_to=apply_to) if apriori else {}
+    where = dict(on=on, apply_to=apply_to)
     how = (
         f"thresholds chosen on {escape_markdown(on)}, tested on {escape_markdown(apply_to)}"
         if apriori
@@ -359,7 +370,7 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
 _DRAWN = {"subject": "subjects", "label": "trials within each class", "trial": "trials"}
 
 
-def _test_description(test: str, cmp: pd.DataFrame) -> str:
+def _test_description(test: Test, cmp: pd.DataFrame) -> str:
     """What ``test`` tested, in words; the bootstrap's metric and resampling unit as run."""
     if test != "bootstrap" or cmp.empty:
         return TESTS[test]
@@ -519,10 +530,12 @@ def _size(text: str) -> int:
 
 def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
     """How to evaluate: the protocol, the scores' meaning, the tests and the bootstrap."""
-    rep.add_argument("--on", default="dev", metavar="SPLIT",
-                     help="the split thresholds are chosen on (default: dev)")
-    rep.add_argument("--apply-to", default="eval", metavar="SPLIT",
-                     help="the split a-priori rates are reported on (default: eval)")
+    rep.add_argument("--on", default="auto", metavar="SPLIT",
+                     help="the split thresholds are chosen on (default auto: the dev split "
+                          "when the table has dev and eval splits)")
+    rep.add_argument("--apply-to", default="auto", metavar="SPLIT",
+                     help="the split a-priori rates are reported on (default auto: the eval "
+                          "split when the thresholds come from dev, else the other splits)")
     rep.add_argument("--orientation", default="similarity", choices=["similarity", "distance"],
                      help="distance: lower scores are more genuine")
     rep.add_argument("--nonfinite", default="raise", choices=["raise", "drop", "reject"],
@@ -584,7 +597,7 @@ def _load(args) -> tuple[pd.DataFrame, str]:
     return trials, title
 
 
-def _round_trip(value: float) -> str:
+def _round_trip(value: Any) -> str:
     """A float as the shortest text that reads back to the same float (``repr``): pandas'
     own writer may drop the last digit (0.0361289455043892 for 0.036128945504389276)."""
     return repr(float(value))

@@ -13,9 +13,16 @@ import pandas as pd
 
 from .._core.options import Adjust, NonFinite, Orientation
 from .._core.pairwise import adjust_pvalues as _adjust
-from .._core.replicates import bootstrap_pvalue
+from .._core.protocol import AUTO
+from .._core.replicates import (
+    FALLBACK_DIFFERENCE,
+    bootstrap_pvalue,
+    clopper_pearson,
+    constant_replicates,
+    exact_difference,
+)
 from .._core.schema import SchemaError, check_option
-from .._core.validation import check_adjust, check_alpha, check_confidence_level
+from .._core.validation import check_adjust, check_alpha, check_confidence_level, check_weight
 from .._core.validation import check_n_resamples as _check_resamples
 from .._kernels import fairness as _fair
 from .._kernels.resample import percentile_interval
@@ -31,7 +38,6 @@ from ._plan import (
     GroupCriterion,
     Impostors,
     TestMethod,
-    _check_weight,
     _cluster_counts,
     _counts,
     _doc,
@@ -41,6 +47,7 @@ from ._plan import (
     _plan,
     _replicates,
     _rng,
+    check_clusters,
 )
 
 
@@ -63,6 +70,8 @@ def _bootstrap_test(est: float, d: np.ndarray, level: float):
     ``d`` (NaN replicates dropped): estimate / replicate s.d., the two-sided bootstrap
     p-value and the percentile interval."""
     d = d[np.isfinite(d)]
+    if not d.size:
+        return float("nan"), float("nan"), float("nan"), float("nan")
     p = bootstrap_pvalue(d)
     sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
     stat = est / sd if sd > 0 else (0.0 if est == 0 else float("nan"))
@@ -78,10 +87,10 @@ def compare_groups(
     group: str = "group",
     reference_group: str | None = "reference_group",
     impostors: Impostors = "same_group",
-    threshold: GroupCriterion | float = "fmr",
+    threshold: GroupCriterion | float = "far",
     target: float = 1e-3,
-    on: Hashable | None = "auto",
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     test: TestMethod = "auto",
     adjust: Adjust | None = "holm",
     alpha: float = 0.05,
@@ -104,6 +113,7 @@ def compare_groups(
     data : DataFrame
         Demographic trial table.
     {common}
+    {subject}
     test : {"auto", "wilson", "bootstrap"}
         ``"auto"``: ``"bootstrap"`` with a subject column (subjects resampled within each
         group, independently between the two groups; p-value: twice the smaller share of
@@ -127,7 +137,9 @@ def compare_groups(
         ``n_a, n_b`` (trials of the class), ``rate_a, rate_b``, ``estimate`` = rate_a −
         rate_b, ``statistic`` (score z; bootstrap: estimate / replicate s.d.), ``pvalue``,
         ``test``, ``adjust``, ``pvalue_adj``, ``alpha``, ``reject``,
-        ``confidence_level``, ``ci_low``, ``ci_high``.
+        ``confidence_level``, ``ci_low``, ``ci_high``, ``resample`` (``"subject"``,
+        ``"trial"`` for the bootstrap without subjects, None for the score test) and
+        ``fallback_reason`` (None, or why the interval is not the bootstrap's).
 
     Examples
     --------
@@ -145,13 +157,14 @@ def compare_groups(
         orientation=orientation, nonfinite=nonfinite,
     )
     how = _method(test, plan, TEST_METHODS, _BOOT, "test")
+    if how == _BOOT:
+        check_clusters(plan, "the subject bootstrap of compare_groups", subject)
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)
     adj = check_adjust(adjust)
     n_resamples = _check_resamples(n_resamples)
     rng = _rng(seed)
     k = len(plan.labels)
-    n_clusters = plan.cluster_group.size
     out = []
     for rep in plan.reported:
         n_gen, n_imp, fr, fa = _counts(rep.part, rep.threshold, k)
@@ -160,27 +173,17 @@ def compare_groups(
             raise SchemaError(ERROR_ONE_GROUP.format(
                 function="compare_groups", where=f" for system {rep.part.system!r}",
                 found=[plan.labels[j] for j in present]))
-        reps = {}
-        if how == _BOOT:
-            cc = _cluster_counts(rep.part, rep.threshold, n_clusters)
-            for j in present:
-                members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
-                reps[j] = dict(zip(("fmr", "fnmr"), _replicates(
-                    rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])]), strict=True))
+        reps = (_group_replicates(plan, rep, present, rng, n_resamples) if how == _BOOT
+                else None)
+        units = "subjects" if plan.has_subject else "trials"
         rows = []
         for metric, err, tot in (("fmr", fa, n_imp), ("fnmr", fr, n_gen)):
             for a, b in itertools.combinations(present, 2):
                 ra = err[a] / tot[a] if tot[a] else float("nan")
                 rb = err[b] / tot[b] if tot[b] else float("nan")
                 est = ra - rb
-                if tot[a] == 0 or tot[b] == 0:
-                    stat = p = lo = hi = float("nan")
-                elif how == _BOOT:
-                    stat, p, lo, hi = _bootstrap_test(est, reps[a][metric] - reps[b][metric],
-                                                      level)
-                else:
-                    stat, p, lo, hi = _score_test(int(err[a]), int(tot[a]), int(err[b]),
-                                                  int(tot[b]), level)
+                stat, p, lo, hi, why = _pair_test(reps, metric, a, b, (err, tot), est, level,
+                                                  units)
                 rows.append(dict(
                     system=rep.part.system, split=rep.part.split, metric=metric,
                     group_a=plan.labels[a], group_b=plan.labels[b], impostors=plan.impostors,
@@ -189,12 +192,59 @@ def compare_groups(
                     rate_a=ra, rate_b=rb, estimate=est, statistic=stat, pvalue=p,
                     test=how, adjust=adj if adj is not None else "none", alpha=alpha,
                     confidence_level=level, ci_low=lo, ci_high=hi,
+                    resample=None if how != _BOOT else units[:-1], fallback_reason=why,
                 ))
         p_adj, reject = _adjust(np.array([r["pvalue"] for r in rows]), adj, alpha)
         for r, pa, rj in zip(rows, p_adj, reject, strict=True):
             r["pvalue_adj"], r["reject"] = float(pa), bool(rj)
         out.extend(rows)
     return _frame(out, COMPARE_GROUPS_COLUMNS)
+
+
+def _group_replicates(plan: _Plan, rep, present, rng, n_resamples) -> dict:
+    """Per group: its FMR and FNMR replicates (its subjects resampled) and how many
+    subjects hold each class."""
+    cc = _cluster_counts(rep.part, rep.threshold, plan.cluster_group.size)
+    out = {}
+    for j in present:
+        members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
+        reps = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
+        out[j] = {"fmr": (reps[0], int((cc[2][members] > 0).sum())),
+                  "fnmr": (reps[1], int((cc[0][members] > 0).sum()))}
+    return out
+
+
+def _pair_test(reps, metric, a, b, counts, est, level, units):
+    """``(statistic, pvalue, low, high, fallback_reason)`` of groups a and b: the bootstrap
+    (``reps``; exact bounds when its replicates cannot vary) or the score test."""
+    err, tot = counts
+    if tot[a] == 0 or tot[b] == 0:
+        nan = float("nan")
+        return nan, nan, nan, nan, None
+    if reps is None:
+        return (*_score_test(int(err[a]), int(tot[a]), int(err[b]), int(tot[b]), level), None)
+    (da, ha), (db, hb) = reps[a][metric], reps[b][metric]
+    d = da - db
+    if constant_replicates(d):
+        return _exact_fallback(d, est, (err[a] / tot[a], ha), (err[b] / tot[b], hb), level,
+                               units)
+    return (*_bootstrap_test(est, d, level), None)
+
+
+def _exact_fallback(d, est, a, b, level, units):
+    """``(statistic, pvalue, low, high, fallback_reason)`` of a difference of two group
+    rates whose replicates cannot vary (each rate 0 or 1 in every resample): exact
+    Clopper–Pearson bounds of each rate on its units (the subjects, or trials, that hold
+    the class), at level 1 − (1 − level)/2 each (Bonferroni), and p-value 1 when the two
+    rates are equal (no evidence of a difference)."""
+    alpha = (1 - level) / 2
+    bounds = [clopper_pearson(round(rate * n), n, alpha) for rate, n in (a, b)]
+    low, high = exact_difference(*bounds)
+    p = 1.0 if est == 0 else float("nan")
+    why = FALLBACK_DIFFERENCE.format(
+        value=float(d[np.isfinite(d)][0]) if np.isfinite(d).any() else est, units=units, m=2,
+        p="p-value 1 (the two rates are equal)" if est == 0 else "no p-value")
+    return (0.0 if est == 0 else float("nan")), p, low, high, why
 
 
 def _fom_values(metric: str, fmr: np.ndarray, fnmr: np.ndarray, weight: float) -> np.ndarray:
@@ -217,10 +267,10 @@ def compare_fairness(
     group: str = "group",
     reference_group: str | None = "reference_group",
     impostors: Impostors = "same_group",
-    threshold: GroupCriterion | float = "fmr",
+    threshold: GroupCriterion | float = "far",
     target: float = 1e-3,
-    on: Hashable | None = "auto",
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     adjust: Adjust | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
@@ -252,6 +302,7 @@ def compare_fairness(
     weight : float
         Its :math:`\alpha`.
     {common}
+    {subject}
     adjust : str or None
         statsmodels ``multipletests`` code; the family is all pairs of one split.
     alpha, confidence_level, n_resamples, seed
@@ -266,7 +317,11 @@ def compare_fairness(
         ``estimate`` = value_a − value_b, ``pvalue`` (twice the smaller share of
         replicated differences on either side of 0, +1 corrected; undefined replicates
         dropped), ``test``, ``resample`` (``"subject"`` or ``"trial"``), ``n_resamples``,
-        ``adjust, pvalue_adj, alpha, reject, confidence_level, ci_low, ci_high``.
+        ``adjust, pvalue_adj, alpha, reject, confidence_level, ci_low, ci_high`` and
+        ``fallback_reason``: when every replicated difference is the same (the bootstrap
+        cannot measure its uncertainty) the row has no p-value and no interval (NaN) and
+        says why; None otherwise. Subjects follow the one subject rule (a subject id on
+        every trial, at least two subjects in every group).
 
     Examples
     --------
@@ -279,13 +334,14 @@ def compare_fairness(
     2    net_b    net_c    fdr  subject
     """
     check_option(metric, FAIRNESS_METRICS, "metric")
-    w = _check_weight(weight)
+    w = check_weight(weight)
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
         trial=trial, label=label, score=score, split=split, subject=subject,
         orientation=orientation, nonfinite=nonfinite,
     )
+    check_clusters(plan, "the subject bootstrap of compare_fairness", subject)
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)
     adj = check_adjust(adjust)
@@ -295,10 +351,11 @@ def compare_fairness(
     systems = list(dict.fromkeys(r.part.system for r in plan.reported))
     if len(systems) < 2:
         raise ValueError(ERROR_ONE_SYSTEM.format(found=systems))
-    splits = list(dict.fromkeys(r.part.split for r in plan.reported))
+    by_split: dict = {}
+    for r in plan.reported:
+        by_split.setdefault(r.part.split, {})[r.part.system] = r
     out = []
-    for sp in splits:
-        reps = {r.part.system: r for r in plan.reported if r.part.split == sp}
+    for sp, reps in by_split.items():
         names = [s for s in systems if s in reps]
         counts = {s: _cluster_counts(reps[s].part, reps[s].threshold, n_clusters) for s in names}
         ok = _usable_groups(plan, counts, names, sp)
@@ -308,7 +365,7 @@ def compare_fairness(
         rows = []
         for a, b in itertools.combinations(names, 2):
             est = values[a] - values[b]
-            p, lo, hi = _paired_difference(boots[a] - boots[b], est, level)
+            p, lo, hi, why = _paired_difference(boots[a] - boots[b], est, level)
             rows.append(dict(
                 system_a=a, system_b=b, split=sp, metric=metric, impostors=plan.impostors,
                 weight=w, threshold_from=reps[a].threshold_from,
@@ -317,7 +374,7 @@ def compare_fairness(
                 estimate=est, pvalue=p, test="paired cluster bootstrap",
                 resample="subject" if plan.has_subject else "trial", n_resamples=n_resamples,
                 adjust=adj if adj is not None else "none", alpha=alpha,
-                confidence_level=level, ci_low=lo, ci_high=hi,
+                confidence_level=level, ci_low=lo, ci_high=hi, fallback_reason=why,
             ))
         p_adj, reject = _adjust(np.array([r["pvalue"] for r in rows]), adj, alpha)
         for r, pa, rj in zip(rows, p_adj, reject, strict=True):
@@ -338,8 +395,12 @@ def _usable_groups(plan: _Plan, counts: dict, names: list, sp) -> list[int]:
     return ok
 
 
+#: (FMR, FNMR) of the usable groups of one system, or their replicates
+_Rates = tuple[np.ndarray, np.ndarray]
+
+
 def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int], n_resamples: int,
-                           rng) -> tuple[dict, dict]:
+                           rng) -> tuple[dict[Hashable, _Rates], dict[Hashable, _Rates]]:
     """Per system: the (FMR, FNMR) of every usable group, and their paired replicates."""
     est_rates = {}
     rep_rates = {s: (np.empty((n_resamples, len(ok))), np.empty((n_resamples, len(ok))))
@@ -363,12 +424,23 @@ def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int]
     return est_rates, rep_rates
 
 
-def _paired_difference(d: np.ndarray, est: float, level: float) -> tuple[float, float, float]:
-    """p-value and percentile interval of the finite replicated differences."""
+#: ``fallback_reason`` of a figure-of-merit difference whose replicates cannot vary.
+FALLBACK_NO_TEST = (
+    "every bootstrap replicate gives the difference {value:.6g}, so the bootstrap cannot "
+    "measure its uncertainty: no p-value and no interval"
+)
+
+
+def _paired_difference(d: np.ndarray, est: float, level: float):
+    """p-value and percentile interval of the finite replicated differences, and the
+    reason there are none when the replicates cannot vary."""
     d = d[np.isfinite(d)]
+    nan = float("nan")
+    if d.size and np.isfinite(est) and constant_replicates(d):
+        return nan, nan, nan, FALLBACK_NO_TEST.format(value=float(d[0]))
     if d.size and np.isfinite(est):
         p = bootstrap_pvalue(d)
         lo, hi = (float(v) for v in percentile_interval(d, level))
     else:
-        p = lo = hi = float("nan")
-    return p, lo, hi
+        p = lo = hi = nan
+    return p, lo, hi, None

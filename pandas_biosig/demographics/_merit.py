@@ -11,7 +11,9 @@ import pandas as pd
 import xarray as xr
 
 from .._core.options import NonFinite, Orientation
+from .._core.protocol import AUTO
 from .._core.schema import check_option
+from .._core.validation import check_weight
 from .._kernels import fairness as _fair
 from ._plan import (
     ERROR_TARGETS,
@@ -19,7 +21,6 @@ from ._plan import (
     GroupCriterion,
     Impostors,
     Scale,
-    _check_weight,
     _counts,
     _doc,
     _frame,
@@ -71,16 +72,15 @@ def fairness(
     group: str = "group",
     reference_group: str | None = "reference_group",
     impostors: Impostors = "same_group",
-    threshold: GroupCriterion | float = "fmr",
+    threshold: GroupCriterion | float = "far",
     target: float = 1e-3,
-    on: Hashable | None = "auto",
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     system: str = "system",
     trial: str = "trial",
     label: str = "label",
     score: str = "score",
     split: str | None = "split",
-    subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -101,7 +101,8 @@ def fairness(
         counted impostor trials:
 
         - ``system``, ``split``, ``impostors``, ``criterion``, ``target``,
-          ``threshold_split``, ``threshold_from``, ``threshold``, ``weight``, ``n_groups``;
+          ``threshold_split``, ``threshold_from``, ``threshold``, ``weight``, ``n_groups``,
+          ``resample`` (None: nothing is resampled);
         - ``fmr_max``, ``fmr_max_group``, ``fmr_min``, ``fmr_min_group``, ``fmr_ratio`` =
           max / min (and the same for ``fnmr``);
         - ``fdr``: :math:`1 - (\alpha\,(\max - \min)_{FMR} + (1-\alpha)\,(\max -
@@ -137,11 +138,11 @@ def fairness(
     >>> print(f.undefined_reason[1])
     min FMR is 0 (group 'A'): the FMR ratio is undefined
     """
-    w = _check_weight(weight)
+    w = check_weight(weight)
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
-        trial=trial, label=label, score=score, split=split, subject=subject,
+        trial=trial, label=label, score=score, split=split, subject=None, clusters=False,
         orientation=orientation, nonfinite=nonfinite,
     )
     k = len(plan.labels)
@@ -151,7 +152,7 @@ def fairness(
                    criterion=plan.criterion, target=plan.target,
                    threshold_split=rep.threshold_split, threshold_from=rep.threshold_from,
                    threshold=plan.sign * rep.threshold,
-                   weight=w)
+                   weight=w, resample=None)
         row.update(_fom_row(plan.labels, *_counts(rep.part, rep.threshold, k), w))
         rows.append(row)
     return _frame(rows, FAIRNESS_COLUMNS)
@@ -168,14 +169,13 @@ def fdr_curve(
     group: str = "group",
     reference_group: str | None = "reference_group",
     impostors: Impostors = "same_group",
-    on: Hashable | None = "auto",
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     system: str = "system",
     trial: str = "trial",
     label: str = "label",
     score: str = "score",
     split: str | None = "split",
-    subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> xr.Dataset:
@@ -186,7 +186,7 @@ def fdr_curve(
     data : DataFrame
         Demographic trial table.
     targets : sequence of float
-        FMR targets (at least two), each giving one global threshold (``threshold="fmr"``).
+        FMR targets (at least two), each giving one global threshold (``threshold="far"``).
     weight : float
         The FDR's :math:`\alpha`.
     scale : {"linear", "log"}
@@ -208,15 +208,15 @@ def fdr_curve(
     >>> ds.au_fdr.sel(split="eval").round(3).values.tolist()
     [0.967, 0.885, 0.814]
     """
-    w = _check_weight(weight)
+    w = check_weight(weight)
     check_option(scale, _fair.SCALES, "scale")
     t = np.asarray(list(targets), dtype=np.float64) if not np.isscalar(targets) else np.array([])
     if t.size < 2 or np.unique(t).size != t.size or not np.all((t > 0) & (t < 1)):
         raise ValueError(ERROR_TARGETS.format(value=targets))
     planned = [
         _plan(data, group=group, reference_group=reference_group, impostors=impostors,
-              threshold="fmr", target=float(x), on=on, apply_to=apply_to, system=system,
-              trial=trial, label=label, score=score, split=split, subject=subject,
+              threshold="far", target=float(x), on=on, apply_to=apply_to, system=system,
+              trial=trial, label=label, score=score, split=split, subject=None, clusters=False,
               orientation=orientation, nonfinite=nonfinite)
         for x in t
     ]

@@ -5,17 +5,21 @@ and interval helpers, and the common docstring.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from .._core.criteria import CRITERIA as _ALL_CRITERIA
+from .._core.criteria import KIND_CRITERIA
+from .._core.protocol import Protocol, check_policy
 from .._core.schema import (
     ERROR_MISSING_COLUMNS,
     SchemaError,
     check_option,
+    check_subjects,
     factorize_keys,
     validate_trials,
 )
@@ -26,7 +30,7 @@ from .._kernels.rates import Sweep
 from .._kernels.resample import percentile_interval
 
 Impostors = Literal["same_group", "all"]
-GroupCriterion = Literal["fmr", "eer"]
+GroupCriterion = Literal["eer", "min_hter", "far", "frr"]
 IntervalMethod = Literal["auto", "wilson", "wilson_cluster", "bootstrap"]
 TestMethod = Literal["auto", "wilson", "bootstrap"]
 FairnessMetric = Literal["fdr", "garbe", "inequity_rate", "fmr_ratio", "fnmr_ratio"]
@@ -37,11 +41,10 @@ IMPOSTORS = {
     "same_group": "impostor trials whose probe and reference share a group",
     "all": "every impostor trial, attributed to the probe's group",
 }
-#: How the global threshold is chosen (a number fixes it).
-CRITERIA = {
-    "fmr": "the threshold with FMR <= target and the smallest FNMR, on all counted trials",
-    "eer": "bob.measure's EER threshold on all counted trials",
-}
+#: How the global threshold is chosen on all counted trials (a number fixes it): the
+#: protocol's criteria (:data:`pandas_biosig._core.criteria.CRITERIA`); ``"far"`` is the
+#: target FMR (the FMR of the counted impostor trials at most ``target``).
+CRITERIA = {name: _ALL_CRITERIA[name] for name in KIND_CRITERIA["demographics"]}
 #: Intervals of one group's rate (:func:`group_rates`).
 INTERVAL_METHODS = {
     "auto": "'wilson_cluster' when the table has a subject column, else 'wilson'",
@@ -59,9 +62,6 @@ TEST_METHODS = {
     "bootstrap": "subjects resampled within each group (percentile interval and p-value)",
 }
 FAIRNESS_METRICS = ("fdr", "garbe", "inequity_rate", "fmr_ratio", "fnmr_ratio")
-#: Split names recognised by ``on="auto"`` (case-insensitive).
-DEV_NAMES = ("dev", "development")
-EVAL_NAMES = ("eval", "evaluation", "test")
 
 ERROR_DASK = (
     "the demographic functions need the whole trial table in memory and do not run on a "
@@ -79,46 +79,36 @@ ERROR_NO_IMPOSTORS = (
 ERROR_REFERENCE_NEEDED = (
     "{function} needs the reference's group: pass reference_group='<column name>'"
 )
-ERROR_TARGET = "target must be a rate strictly between 0 and 1, got {value!r}"
 ERROR_TARGETS = "targets must be at least two distinct rates strictly between 0 and 1, got {value!r}"
-ERROR_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
-ERROR_ON_MISSING = (
-    "system {system!r} has no trials in split {on!r}, so no threshold can be chosen there"
-)
-ERROR_THRESHOLD = "threshold={value!r} must be a number or one of {allowed}"
 ERROR_ONE_GROUP = "{function} needs at least two groups{where}, found {found}"
 ERROR_ONE_SYSTEM = "comparing systems needs at least two systems, found {found}"
-ERROR_WEIGHT = "weight={value!r} must be a number in [0, 1]"
 
 GROUP_RATE_COLUMNS = [
     "system", "split", "group", "impostors", "criterion", "target", "threshold_split",
     "threshold_from", "threshold", "n_genuine", "n_impostor", "n_subjects", "fa", "fr", "fmr", "fmr_low",
-    "fmr_high", "fnmr", "fnmr_low", "fnmr_high", "ci_method", "confidence_level",
+    "fmr_high", "fnmr", "fnmr_low", "fnmr_high", "ci_method", "confidence_level", "resample",
+    "fallback_reason",
 ]
 FAIRNESS_COLUMNS = [
     "system", "split", "impostors", "criterion", "target", "threshold_split", "threshold_from",
     "threshold",
     "weight", "n_groups", "fmr_max", "fmr_max_group", "fmr_min", "fmr_min_group", "fmr_ratio",
     "fnmr_max", "fnmr_max_group", "fnmr_min", "fnmr_min_group", "fnmr_ratio", "fdr",
-    "gini_fmr", "gini_fnmr", "garbe", "inequity_rate", "undefined_reason",
+    "gini_fmr", "gini_fnmr", "garbe", "inequity_rate", "undefined_reason", "resample",
 ]
 COMPARE_GROUPS_COLUMNS = [
     "system", "split", "metric", "group_a", "group_b", "impostors", "threshold_from",
     "threshold", "n_a", "n_b",
     "rate_a", "rate_b", "estimate", "statistic", "pvalue", "test", "adjust", "pvalue_adj",
-    "alpha", "reject", "confidence_level", "ci_low", "ci_high",
+    "alpha", "reject", "confidence_level", "ci_low", "ci_high", "resample", "fallback_reason",
 ]
 COMPARE_FAIRNESS_COLUMNS = [
     "system_a", "system_b", "split", "metric", "impostors", "weight", "threshold_from",
     "threshold_a",
     "threshold_b", "value_a", "value_b", "estimate", "pvalue", "test", "resample",
     "n_resamples", "adjust", "pvalue_adj", "alpha", "reject", "confidence_level", "ci_low",
-    "ci_high",
+    "ci_high", "fallback_reason",
 ]
-
-#: ``threshold_from`` of a threshold chosen on the reported trials / given as a number.
-SAME_TRIALS = "same trials"
-FIXED = "fixed"
 
 _WILSON = "wilson"
 _CLUSTER = "wilson_cluster"
@@ -143,19 +133,13 @@ class _Part:
 
 @dataclass(frozen=True, eq=False)
 class _Reported:
+    """A reported (system, split), its global threshold and where it came from: the split
+    it was chosen on, ``"same trials"`` or ``"fixed"`` (the protocol's ``threshold_from``)."""
+
     part: _Part
     threshold: float  # oriented
     threshold_split: Hashable
-
-    @property
-    def threshold_from(self) -> str:
-        """Where the threshold came from: the split it was chosen on, ``"same trials"``
-        (chosen on the reported trials themselves) or ``"fixed"``."""
-        if self._fixed:
-            return FIXED
-        return SAME_TRIALS if self.threshold_split == self.part.split else str(self.threshold_split)
-
-    _fixed: bool = False
+    threshold_from: Hashable
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,6 +153,8 @@ class _Plan:
     has_subject: bool
     cluster_group: np.ndarray  # group code of every global cluster
     has_reference: bool
+    subject: pd.Series | None = None  # the subject ids (None without a subject column)
+    found: tuple = ()  # the table's columns (messages)
 
 
 def _check_not_dask(data: Any) -> None:
@@ -176,69 +162,62 @@ def _check_not_dask(data: Any) -> None:
         raise TypeError(ERROR_DASK.format(type=f"{type(data).__module__}.{type(data).__name__}"))
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool)
-
-
-def _check_target(target: Any) -> float:
-    if not _is_number(target) or not 0 < target < 1:
-        raise ValueError(ERROR_TARGET.format(value=target))
-    return float(target)
-
-
-def _check_weight(weight: Any) -> float:
-    if not _is_number(weight) or not 0 <= weight <= 1:
-        raise ValueError(ERROR_WEIGHT.format(value=weight))
-    return float(weight)
-
-
-def _split_named(value: Hashable, names: Sequence[str]) -> bool:
-    return isinstance(value, str) and value.strip().lower() in names
-
-
-def _global_threshold(scores: np.ndarray, genuine: np.ndarray, *, threshold, target) -> float:
-    """The one place a global threshold is chosen (oriented scores), on one sorted sweep of
-    every counted trial of the population: the operating points of
-    :func:`pandas_biosig.error_rates` with ``threshold="far", target=target`` (the smallest
-    FRR with FAR <= target) or ``threshold="eer"`` (bob.measure's EER threshold)."""
-    sweep = Sweep.from_scores(scores, genuine)
-    if threshold == "eer":
-        return float(sweep.eer_threshold()[1].threshold)
-    return float(sweep.fnmr_at_fmr(target).threshold)
-
-
 def _plan(
     data, *, group, reference_group, impostors, threshold, target, on, apply_to, system,
-    trial, label, score, split, subject, orientation, nonfinite,
+    trial, label, score, split, subject, orientation, nonfinite, clusters: bool = True,
 ) -> _Plan:
+    """The plan of one call; ``clusters=False`` for the functions that never resample
+    (no cluster codes are built)."""
     _check_not_dask(data)
     check_option(impostors, IMPOSTORS, "impostors")
-    tgt = _check_threshold(threshold, target, on)
+    check_policy(threshold, kind="demographics", target=target)
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, orientation=orientation, nonfinite=nonfinite,
     )
     gcode, rcode, labels = _group_codes(data, group, reference_group)
     has_subject = trials.groups[0].subject is not None
-    cluster, cluster_group = _clusters(data[subject] if has_subject else data[trial], gcode)
+    subjects = data[subject] if has_subject else None
+    if clusters:
+        cluster, cluster_group = _clusters(subjects if has_subject else data[trial], gcode)
+    else:
+        cluster, cluster_group = np.zeros(len(data), dtype=np.int64), np.zeros(0, np.int64)
     sign = -1.0 if orientation == "distance" else 1.0
     parts = _parts(data, trials, gcode, rcode, labels, cluster, impostors)
-    on_value, report = _report_splits(trials, parts, threshold, on, apply_to)
-    reported = _reported(parts, report, on_value, threshold, tgt, sign)
-    return _Plan(reported, labels, impostors, threshold if isinstance(threshold, str) else "fixed",
-                 tgt, sign, has_subject, cluster_group, reference_group is not None)
+    resolved = Protocol(threshold=threshold, target=target, on=on, apply_to=apply_to,
+                        kind="demographics").resolve(
+        trials, sweep_of=lambda g: _population_sweep(parts[(g.system, g.split)]))
+    reported = [_Reported(parts[(r.group.system, r.group.split)], r.threshold,
+                          r.threshold_split, r.threshold_from) for r in resolved]
+    return _Plan(reported, labels, impostors, resolved[0].criterion, resolved[0].target, sign,
+                 has_subject, cluster_group, reference_group is not None, subjects,
+                 tuple(data.columns))
 
 
-def _check_threshold(threshold, target, on) -> float:
-    """The target FMR of ``threshold="fmr"`` (NaN otherwise), after checking the criterion."""
-    if isinstance(threshold, str):
-        check_option(threshold, CRITERIA, "threshold")
-        return _check_target(target) if threshold == "fmr" else float("nan")
-    if _is_number(threshold):
-        if on not in ("auto", None):
-            raise ValueError(ERROR_ON_FIXED.format(on=on, value=threshold))
-        return float("nan")
-    raise ValueError(ERROR_THRESHOLD.format(value=threshold, allowed=list(CRITERIA)))
+def _population_sweep(part: _Part) -> Sweep:
+    """The sweep of every counted trial of a (system, split), all groups pooled: where the
+    one global threshold is chosen."""
+    return Sweep.from_scores(part.scores[part.counted], part.genuine[part.counted])
+
+
+def check_clusters(plan: _Plan, option: str, column: str | None) -> None:
+    """The one subject rule for an interval or test that resamples or weighs subjects
+    within each group: no missing subject id, at least two subjects in every (system,
+    split, group) it reads."""
+    if not plan.has_subject:
+        return
+    if plan.subject.hasnans:  # the missing ids, named by the one rule's message
+        check_subjects(plan.subject.to_numpy(), "the table", column=column, found=plan.found,
+                       option=option)
+    k = len(plan.labels)
+    for rep in plan.reported:
+        part = rep.part
+        held = np.bincount(plan.cluster_group[np.unique(part.cluster[part.counted])],
+                           minlength=k)
+        for j in np.flatnonzero(held == 1):
+            where = f"group {plan.labels[j]!r} of system {part.system!r}" + (
+                "" if part.split is None else f", split {part.split!r}")
+            check_subjects(np.zeros(1), where, column=column, found=plan.found, option=option)
 
 
 def _group_codes(data, group, reference_group):
@@ -265,7 +244,7 @@ def _group_codes(data, group, reference_group):
 
 def _clusters(unit, gcode):
     """Cluster of every trial, (group, subject) or (group, trial), and each cluster's group."""
-    ucodes, _ = pd.factorize(unit, use_na_sentinel=False)
+    ucodes, _ = pd.factorize(unit, use_na_sentinel=False)  # missing ids: check_clusters
     pair = gcode * (int(ucodes.max()) + 1) + ucodes
     cluster, cl_uniques = pd.factorize(pair, sort=True)
     cluster_group = (cl_uniques // (int(ucodes.max()) + 1)).astype(np.int64)
@@ -294,57 +273,14 @@ def _parts(data, trials, gcode, rcode, labels, cluster, impostors) -> dict[tuple
     return parts
 
 
-def _report_splits(trials, parts, threshold, on, apply_to):
-    """The split choosing the thresholds (None: each reported split) and the reported splits."""
-    splits = list(dict.fromkeys(k[1] for k in parts))
-    on_value, report = None, splits
-    if not _is_number(threshold):
-        if on == "auto":
-            devs = [v for v in splits if _split_named(v, DEV_NAMES)]
-            evals = [v for v in splits if _split_named(v, EVAL_NAMES)]
-            if len(devs) == 1 and evals:
-                on_value, report = devs[0], evals
-        elif on is not None:
-            trials.select_split(on, name="on")
-            on_value, report = on, [s for s in splits if s != on] or [on]
-    if apply_to is not None:
-        wanted = [apply_to] if isinstance(apply_to, str) or not isinstance(apply_to, Sequence) else list(apply_to)
-        for v in wanted:
-            trials.select_split(v, name="apply_to")
-        report = wanted
-    return on_value, report
-
-
-def _reported(parts, report, on_value, threshold, tgt, sign) -> list[_Reported]:
-    """Every reported (system, split) with its global threshold."""
-    reported = []
-    for s in dict.fromkeys(k[0] for k in parts):
-        cache = None
-        for sp in report:
-            part = parts.get((s, sp))
-            if part is None:
-                continue
-            if _is_number(threshold):
-                t, tsplit = sign * float(threshold), None
-            else:
-                src = part if on_value is None else parts.get((s, on_value))
-                if src is None:
-                    raise SchemaError(ERROR_ON_MISSING.format(system=s, on=on_value))
-                if cache is None or on_value is None:
-                    cache = _global_threshold(src.scores[src.counted], src.genuine[src.counted],
-                                              threshold=threshold, target=tgt)
-                t, tsplit = cache, src.split
-            reported.append(_Reported(part, t, tsplit, _is_number(threshold)))
-    return reported
-
-
 def _errors(part: _Part, t: float) -> np.ndarray:
     """Error indicator of every counted trial at oriented threshold ``t``."""
     accept = part.scores >= t
     return np.where(part.genuine, ~accept, accept) & part.counted
 
 
-def _counts(part: _Part, t: float, k: int) -> tuple[np.ndarray, ...]:
+def _counts(part: _Part, t: float,
+            k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per group: n_genuine, n_impostor, fr, fa."""
     err = _errors(part, t)
     gen = part.genuine & part.counted
@@ -419,18 +355,29 @@ def _wilson(k: int, n: int, level: float) -> tuple[float, float]:
     return (0.0 if k == 0 else float(low)), (1.0 if k == n else float(high))
 
 
-def _boot_bounds(reps: np.ndarray, errors: int, total: int, n_clusters: int, level: float):
-    """Percentile interval of a rate's replicates; when the rate is 0 (or 1) every
-    replicate is too and the interval would be a point: then Wilson with n = the number
-    of subjects that hold trials of the class (each subject counted once)."""
+#: ``fallback_reason`` of a bootstrap interval of one rate whose replicates cannot vary.
+FALLBACK_RATE = (
+    "{metric} {what}: every bootstrap replicate gives the same rate, so its percentile "
+    "interval would have width 0; Wilson interval on the {n} {units} that hold these "
+    "trials (each counted once)"
+)
+
+
+def _boot_bounds(reps: np.ndarray, errors: int, total: int, n_clusters: int, level: float,
+                 metric: str = "", units: str = "subjects"):
+    """``(low, high, fallback_reason)``: the percentile interval of a rate's replicates;
+    when the rate is 0 (or 1) every replicate is too and the interval would be a point:
+    then Wilson with n = the number of subjects that hold trials of the class (each
+    subject counted once), said in the reason (:data:`FALLBACK_RATE`)."""
     if total == 0:
-        return float("nan"), float("nan")
-    if errors == 0:
-        return _wilson(0, n_clusters, level)
-    if errors == total:
-        return _wilson(n_clusters, n_clusters, level)
+        return float("nan"), float("nan"), None
+    if errors in (0, total):
+        low, high = _wilson(0 if errors == 0 else n_clusters, n_clusters, level)
+        what = "is 0" if errors == 0 else "is 1"
+        return low, high, FALLBACK_RATE.format(metric=metric.upper(), what=what,
+                                               n=n_clusters, units=units)
     lo, hi = percentile_interval(reps[np.isfinite(reps)], level)
-    return float(lo), float(hi)
+    return float(lo), float(hi), None
 
 
 def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
@@ -443,26 +390,37 @@ _COMMON_DOC = """group, reference_group : str
     impostors : {"same_group", "all"}
         Which impostor trials count: same-group only (de Freitas Pereira & Marcel, 2021)
         or all of them, each attributed to the probe's group. A column of the result.
-    threshold : {"fmr", "eer"} or float
-        The global threshold: FMR at most ``target`` with the smallest FNMR, bob.measure's
-        EER threshold, or a fixed number in score units. Chosen on all counted trials of
-        the system (all groups pooled).
+    threshold : {"far", "eer", "min_hter", "frr"} or float
+        The global threshold, one criterion of the protocol
+        (:data:`pandas_biosig._core.criteria.CRITERIA`, one name for a criterion in every
+        kind of table): ``"far"`` the target FMR — the FMR of the counted impostor trials
+        at most ``target``, with the smallest FNMR (as
+        ``pbs.error_rates(threshold="far")``; ``"fmr"`` is refused with a message naming
+        ``"far"``) —, ``"eer"`` bob.measure's EER threshold, ``"min_hter"``, ``"frr"``
+        (FNMR at most ``target``), or a fixed number in score units. Chosen on all counted
+        trials of the system (all groups pooled).
     target : float
-        The FMR of ``threshold="fmr"``.
-    on : "auto", split value or None
-        Where the threshold is chosen. ``"auto"``: on the dev split (``dev``,
-        ``development``) and reported on every eval split (``eval``, ``evaluation``,
-        ``test``) when the table has one dev split and at least one eval split, else on the
-        reported trials themselves (a-posteriori). ``None``:
-        a-posteriori on every split. A split value: chosen there, reported on the others.
-    apply_to : split value or list, optional
-        Report only these splits.
-    system, trial, label, score, split, subject : str
-        Column names (``split``, ``subject`` are used when present).
+        The bound of ``threshold="far"`` (a target FMR) or ``"frr"``.
+    on, apply_to : "auto", split value or None
+        Where the threshold is chosen and the splits reported, the protocol's rule for
+        every kind of table (:mod:`pandas_biosig._core.protocol`). ``"auto"``: chosen on
+        the dev split (``dev``, ``development``) and reported on every eval split
+        (``eval``, ``evaluation``, ``test``) when the table has one dev split and at
+        least one eval split, else on the reported trials themselves (a-posteriori,
+        ``threshold_from="same trials"``). ``on=None``: a-posteriori on every split. A
+        split value: chosen there, reported on the others (``apply_to="auto"``) or on
+        ``apply_to``.
+    system, trial, label, score, split : str
+        Column names (``split`` is used when present).
     orientation, nonfinite
         As in :func:`pandas_biosig.eer`."""
 
+_SUBJECT_DOC = """subject : str
+        The subject column (used when present): the unit of dependence of the intervals
+        and tests that account for subjects, under the one subject rule (an id on every
+        trial, at least two subjects in every group)."""
+
 
 def _doc(func):
-    func.__doc__ = fill_doc(func.__doc__, common=_COMMON_DOC)
+    func.__doc__ = fill_doc(func.__doc__, common=_COMMON_DOC, subject=_SUBJECT_DOC)
     return func

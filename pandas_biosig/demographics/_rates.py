@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.curve_datasets import label_array
 from .._core.options import NonFinite, Orientation
+from .._core.protocol import AUTO
 from .._core.schema import SchemaError
 from .._core.validation import check_confidence_level
 from .._core.validation import check_n_resamples as _check_resamples
@@ -34,6 +36,7 @@ from ._plan import (
     _replicates,
     _rng,
     _wilson,
+    check_clusters,
 )
 
 
@@ -46,10 +49,10 @@ def group_rates(
     group: str = "group",
     reference_group: str | None = "reference_group",
     impostors: Impostors = "same_group",
-    threshold: GroupCriterion | float = "fmr",
+    threshold: GroupCriterion | float = "far",
     target: float = 1e-3,
-    on: Hashable | None = "auto",
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     ci_method: IntervalMethod = "auto",
     confidence_level: float = 0.95,
     n_resamples: int = 1000,
@@ -70,6 +73,7 @@ def group_rates(
     data : DataFrame
         Demographic trial table (module docstring).
     {common}
+    {subject}
     ci_method : {"auto", "wilson", "wilson_cluster", "bootstrap"}
         Interval of each rate. ``"auto"``: ``"wilson_cluster"`` when the table has a
         subject column (trials of one person are not independent, and binomial intervals
@@ -77,8 +81,11 @@ def group_rates(
         N / design effect of the subject clusters, with Student's t on (subjects − 1)
         degrees of freedom (Korn & Graubard, 1998); a rate of 0 or 1 uses n = the number
         of subjects. Without subjects, the Wilson score interval. ``"bootstrap"``:
-        subjects resampled within the group, percentile interval (a rate of 0 or 1: Wilson
-        with n = subjects, or trials without a subject column). Measured coverage:
+        subjects resampled within the group, percentile interval (a rate of 0 or 1, whose
+        replicates cannot vary: Wilson with n = subjects, or trials without a subject
+        column, said in ``fallback_reason``). The subject intervals follow the one
+        subject rule: a subject id on every trial and at least two subjects in every
+        group (:func:`pandas_biosig._core.schema.check_subjects`). Measured coverage:
         docs/validity.md.
     confidence_level : float
         Level of the intervals.
@@ -92,16 +99,21 @@ def group_rates(
         (or category order):
 
         - ``system``, ``split``, ``group``; ``impostors``;
-        - ``criterion`` (``"fmr"``, ``"eer"`` or ``"fixed"``), ``target`` (NaN unless
-          ``"fmr"``), ``threshold_split`` (None when fixed), ``threshold_from`` (the
-          split the threshold was chosen on, ``"same trials"`` or ``"fixed"``),
+        - ``criterion`` (``"far"``, ``"eer"``... or ``"fixed"``), ``target`` (NaN unless
+          ``"far"``/``"frr"``), ``threshold_split`` (None when fixed), ``threshold_from``
+          (the split the threshold was chosen on, ``"same trials"`` or ``"fixed"``),
           ``threshold`` (score units);
         - ``n_genuine``, ``n_impostor``: counted trials of the group; ``n_subjects``:
           subjects with counted trials in the group (NaN without a subject column);
         - ``fa``, ``fr``: false matches and false non-matches;
         - ``fmr`` = fa / n_impostor, ``fnmr`` = fr / n_genuine, with ``*_low``, ``*_high``;
         - ``ci_method`` (``"wilson"``, ``"wilson_cluster"`` or ``"bootstrap"``),
-          ``confidence_level``.
+          ``confidence_level``;
+        - ``resample``: ``"subject"`` when the interval accounts for subjects
+          (``wilson_cluster``, or the bootstrap with a subject column), ``"trial"`` for
+          the bootstrap of trials, None for Wilson's;
+        - ``fallback_reason``: why a bootstrap interval is Wilson's instead (None
+          otherwise).
 
     Raises
     ------
@@ -141,6 +153,9 @@ def group_rates(
     level = check_confidence_level(confidence_level)
     how = _method(ci_method, plan, INTERVAL_METHODS, _CLUSTER, "ci_method")
     n_resamples = _check_resamples(n_resamples)
+    if how in (_BOOT, _CLUSTER):
+        check_clusters(plan, f"ci_method={how!r}", subject)
+    resample = _resampled(how, plan)
     rng = _rng(seed)
     k = len(plan.labels)
     n_clusters = plan.cluster_group.size
@@ -158,22 +173,14 @@ def group_rates(
             if plan.has_subject:
                 held = np.zeros(plan.cluster_group.size, dtype=bool)
                 held[rep.part.cluster[rep.part.counted & (rep.part.group == j)]] = True
-                n_subj = int(held.sum())
+                n_subj: float = int(held.sum())
             else:
                 n_subj = float("nan")
             fmr = fa[j] / n_imp[j] if n_imp[j] else float("nan")
             fnmr = fr[j] / n_gen[j] if n_gen[j] else float("nan")
-            if how == _BOOT:
-                rf, rn = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
-                bounds = [
-                    _boot_bounds(rf, fa[j], n_imp[j], int((cc[2][members] > 0).sum()), level),
-                    _boot_bounds(rn, fr[j], n_gen[j], int((cc[0][members] > 0).sum()), level),
-                ]
-            elif how == _CLUSTER:
-                bounds = [_cluster_wilson(cc[3][members], cc[2][members], level),
-                          _cluster_wilson(cc[1][members], cc[0][members], level)]
-            else:
-                bounds = [_wilson(fa[j], n_imp[j], level), _wilson(fr[j], n_gen[j], level)]
+            bounds = _bounds(how, plan, (fa[j], n_imp[j], fr[j], n_gen[j]), cc, members, level,
+                             rng, n_resamples)
+            why = "; ".join(b[2] for b in bounds if b[2]) or None
             rows.append(dict(
                 system=rep.part.system, split=rep.part.split, group=name, impostors=plan.impostors,
                 criterion=plan.criterion, target=plan.target, threshold_split=rep.threshold_split,
@@ -182,9 +189,32 @@ def group_rates(
                 n_impostor=int(n_imp[j]), n_subjects=n_subj, fa=int(fa[j]), fr=int(fr[j]),
                 fmr=fmr, fmr_low=bounds[0][0], fmr_high=bounds[0][1], fnmr=fnmr,
                 fnmr_low=bounds[1][0], fnmr_high=bounds[1][1], ci_method=how,
-                confidence_level=level,
+                confidence_level=level, resample=resample, fallback_reason=why,
             ))
     return _frame(rows, GROUP_RATE_COLUMNS)
+
+
+def _bounds(how: str, plan, counts, cc, members, level, rng, n_resamples) -> list[tuple]:
+    """``[(low, high, fallback_reason)]`` of one group's FMR and FNMR by ``how``."""
+    fa, n_imp, fr, n_gen = counts
+    if how == _BOOT:
+        rf, rn = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
+        units = "subjects" if plan.has_subject else "trials"
+        return [
+            _boot_bounds(rf, fa, n_imp, int((cc[2][members] > 0).sum()), level, "fmr", units),
+            _boot_bounds(rn, fr, n_gen, int((cc[0][members] > 0).sum()), level, "fnmr", units),
+        ]
+    if how == _CLUSTER:
+        return [(*_cluster_wilson(cc[3][members], cc[2][members], level), None),
+                (*_cluster_wilson(cc[1][members], cc[0][members], level), None)]
+    return [(*_wilson(fa, n_imp, level), None), (*_wilson(fr, n_gen, level), None)]
+
+
+def _resampled(how: str, plan) -> str | None:
+    """The unit of dependence an interval accounts for (the ``resample`` column)."""
+    if how == _CLUSTER or (how == _BOOT and plan.has_subject):
+        return "subject"
+    return "trial" if how == _BOOT else None
 
 
 @_doc
@@ -195,16 +225,15 @@ def cross_group_fmr(
     group: str = "group",
     reference_group: str | None = "reference_group",
     impostors: Impostors = "same_group",
-    threshold: GroupCriterion | float = "fmr",
+    threshold: GroupCriterion | float = "far",
     target: float = 1e-3,
-    on: Hashable | None = "auto",
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     system: str = "system",
     trial: str = "trial",
     label: str = "label",
     score: str = "score",
     split: str | None = "split",
-    subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> xr.Dataset:
@@ -224,15 +253,17 @@ def cross_group_fmr(
     Dataset
         Dims ``system``, ``split``, ``group`` (probe), ``reference_group``; variables
         ``fmr`` (NaN where a cell has no impostor trial), ``fa``, ``n_impostor`` over all
-        four, and ``threshold`` over (system, split); ``split`` is ``""`` when the table
-        has no split column. Scalar coords ``impostors``,
-        ``criterion``, ``target``; attrs ``kind="cross_group_fmr"``.
+        four, and ``threshold`` and ``threshold_from`` over (system, split); ``split`` is
+        ``""`` when the table has no split column. Scalar coords ``impostors``,
+        ``criterion``, ``target``; attrs ``kind="cross_group_fmr"``. Group labels are the
+        group values (str unless all are numbers).
 
     Raises
     ------
     SchemaError
-        Without ``reference_group`` (:data:`ERROR_REFERENCE_NEEDED`), and as
-        :func:`group_rates`.
+        Without ``reference_group`` (:data:`ERROR_REFERENCE_NEEDED`), two group values with
+        one label (``1`` and ``"1"``: :data:`pandas_biosig._core.curve_datasets.ERROR_LABELS`),
+        and as :func:`group_rates`.
 
     Examples
     --------
@@ -247,7 +278,7 @@ def cross_group_fmr(
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
-        trial=trial, label=label, score=score, split=split, subject=subject,
+        trial=trial, label=label, score=score, split=split, subject=None, clusters=False,
         orientation=orientation, nonfinite=nonfinite,
     )
     k = len(plan.labels)
@@ -256,6 +287,7 @@ def cross_group_fmr(
     fa = np.zeros((len(systems), len(splits), k, k), dtype=np.int64)
     n = np.zeros_like(fa)
     thr = np.full((len(systems), len(splits)), np.nan)
+    frm = np.full((len(systems), len(splits)), None, dtype=object)
     for rep in plan.reported:
         i, s = systems.index(rep.part.system), splits.index(rep.part.split)
         p = rep.part
@@ -265,6 +297,7 @@ def cross_group_fmr(
         n[i, s] = np.bincount(cell, minlength=k * k).reshape(k, k)
         fa[i, s] = np.bincount(cell[acc], minlength=k * k).reshape(k, k)
         thr[i, s] = plan.sign * rep.threshold
+        frm[i, s] = str(rep.threshold_from)
     with np.errstate(divide="ignore", invalid="ignore"):
         fmr = np.where(n > 0, fa / np.where(n > 0, n, 1), np.nan)
     dims = ("system", "split", "group", "reference_group")
@@ -275,10 +308,14 @@ def cross_group_fmr(
             "n_impostor": (dims, n, {"long_name": "impostor trials", "units": "trials"}),
             "threshold": (("system", "split"), thr, {"long_name": "global threshold",
                                                      "units": "score"}),
+            "threshold_from": (("system", "split"), frm, {
+                "long_name": "where the threshold came from: its split, same trials or fixed"}),
         },
         coords={
-            "system": systems, "split": ["" if s is None else s for s in splits],
-            "group": plan.labels, "reference_group": plan.labels,
+            "system": label_array(systems, "system"),
+            "split": label_array(["" if s is None else s for s in splits], "split"),
+            "group": label_array(plan.labels, "group"),
+            "reference_group": label_array(plan.labels, "reference_group"),
             "impostors": plan.impostors, "criterion": plan.criterion, "target": plan.target,
         },
         attrs={"kind": "cross_group_fmr", "orientation": orientation},

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -103,7 +103,7 @@ def to_latex(
     styler = (
         Styler(cells)
         .hide(axis="index")
-        .format(lambda text: _substitute(text, "latex"), escape="latex")
+        .format(lambda text: _substitute(str(text), "latex"), escape="latex")
         .format_index(escape=None, axis="columns")
         .apply(lambda _: styles, axis=None)
     )
@@ -111,7 +111,7 @@ def to_latex(
         caption = _substitute(_escape_latex(" ".join(table.caption)), "latex")
     if label and not caption:
         raise ValueError(ERROR_LABEL.format(label=label))
-    float_args = (
+    float_args: dict[str, Any] = (
         {"caption": caption or None, "label": label, "position_float": "centering"}
         if caption or label
         else {}

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -83,8 +83,9 @@ def to_markdown(
         rows, columns=[h.replace("|", r"\|") for h in table.headers], dtype=object
     )
     align = ["right" if n else "left" for n in table.numeric]
+    colalign: dict[str, Any] = {"colalign": align} if rows else {}
     text = cells.to_markdown(  # tabulate 0.9.0 fails on colalign without rows
-        index=False, disable_numparse=True, **({"colalign": align} if rows else {}),
+        index=False, disable_numparse=True, **colalign,
     )
     if caption is None:
         caption = _substitute(" ".join(table.caption), "markdown")

@@ -162,7 +162,7 @@ class _Rates(AbstractSet):
     """The columns of unit ``"%"``: a live view of :data:`COLUMN_FORMATS`."""
 
     def __contains__(self, column):
-        fmt = COLUMN_FORMATS.get(column) if isinstance(column, Hashable) else None
+        fmt = COLUMN_FORMATS.get(column) if isinstance(column, str) else None
         return fmt is not None and fmt.unit == "%"
 
     def __iter__(self):
@@ -289,8 +289,9 @@ _NO_ADJUSTMENT = ("none", "", None)
 #: Columns a comparison table needs for ``marks``.
 COMPARISON_COLUMNS = ("system_a", "system_b", "metric", "reject")
 
-#: When a comparison's metric is not a column of the table, the column that shows it.
-METRIC_COLUMNS = {"eer": "eer_rocch"}
+#: When a comparison's metric is not a column of the table, the column that shows it (a bare
+#: "eer" is the library's default EER, the threshold EER).
+METRIC_COLUMNS = {"eer": "eer_threshold"}
 
 ERROR_MISSING_EXTRA = (
     "{function} needs {package!r}, a dependency of pandas-biosig that is missing from this "
@@ -361,7 +362,7 @@ def _check_columns(names, frame: pd.DataFrame, name: str) -> list:
 
 
 def _is_int(value) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool) and value >= 0
+    return isinstance(value, int | np.integer) and not isinstance(value, bool) and bool(value >= 0)
 
 
 def _own_decimals(frame) -> dict:
@@ -420,7 +421,7 @@ def _distinct(series: pd.Series) -> list:
     return list(dict.fromkeys(_normalize(v) for v in series))
 
 
-def _number(value: float) -> str:
+def _number(value: float | np.number) -> str:
     return f"{value:g}"
 
 

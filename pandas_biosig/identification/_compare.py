@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Literal
 
@@ -16,10 +16,16 @@ import xarray as xr
 from .. import stats
 from .._core.options import Adjust, Alternative, Orientation
 from .._core.pairwise import finish
-from .._core.replicates import bootstrap_result
-from .._core.results import TestResult
+from .._core.replicates import FALLBACK_DIFFERENCE, bootstrap_result, clopper_pearson
+from .._core.results import ConfidenceInterval, TestResult
 from .._core.schema import SchemaError, by_columns, check_option, scalar_value
-from .._core.validation import check_adjust, check_alpha, check_confidence_level, check_count
+from .._core.validation import (
+    check_adjust,
+    check_alpha,
+    check_confidence_level,
+    check_count,
+    check_n_resamples,
+)
 from .._kernels import identification as _k
 from ..stats._common import McNemarMethod
 from ._search import (
@@ -56,8 +62,11 @@ COMPARE_COLUMNS = [
     "ci_high",
     "alternative",
     "method",
+    "fallback_reason",
 ]
-CMC_DIFFERENCE_VARIABLES = ["estimate", "ci_low", "ci_high", "band_low", "band_high", "n"]
+CMC_DIFFERENCE_VARIABLES = [
+    "estimate", "ci_low", "ci_high", "band_low", "band_high", "constant", "n",
+]
 
 __all__ = ["CMC_DIFFERENCE_VARIABLES", "COMPARE_COLUMNS", "TESTS", "cmc_difference", "compare_identification"]
 
@@ -147,10 +156,39 @@ def _pair_test(test, method, ra, rb, at_rank, alternative, rng, n_resamples) -> 
         )
     # paired bootstrap over probes: only the discordant probes move the difference, so a
     # replicate is one multinomial draw of (A only, B only, the rest)
+    if only_a == only_b == 0:  # no discordant probe: every replicate is 0
+        return _NoDiscordance(0.0, 1.0, 0.0, 0.0, alternative,
+                              "paired bootstrap of the recognition rate difference", n)
     draws = rng.multinomial(n, [only_a / n, only_b / n, 1.0 - (only_a + only_b) / n], n_resamples)
     deltas = (draws[:, 0] - draws[:, 1]) / n
     res = bootstrap_result((only_a - only_b) / n, deltas, alternative, n)
     return replace(res, method="paired bootstrap of the recognition rate difference")
+
+
+@dataclass(frozen=True)
+class _NoDiscordance(TestResult):
+    """The paired bootstrap when no probe is identified by one system only: every
+    replicated difference is 0, so the bootstrap cannot measure the uncertainty. The
+    interval bounds the two discordant proportions (A only, B only; 0 of ``n`` each) by
+    Clopper–Pearson, Bonferroni over the two; p-value 1."""
+
+    fallback_reason: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "fallback_reason", FALLBACK_DIFFERENCE.format(
+            value=0.0, units=f"{self.n} probes", m=2,
+            p="p-value 1 (no probe is identified by one system only)"))
+
+    def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
+        level = check_confidence_level(confidence_level)
+        sides = 2 if self.alternative == "two-sided" else 1
+        high = clopper_pearson(0, self.n, 2 * (1 - level) / (2 * sides))[1]
+        low = -high
+        if self.alternative == "greater":
+            high = float("inf")
+        elif self.alternative == "less":
+            low = -float("inf")
+        return ConfidenceInterval(low, high)
 
 
 def _sign_result(wins_a: int, wins_b: int, alternative: str) -> TestResult:
@@ -314,10 +352,10 @@ def compare_identification(
     adjust = check_adjust(adjust)
     alpha = check_alpha(alpha)
     level = check_confidence_level(confidence_level)
-    n_resamples = check_count(n_resamples, "n_resamples", positive=True)
+    n_resamples = check_n_resamples(n_resamples)
     by_cols = by_columns(by)
     s = validate_search(
-        data, by=[*by_cols, fold] if test == "sign" else by_cols, system=system, probe=probe,
+        data, by=[*by_cols, fold] if fold is not None else by_cols, system=system, probe=probe,
         reference=reference, score=score, mate=mate, orientation=orientation,
         nonfinite=nonfinite,
     )
@@ -367,7 +405,7 @@ def _aligned_pairs(s: Searches, families, systems, common_probes: bool):
             yield (*fam_key, a, b), ra, rb
 
 
-def _sign_pairs(s: Searches, systems, n_by: int, at_rank: int, alternative: str,
+def _sign_pairs(s: Searches, systems, n_by: int, at_rank: int, alternative: Alternative,
                 common_probes: bool) -> list[tuple[tuple, TestResult]]:
     """The sign test of every pair over the runs (the last grouping column) of each ``by``
     group: a run is won by the system that recognises more of its probes."""
@@ -381,9 +419,10 @@ def _sign_pairs(s: Searches, systems, n_by: int, at_rank: int, alternative: str,
     for g in s.groups:
         present.setdefault(g.key[:n_by], {})[g.system] = None
     return [
-        ((*group, a, b), _sign_result(*wins.get((*group, a, b), (0, 0)), alternative))
+        ((*group, a, b), _sign_result(wins_a, wins_b, alternative))
         for group, here in present.items()
         for a, b in combinations([x for x in systems if x in here], 2)
+        for wins_a, wins_b in [wins.get((*group, a, b), (0, 0))]
     ]
 
 
@@ -396,6 +435,7 @@ def _result_columns(res: TestResult, test: str, at_rank: int, level: float,
         statistic=res.statistic, pvalue=res.pvalue, log10_pvalue=res.log10_pvalue,
         confidence_level=level, ci_low=float(ci.low), ci_high=float(ci.high),
         alternative=alternative, method=res.method,
+        fallback_reason=getattr(res, "fallback_reason", None) or None,
     )
 
 
@@ -445,8 +485,10 @@ def cmc_difference(
         scalars ``confidence_level`` and ``n_resamples``.  Data variables over
         ``(*by, pair, rank)``: ``estimate`` (CMC_A − CMC_B), ``ci_low``/``ci_high`` (the
         pointwise percentile interval at each rank), ``band_low``/``band_high`` (a
-        simultaneous band over all ranks); ``n`` (aligned mated probes) over
-        ``(*by, pair)``.  A pair missing in a ``by`` group is NaN.
+        simultaneous band over all ranks), ``constant`` (True where the replicates cannot
+        vary, no probe being identified at the rank by one system only: the bounds there
+        are exact Clopper–Pearson bounds instead, :data:`CONSTANT_RANKS`); ``n`` (aligned
+        mated probes) over ``(*by, pair)``.  A pair missing in a ``by`` group is NaN.
 
     Raises
     ------
@@ -486,7 +528,7 @@ def cmc_difference(
     >>> bool((pair.band_low.sel(rank=1) > 0).item())
     True
     """
-    n_resamples = check_count(n_resamples, "n_resamples", positive=True)
+    n_resamples = check_n_resamples(n_resamples)
     level = check_confidence_level(confidence_level)
     if max_rank is not None:
         max_rank = check_count(max_rank, "max_rank", positive=True)
@@ -512,7 +554,8 @@ def cmc_difference(
             est = (_k.cmc_counts(ra, r) - _k.cmc_counts(rb, r)) / ra.size
             reps = _k.cmc_difference_replicates(ra, rb, r, n_resamples, rng)
             keys.append((*fam_key, i))
-            values.append((est, *_bands(est, reps, level), ra.size))
+            values.append((est, *_exact_where_constant(ra, rb, r, *_bands(est, reps, level),
+                                                       level), ra.size))
     grid = _Grid(s.by, keys, last="pair", values=range(len(pairs)))
     dims = grid.dims
     names = ["estimate", "ci_low", "ci_high", "band_low", "band_high"]
@@ -527,6 +570,7 @@ def cmc_difference(
         name: _var([*dims, "rank"], grid.array([v[j] for v in values], (r,)), long, "1")
         for j, (name, long) in enumerate(zip(names, long_names, strict=True))
     }
+    data_vars["constant"] = _var([*dims, "rank"], _constant(grid, values, r), CONSTANT_RANKS, "")
     data_vars["n"] = _var(dims, grid.array([v[-1] for v in values], dtype=np.int64),
                           "mated probes ranked by both systems", "1")
     attrs = _attrs(s, "cmc_difference")
@@ -544,6 +588,43 @@ def cmc_difference(
         },
         attrs=attrs,
     )
+
+
+#: ``long_name`` of :func:`cmc_difference`'s ``constant`` variable: why a rank's bounds
+#: are not the bootstrap's.
+CONSTANT_RANKS = (
+    "every bootstrap replicate is equal at this rank (no probe, or every probe, "
+    "identified by one system only), so the bootstrap cannot vary: the interval and band "
+    "there are exact Clopper-Pearson bounds of the two discordant proportions (Bonferroni)"
+)
+
+
+def _constant(grid, values, r) -> np.ndarray:
+    """The ``constant`` flags of every pair on the grid (False where a pair is missing)."""
+    return grid.array([v[5].astype(float) for v in values], (r,)) > 0
+
+
+def _exact_where_constant(ra, rb, r, low, high, band_low, band_high, level):
+    """The bounds, with exact ones where the replicates cannot vary: every probe
+    discordant the same way or none (``x10``, ``x01``: probes identified at the rank by
+    A only, by B only)."""
+    n = ra.size
+    both = np.maximum(ra, rb)
+    x10 = _k.cmc_counts(ra, r) - _k.cmc_counts(both, r)
+    x01 = _k.cmc_counts(rb, r) - _k.cmc_counts(both, r)
+    constant = np.isin(x10, (0, n)) & np.isin(x01, (0, n))
+    if not constant.any():
+        return low, high, band_low, band_high, constant
+    alpha = (1 - level) / 2
+    exact = [
+        np.subtract(*(np.array([clopper_pearson(a, n, alpha)[i] for a in x[constant]])
+                      for x, i in ((x10, side), (x01, 1 - side))))
+        for side in (0, 1)
+    ]
+    out = [np.array(b, dtype=np.float64) for b in (low, high, band_low, band_high)]
+    for b, e in zip(out, (*exact, *exact), strict=True):
+        b[constant] = e
+    return (*out, constant)
 
 
 def _bands(est: np.ndarray, reps: np.ndarray, level: float):

@@ -37,8 +37,6 @@ Rules, as bob.measure
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal
 
@@ -48,13 +46,12 @@ import xarray as xr
 
 from .. import stats
 from .._core.options import Orientation
-from .._core.schema import SchemaError, check_option
-from .._core.validation import check_confidence_level, check_count, check_rate
+from .._core.protocol import AUTO, Protocol, check_policy
+from .._core.schema import by_columns, check_option
+from .._core.validation import check_confidence_level, check_count
 from .._kernels import identification as _k
 from ..stats._common import RATE_CI_METHODS, RateCIMethod
 from ._search import (
-    ERROR_THRESHOLD,
-    ERROR_THRESHOLD_MISSING,
     SearchNonFinite,
     _attrs,
     _fill_doc,
@@ -108,9 +105,12 @@ RECOGNITION_COLUMNS = [
 ]
 DIR_COLUMNS = [
     "system",
+    "split",
     "rank",
     "criterion",
     "target",
+    "threshold_split",
+    "threshold_from",
     "threshold",
     "n_mated",
     "n_unmated",
@@ -118,6 +118,7 @@ DIR_COLUMNS = [
     "n_false_alarms",
     "dir",
     "far",
+    "resample",
 ]
 CMC_VARIABLES = ["cmc", "n_correct", "n_probes", "n_unmated", "max_rank", "recognition_rate"]
 DIR_CURVE_VARIABLES = ["threshold", "far", "dir", "n_mated", "n_unmated"]
@@ -481,6 +482,9 @@ def detection_identification_rate(
     threshold: Literal["far"] | float | Mapping[Hashable, float] = "far",
     target: float = 0.01,
     rank: int = 1,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
+    split: str | None = "split",
     by: str | Sequence[str] | None = None,
     system: str = "system",
     probe: str = "probe",
@@ -498,25 +502,36 @@ def detection_identification_rate(
         Tidy search table with mated and unmated (open-set) probes (see
         :func:`probe_ranks`).
     threshold : "far", number or mapping, default "far"
-        ``"far"``: each system's threshold is the one with the highest DIR among those
-        whose false alarm rate is at most ``target``.  A number: one threshold for every
-        system; a mapping ``{system: threshold}``: one per system.
+        ``"far"`` (the protocol's criterion of that name, one name in every kind of
+        table): each system's threshold is the one with the highest DIR among those whose
+        false alarm rate is at most ``target``.  A number: one threshold for every
+        system; a mapping ``{system: threshold}``: one per system (NaN refused).
     target : float, default 0.01
         The false alarm rate bound of ``threshold="far"`` (ignored otherwise, and
         reported as NaN).
     rank : int, default 1
         A mated probe is identified iff its mate ranks ``rank`` or better.
+    on, apply_to : split value, "auto" or None, default "auto"
+        Where ``threshold="far"`` is chosen and the splits reported, the protocol of every
+        kind of table (:mod:`pandas_biosig._core.protocol`): ``"auto"`` chooses on the dev
+        split and reports the eval split(s) when the search table has both (column
+        ``split``), else each split's own searches (``threshold_from="same trials"``).
+    split : str or None, default "split"
+        The split column (used when present; each split is a search experiment of its own).
     {column_args}
 
     Returns
     -------
     DataFrame
-        One row per (``by`` group, system) with columns ``system``, ``rank``,
-        ``criterion`` (``"far"`` or ``"fixed"``), ``target``, ``threshold`` (in the
-        score's units), ``n_mated``, ``n_unmated``, ``n_detected`` (mated probes detected
-        and identified), ``n_false_alarms`` (unmated probes whose best score reaches the
-        threshold), ``dir`` = n_detected / n_mated and ``far`` = n_false_alarms /
-        n_unmated (NaN without unmated probes).
+        One row per reported (``by`` group, system, split) with columns ``system``,
+        ``split`` (None without a split column), ``rank``, ``criterion`` (``"far"`` or
+        ``"fixed"``), ``target``, ``threshold_split`` (the split the threshold was chosen
+        on), ``threshold_from`` (that split, ``"same trials"`` or ``"fixed"``),
+        ``threshold`` (in the score's units), ``n_mated``, ``n_unmated``, ``n_detected``
+        (mated probes detected and identified), ``n_false_alarms`` (unmated probes whose
+        best score reaches the threshold), ``dir`` = n_detected / n_mated, ``far`` =
+        n_false_alarms / n_unmated (NaN without unmated probes) and ``resample`` (None:
+        nothing is resampled).
 
     Raises
     ------
@@ -524,9 +539,10 @@ def detection_identification_rate(
         As :func:`probe_ranks`; a system without mated probes (:data:`ERROR_NO_MATED`);
         ``threshold="far"`` on a system without unmated probes
         (:data:`ERROR_NO_UNMATED`); a mapping without the system
-        (:data:`ERROR_THRESHOLD_MISSING`).
+        (:data:`pandas_biosig._core.protocol.ERROR_THRESHOLD_MISSING`).
     ValueError
-        A bad ``threshold`` (:data:`ERROR_THRESHOLD`), ``target`` (:data:`~pandas_biosig.stats.ERROR_RATE`) or
+        A bad ``threshold`` (:data:`pandas_biosig._core.validation.ERROR_THRESHOLD_VALUE`,
+        or an unknown criterion), ``target`` (:data:`~pandas_biosig.stats.ERROR_RATE`) or
         ``rank`` (:data:`~pandas_biosig.stats.ERROR_POSITIVE_COUNT`).
 
     See Also
@@ -572,73 +588,73 @@ def detection_identification_rate(
     3      lbp      2.885               2  0.08  0.37
     """
     at_rank = check_count(rank, "rank", positive=True)
-    criterion = _check_threshold(threshold)
-    if criterion == "far":
-        target = check_rate(target, "target")
+    check_policy(threshold, kind="identification", target=target)
+    by_cols = by_columns(by)
+    split_col = split if split is not None and (split in data.columns or split != "split") else None
     s = validate_search(
-        data, by=by, system=system, probe=probe, reference=reference, score=score,
-        mate=mate, orientation=orientation, nonfinite=nonfinite,
+        data, by=[*by_cols, split_col] if split_col is not None else by_cols, system=system,
+        probe=probe, reference=reference, score=score, mate=mate, orientation=orientation,
+        nonfinite=nonfinite,
     )
+    table = _SplitSearches(s, by_cols, split_col, list(data.columns))
+    for g in table.groups:
+        _require_mated(s, g.search, "the detection and identification rate")
+
+    def sweep_of(kg):
+        _require_unmated(s, kg.search, "threshold='far'")
+        st = kg.search.stats
+        return _k.open_set_sweep(st.mate_score, st.rank, _unmated_top(kg.search), at_rank)
+
+    resolved = Protocol(threshold=threshold, target=target, on=on, apply_to=apply_to,
+                        kind="identification").resolve(table, sweep_of=sweep_of)
     rows = []
-    for g in s.groups:
-        _require_mated(s, g, "the detection and identification rate")
+    for r in resolved:
+        g, t = r.group.search, r.threshold
         st = g.stats
-        top = _unmated_top(g)
-        if criterion == "far":
-            _require_unmated(s, g, "threshold='far'")
-            op = _k.open_set_sweep(st.mate_score, st.rank, top, at_rank).fnmr_at_fmr(target)
-            t, detected, alarms = float(op.threshold), op.p - op.fr, op.fa
-        else:
-            t = s.sign * _fixed_threshold(threshold, g.system)
-            detected, alarms = (
-                int(x) for x in _k.open_set_counts(st.mate_score, st.rank, top, t, at_rank)
-            )
-        n_u = g.n_unmated
-        rows.append(
-            dict(
-                rank=at_rank,
-                criterion=criterion,
-                target=target if criterion == "far" else np.nan,
-                threshold=s.sign * t,
-                n_mated=g.n_mated,
-                n_unmated=n_u,
-                n_detected=int(detected),
-                n_false_alarms=int(alarms),
-                dir=detected / g.n_mated,
-                far=alarms / n_u if n_u else np.nan,
-            )
+        detected, alarms = (
+            int(x) for x in _k.open_set_counts(st.mate_score, st.rank, _unmated_top(g), t, at_rank)
         )
-    return _frame(s, s.groups, rows, DIR_COLUMNS)
+        n_u = g.n_unmated
+        rows.append(dict(
+            **dict(zip([*by_cols, "system", "split"], r.group.key, strict=True)),
+            rank=at_rank, criterion=r.criterion, target=r.target,
+            threshold_split=r.threshold_split, threshold_from=r.threshold_from,
+            threshold=s.sign * t, n_mated=g.n_mated, n_unmated=n_u,
+            n_detected=detected, n_false_alarms=alarms, dir=detected / g.n_mated,
+            far=alarms / n_u if n_u else np.nan, resample=None,
+        ))
+    return pd.DataFrame(rows, columns=[*by_cols, *DIR_COLUMNS])
 
 
-def _check_threshold(threshold) -> str:
-    if isinstance(threshold, str):
-        if threshold != "far":
-            raise ValueError(ERROR_THRESHOLD.format(value=threshold))
-        return "far"
-    if isinstance(threshold, Mapping | pd.Series):
-        return "fixed"
-    if _is_number(threshold):
-        return "fixed"
-    raise ValueError(ERROR_THRESHOLD.format(value=threshold))
+class _Keyed:
+    """A search group keyed ``(*by, system, split)``, as the protocol reads groups."""
+
+    subject = None
+
+    def __init__(self, key: tuple, search):
+        self.key, self.search = key, search
+
+    @property
+    def system(self):
+        return self.key[-2]
+
+    @property
+    def split(self):
+        return self.key[-1]
 
 
-def _is_number(value) -> bool:
-    return (
-        isinstance(value, numbers.Real) and not isinstance(value, bool) and not math.isnan(value)
-    )
+class _SplitSearches:
+    """The searches of a table as the protocol reads a table: groups ``(*by, system,
+    split)`` (split None without a split column)."""
 
-
-def _fixed_threshold(threshold, name) -> float:
-    if isinstance(threshold, Mapping | pd.Series):
-        given = dict(threshold)
-        if name not in given:
-            raise SchemaError(ERROR_THRESHOLD_MISSING.format(system=name, given=list(given)))
-        value = given[name]
-        if not _is_number(value):
-            raise ValueError(ERROR_THRESHOLD.format(value=threshold))
-        return float(value)
-    return float(threshold)
+    def __init__(self, s, by_cols, split_col, found):
+        n = len(by_cols)
+        self.groups = [
+            _Keyed((*g.key[:n], g.key[-1], g.key[n] if split_col is not None else None), g)
+            for g in s.groups
+        ]
+        self.by, self.split_column, self.orientation = tuple(by_cols), split_col, s.orientation
+        self.columns = {"found": found}
 
 
 @_fill_doc

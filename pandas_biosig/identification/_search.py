@@ -73,10 +73,6 @@ ERROR_NONFINITE = (
     "column {column!r} has {n} non-finite score(s) (NaN or inf). Pass nonfinite='reject' to "
     "count them as failed comparisons that never match. Example rows:\n{rows}"
 )
-ERROR_THRESHOLD = (
-    "threshold={value!r} must be a number, a mapping {{system: threshold}} or 'far'"
-)
-ERROR_THRESHOLD_MISSING = "no threshold given for system {system!r} (thresholds given for {given})"
 _TIES = "against the probe (bob.measure): rank = 1 + non-mate scores >= the best mate score"
 
 

@@ -97,7 +97,7 @@ def _source_text(source, path: str, max_bytes: int) -> _Source:
 def _read_fields(source, path: str, *, usecols=None, max_bytes: int) -> pd.DataFrame:
     """Whitespace-separated text fields as strings; '#' starts a comment."""
     text = _source_text(source, path, max_bytes)
-    first = next((f for _, f in _data_lines(text.text) if not f[0].startswith("#")), [])
+    first: list[str] = next((f for _, f in _data_lines(text.text) if not f[0].startswith("#")), [])
     _check_parse_cost(text, len(first) if usecols is None else len(usecols))
     try:
         fields = pd.read_csv(

@@ -21,8 +21,10 @@ import os
 import re
 import tarfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
 
@@ -73,7 +75,7 @@ MAX_FIELD_BYTES = 1 << 16
 
 # name suffix -> (codec, magic bytes); a file is decompressed when it starts with the magic
 # bytes, and a file whose name promises a codec must start with them.
-_CODECS = {
+_CODECS: dict[str, tuple[tuple[str, ...], bytes, Callable[..., IO[Any]]]] = {
     "gzip": ((".gz", ".tgz"), b"\x1f\x8b", gzip.open),
     "bzip2": ((".bz2", ".tbz", ".tbz2"), b"BZh", bz2.open),
     "xz": ((".xz", ".txz"), b"\xfd7zXZ\x00", lzma.open),
@@ -125,7 +127,9 @@ def _scan_lines(data: bytes | bytearray, name: str) -> int:
         returns += int(np.count_nonzero(is_r))
         ends = np.flatnonzero(is_n | is_r) + lo
         starts = np.concatenate([[line_start], ends[:-1] + 1]) if ends.size else np.array([line_start])
-        long = np.flatnonzero(ends - starts[: ends.size] > MAX_FIELD_BYTES) if ends.size else []
+        long: np.ndarray | list[int] = (
+            np.flatnonzero(ends - starts[: ends.size] > MAX_FIELD_BYTES) if ends.size else []
+        )
         for k in long:
             _check_line(view, int(starts[k]), int(ends[k]), name, line_number + _breaks(view, line_start, int(starts[k])))
         if ends.size:
@@ -215,7 +219,7 @@ def _reason(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
-def _is_tar(data: bytes, path: Path) -> bool:
+def _is_tar(data: bytes | bytearray, path: Path) -> bool:
     """A tar archive: POSIX/GNU magic bytes, or a name ending in a tar suffix."""
     return data[257:262] == b"ustar" or path.name.lower().endswith(_TAR_SUFFIXES)
 
@@ -237,8 +241,8 @@ def _member_name(path: Path, member: tarfile.TarInfo) -> str:
 
 
 def _read_members(
-    path: Path, data: bytes, member: str | None, max_bytes: int
-) -> list[tuple[str, bytes]]:
+    path: Path, data: bytes | bytearray, member: str | None, max_bytes: int
+) -> list[tuple[str, bytes | bytearray]]:
     """``(name, bytes)`` of the regular, non-hidden members of a tar archive held in memory.
 
     Nothing is extracted to disk; links, devices and directories are skipped, a sparse
@@ -263,7 +267,8 @@ def _read_members(
                 members = chosen
             if not members:
                 raise ScoreFileError(ERROR_NO_MEMBERS.format(path=path))
-            out, total = [], 0
+            out: list[tuple[str, bytes | bytearray]] = []
+            total = 0
             for m in members:
                 name = _member_name(path, m)
                 if m.issparse():
@@ -306,7 +311,7 @@ def _regular_file(path: PathLike) -> Path:
 
 def _read_blobs(
     path: PathLike, member: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
-) -> list[tuple[str, bytes]]:
+) -> list[tuple[str, bytes | bytearray]]:
     """``(name, bytes)`` of a local file, decompressed, one per member if it is a tar.
 
     ``path`` is always a local path: a string such as ``"https://..."`` names a file, it is

@@ -135,8 +135,11 @@ def read_bob_pad(
     -------
     DataFrame
         ``system, trial, label`` (``"bona fide"``/``"attack"``), ``score``, ``pai``
-        (None for bona fide), ``subject`` (the claimed id), ``test_label``, and ``split``
-        when given or named by the file.
+        (None for bona fide), ``subject``, ``test_label``, and ``split`` when given
+        or named by the file.
+        ``subject`` is the claimed id: the person whose presentations they are (bona
+        fide) or whose identity an attack presents, never the attack type (bob's
+        ``real_id`` of an attack).
 
     Raises
     ------
@@ -167,7 +170,7 @@ def read_bob_pad(
                 raise ScoreFileError(ERROR_BONAFIDE.format(source=source.name, values=bad[:5]))
             bona = (flag == "true").to_numpy()
             score = _numbers(source, f["score"].to_numpy(dtype=object), 5, "score")
-            pai = np.where(bona, None, f["attack_type"].to_numpy(dtype=object))
+            pai = np.where(bona, np.array(None), f["attack_type"].to_numpy(dtype=object))
             frames.append(
                 pd.DataFrame(
                     {
@@ -199,7 +202,7 @@ def read_bob_pad(
                 {
                     "label": np.where(bona, "bona fide", "attack"),
                     "score": score,
-                    "pai": pd.Series(np.where(bona, None, species), dtype=object),
+                    "pai": pd.Series(np.where(bona, np.array(None), species), dtype=object),
                     "subject": claimed,
                     "test_label": test,
                 }
@@ -229,9 +232,10 @@ def read_bob_vuln(
     -------
     DataFrame
         ``system, trial, kind`` (``"genuine"``, ``"zei"``, ``"attack"``), ``score``,
-        ``pai`` (the attack type; None unless an attack), ``subject`` (the probe's),
-        ``reference`` (the reference's subject), and ``split`` when given or named by
-        the file.
+        ``pai`` (the attack type; None unless an attack), ``subject`` (the probe's
+        subject, ``probe_subject_id``: the person presented, the unit of dependence),
+        ``reference`` (the reference's subject, ``bio_ref_subject_id``), and ``split``
+        when given or named by the file.
 
     Examples
     --------
@@ -256,7 +260,7 @@ def read_bob_vuln(
                 {
                     "kind": kind,
                     "score": _numbers(source, f["score"].to_numpy(dtype=object), 5, "score"),
-                    "pai": pd.Series(np.where(attack, f["probe_attack_type"].to_numpy(dtype=object), None), dtype=object),
+                    "pai": pd.Series(np.where(attack, f["probe_attack_type"].to_numpy(dtype=object), np.array(None)), dtype=object),
                     "subject": f["probe_subject_id"].to_numpy(dtype=object),
                     "reference": f["bio_ref_subject_id"].to_numpy(dtype=object),
                 }
@@ -299,15 +303,20 @@ def read_asvspoof_cm(
     -------
     DataFrame
         ``system, trial, label, score, pai`` (None for bona fide), ``utterance``,
-        ``subject`` (the speaker: the first field, or the utterance's directory in the
-        4-field layout, e.g. ``p253`` of ``p253/p253_237``), and ``split`` when given or
-        named by the file.
+        ``subject`` and ``split`` when given or named by the file. ``subject`` is the
+        speaker, the unit of dependence of subject-clustered intervals and tests: the first field of the 5- and
+        6-field layouts; in the 4-field layout of the organisers' t-DCF package, whose
+        utterance is ``DIRECTORY/SPEAKER_NUMBER`` with the directory the speaker for bona
+        fide trials but the attack (``SS_1/p310_s0036``) for spoofed ones, the
+        utterance's name up to its first ``_`` (``p310``); a 4-field utterance without a
+        directory (``LA_D_1047731``) names no speaker, and is then its own subject (the
+        trials are treated as independent).
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "cm_dev.txt"
-    >>> _ = p.write_text("p253/p253_237 - bonafide 0.68\np253/p253_9 SS_1 spoof -2.1\n")
+    >>> _ = p.write_text("p253/p253_237 - bonafide 0.68\nSS_1/p253_9 SS_1 spoof -2.1\n")
     >>> pbs.read_asvspoof_cm(p)[["label", "score", "pai", "subject"]]
            label  score   pai subject
     0  bona fide   0.68  None    p253
@@ -320,22 +329,30 @@ def read_asvspoof_cm(
         f = dict(zip(names, cols, strict=True))
         label = _keys(source, f["key"], ASVSPOOF_CM_KEYS, names.index("key") + 1)
         bona = label == "bona fide"
-        if "speaker" in f:
-            subject = f["speaker"]
-        else:
-            subject = np.array([u.split("/")[0] if "/" in u else u for u in f["utterance"]], dtype=object)
+        subject = f["speaker"] if "speaker" in f else _speakers(f["utterance"])
         frames.append(
             pd.DataFrame(
                 {
                     "label": label,
                     "score": _numbers(source, f["score"], len(names), "score"),
-                    "pai": pd.Series(np.where(bona, None, f["attack"]), dtype=object),
+                    "pai": pd.Series(np.where(bona, np.array(None), f["attack"]), dtype=object),
                     "utterance": f["utterance"],
                     "subject": subject,
                 }
             )
         )
     return _finish(frames, path, system_name, split_name)
+
+
+def _speakers(utterances: np.ndarray) -> np.ndarray:
+    """The speaker of every ``DIRECTORY/SPEAKER_NUMBER`` utterance (the name up to its
+    first ``_``; the directory may be the attack), or the utterance itself when it has no
+    directory."""
+    out = []
+    for u in utterances:
+        directory, slash, name = str(u).rpartition("/")
+        out.append(name.split("_", 1)[0] if slash and name else u)
+    return np.array(out, dtype=object)
 
 
 def read_asvspoof_asv(
@@ -360,7 +377,8 @@ def read_asvspoof_asv(
     -------
     DataFrame
         ``system, trial, kind, score, pai`` (None unless an attack), and ``split`` when
-        given or named by the file.
+        given or named by the file. No ``subject``: the file names no speaker, so
+        intervals treat its attempts as independent.
 
     Examples
     --------
@@ -382,7 +400,7 @@ def read_asvspoof_asv(
                 {
                     "kind": kind,
                     "score": _numbers(source, raw, 3, "score"),
-                    "pai": pd.Series(np.where(kind == "attack", attack, None), dtype=object),
+                    "pai": pd.Series(np.where(kind == "attack", attack, np.array(None)), dtype=object),
                 }
             )
         )

@@ -64,7 +64,7 @@ class _Entry:
 def _expand(spec, excluded: set[Path]) -> list[tuple[Path, str | None]]:
     """``(file, system name from a mapping or None)`` for a path, a list or a mapping."""
     if isinstance(spec, Mapping):
-        out = []
+        out: list[tuple[Path, str | None]] = []
         for name, value in spec.items():
             out.extend((path, str(name)) for path, _ in _expand(value, excluded))
         return out

@@ -76,6 +76,7 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 
+from .._core.criteria import bounded_point, eer_point, min_dcf_point, min_weighted_point
 from .._core.frames import rates_row, result_frame
 from .._core.mirror import mirror
 from .._core.options import (
@@ -173,7 +174,7 @@ def eer(
         rows = []
         for g in eng.trials.groups:
             sw = eng.sweep(g.key)
-            value, op = sw.eer_threshold()
+            value, op = eer_point(sw)
             if method == "rocch":
                 value = sw.eer_rocch()
             elif method == "interpolated":
@@ -195,8 +196,8 @@ def error_rates(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -278,8 +279,8 @@ def dcf(
     threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
     weight: float = 0.5,
     target: float | None = None,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -355,12 +356,14 @@ def dcf(
             ):
                 g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion
                 rates = rates_row(sw, t)
-                min_cost, op = sw.min_dcf(a, b, c)
+                min_cost, op = min_dcf_point(sw, a, b, c)
                 rows.append(dict(
-                    p_target=a, c_miss=b, c_fa=c, criterion=crit, threshold=sign * t,
+                    p_target=a, c_miss=b, c_fa=c, criterion=crit,
+                    threshold_from=r.threshold_from, threshold=sign * t,
                     far=rates["far"], frr=rates["frr"],
                     act_dcf=(b * a * rates["frr"] + c * (1 - a) * rates["far"]) / norm,
                     min_dcf=min_cost / norm, min_dcf_threshold=sign * op.threshold,
+                    resample=r.resample,
                 ))
                 groups.append(g)
         out = result_frame(eng.trials, groups, rows, DCF_COLUMNS)
@@ -443,17 +446,18 @@ def summary(
         rows = []
         for g in eng.trials.groups:
             sw = eng.sweep(g.key)
-            eer_t, op = sw.eer_threshold()
-            zero_fnmr = sw.fmr_at_fnmr(0.0)
-            best_hter = sw.min_weighted(0.5)
+            eer_t, op = eer_point(sw)
+            zero_fnmr = bounded_point(sw, "frr", 0.0)
+            best_hter = min_weighted_point(sw, 0.5)
             rows.append(dict(
                 n_genuine=sw.p, n_impostor=sw.n, eer_rocch=sw.eer_rocch(), eer_threshold=eer_t,
                 threshold=sign * op.threshold, auc=np.nan,
                 min_hter=(best_hter.far + best_hter.frr) / 2,
-                fmr100=sw.fnmr_at_fmr(0.01).frr, fmr1000=sw.fnmr_at_fmr(0.001).frr,
-                zero_fmr=sw.fnmr_at_fmr(0.0).frr,
+                fmr100=bounded_point(sw, "far", 0.01).frr,
+                fmr1000=bounded_point(sw, "far", 0.001).frr,
+                zero_fmr=bounded_point(sw, "far", 0.0).frr,
                 zero_fnmr=float("nan") if zero_fnmr is None else zero_fnmr.far,
-                min_dcf=sw.min_dcf(p_target, c_miss, c_fa)[0] / norm,
+                min_dcf=min_dcf_point(sw, p_target, c_miss, c_fa)[0] / norm,
                 p_target=p_target, c_miss=c_miss, c_fa=c_fa,
                 cllr=np.nan, min_cllr=np.nan, d_prime=np.nan,
             ))

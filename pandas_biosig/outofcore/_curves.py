@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import xarray as xr
 
+from .._core.criteria import bounded_point
 from .._core.curve_datasets import Layout, curve_dataset, curve_variable, rate_grid, threshold_attrs
 from .._core.options import NonFinite, Orientation
 from .._kernels import outofcore as _ooc
@@ -128,7 +129,7 @@ def _eer_and_grid_points(eng, grid) -> list:
     out = []
     for g in eng.trials.groups:
         sw = eng.sweep(g.key)
-        ops = [] if grid is None else [sw.fnmr_at_fmr(x) for x in grid]
+        ops = [] if grid is None else [bounded_point(sw, "far", x) for x in grid]
         out.append((sw.eer_rocch(), ops))
     return out
 
@@ -137,7 +138,7 @@ def _curve_points(eng, solved, grid) -> dict:
     """Per group, the points of the curve: thresholds in score units, FAR, FRR, and
     without a grid the largest steps between consecutive points."""
     sign = eng.spec.sign
-    points = {"threshold": [], "far": [], "frr": [], "gaps": []}
+    points: dict[str, list] = {"threshold": [], "far": [], "frr": [], "gaps": []}
     for g, (_, ops) in zip(eng.trials.groups, solved, strict=True):
         ps = eng.scores[g.key]
         if grid is None:

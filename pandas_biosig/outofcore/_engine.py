@@ -13,7 +13,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import dask
 import numpy as np
@@ -200,6 +200,7 @@ def _split(pdf: pd.DataFrame, spec: _Spec, *, trials: bool = False) -> _Part:
     uniq = np.unique(combined)
     uniq = uniq[uniq >= 0]
     groups = []
+    slices: list[tuple[int, np.ndarray | None]]
     if uniq.size == 1 and keep is None:
         slices = [(int(uniq[0]), None)]
     else:
@@ -286,7 +287,8 @@ def _merge_moments(a, b):
 
 
 def _hist_combine(results):
-    out = dict(groups={}, order=[{} for _ in results[0]["order"]], n_bad=0, bad=[], rows=0)
+    out: dict[str, Any] = dict(groups={}, order=[{} for _ in results[0]["order"]], n_bad=0, bad=[],
+                               rows=0)
     for res in results:
         out["n_bad"] += res["n_bad"]
         out["rows"] += res["rows"]
@@ -359,7 +361,8 @@ def _pair_chunk(pdf, index, families, where, common):
     :func:`pair_counts` and the alignment problems found (duplicate rows, missing trials,
     labels that differ).
     """
-    out = dict(counts={}, errors={"dup": [0, []], "missing": [0, []], "labels": [0, []]})
+    out: dict[str, Any] = dict(counts={}, errors={"dup": [0, []], "missing": [0, []],
+                                                "labels": [0, []]})
     if len(pdf) == 0:
         return out
     code = pdf["group"].to_numpy()
@@ -374,8 +377,8 @@ def _pair_chunk(pdf, index, families, where, common):
         k, m = len(uniques), len(systems)
         flat = codes * m + col_of[sel]
         seen = np.bincount(flat, minlength=k * m).reshape(k, m)
-        score = np.full(k * m, -np.inf)
-        gen = np.zeros(k * m, dtype=np.int8)
+        score: np.ndarray = np.full(k * m, -np.inf)
+        gen: np.ndarray = np.zeros(k * m, dtype=np.int8)
         score[flat] = score_all[sel]
         gen[flat] = gen_all[sel]
         score, gen = score.reshape(k, m), gen.reshape(k, m)
@@ -394,7 +397,8 @@ def _pair_chunk(pdf, index, families, where, common):
         for j, (_, t) in enumerate(systems):
             errors[:, j] = decision_errors(score[keep, j], t, genuine)
         pres = None
-        if common and not complete[keep].all():
+        # numpy's stubs type all(axis=1) as a scalar or an array
+        if common and not complete[keep].all():  # type: ignore[index]
             pres = present[keep].astype(np.float32)
             errors *= pres
         counts = pair_counts(errors, genuine, pres)
@@ -409,7 +413,8 @@ def _note(slot, values):
 
 
 def _pair_combine(results):
-    out = dict(counts={}, errors={"dup": [0, []], "missing": [0, []], "labels": [0, []]})
+    out: dict[str, Any] = dict(counts={}, errors={"dup": [0, []], "missing": [0, []],
+                                                "labels": [0, []]})
     for res in results:
         for name, (n, ex) in res["errors"].items():
             out["errors"][name][0] += n
@@ -460,6 +465,7 @@ def _row_hashes(pdf: pd.DataFrame, keys: Sequence[str], trial: str) -> np.ndarra
         v = v.view(np.uint64) if v.dtype.itemsize == 8 else v.astype(np.uint64)
     else:
         v = pd.util.hash_pandas_object(t, index=False).to_numpy()
+    assert acc is not None  # zeros without keys, else the keys' hashes
     return _mix(np.add(acc, v, out=acc))
 
 
@@ -488,7 +494,8 @@ def _hash_repeats(results):
     pieces = max(1, sum(map(len, runs)) // _MERGE_PIECE)
     cuts = longest[np.linspace(0, len(longest), pieces + 1).astype(np.int64)[1:-1]]
     bounds = [np.r_[0, np.searchsorted(r, cuts), len(r)] for r in runs]
-    found, n_repeated = [], 0
+    found: list[np.ndarray] = []
+    n_repeated = 0
     for j in range(pieces):
         h = np.concatenate([r[b[j] : b[j + 1]] for r, b in zip(runs, bounds, strict=True)])
         h.sort()
@@ -527,9 +534,9 @@ def _check_trials(eng: _Engine, data: dd.DataFrame, spec: _Spec, *, rows: int,
     if not duplicates:
         n_missing = int(sub[spec.trial].isna().sum().compute())
         if n_missing:
-            rows = sub[sub[spec.trial].isna()].head(5, npartitions=-1)
+            shown = sub[sub[spec.trial].isna()].head(5, npartitions=-1)
             raise SchemaError(
-                ERROR_MISSING_TRIALS.format(column=spec.trial, n=n_missing, rows=rows.to_string())
+                ERROR_MISSING_TRIALS.format(column=spec.trial, n=n_missing, rows=shown.to_string())
             )
         return
     slices = max(1, -(-rows // _option("check_rows")))
@@ -583,7 +590,7 @@ class _Engine:
     ):
         self.spec = spec
         self.frame = data[spec.columns]
-        self._parts = None
+        self._parts: list | None = None
         self.passes = 0
         res = self._run(_hist_chunk, _hist_combine, spec, _option("bins"), moments)
         if res["n_bad"] and spec.nonfinite == "raise":
@@ -687,9 +694,9 @@ class _Engine:
         limit = _option("gather_limit")
         budget = max(limit // max(len(needs), 1), 1)
         plan = {}
-        for key, los in needs.items():
+        for key, wanted in needs.items():
             ps = self.scores[key]
-            los = np.asarray(los, dtype=np.uint64)
+            los = np.asarray(wanted, dtype=np.uint64)
             idx = np.searchsorted(ps.lo, los)
             count = ps.neg[idx] + ps.pos[idx]
             order = np.argsort(count, kind="stable")
@@ -697,12 +704,12 @@ class _Engine:
             if gather:
                 room = np.cumsum(count[order]) <= budget
                 take[order[room]] = True
-            ref, gat = idx[~take], idx[take]
+            ref, gathered = idx[~take], idx[take]
             refine = None
             if ref.size:
                 extra = min(_option("refine_bits"), max(1, 22 - int(np.ceil(np.log2(ref.size)))))
                 refine = (ps.lo[ref], ps.depth[ref], np.minimum(extra, 64 - ps.depth[ref]))
-            plan[key] = (refine, (ps.lo[gat], ps.hi[gat]) if gat.size else None)
+            plan[key] = (refine, (ps.lo[gathered], ps.hi[gathered]) if gathered.size else None)
         res = self._run(_resolve_chunk, _resolve_combine, self.spec, plan)
         for key, (refine, gat) in plan.items():
             ps = self.scores[key]

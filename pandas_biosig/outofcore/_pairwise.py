@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -93,12 +93,13 @@ def _pair_pass(eng: _Engine, data: dd.DataFrame, families: dict, common: bool) -
     """One aligned pass: per family, the summed :func:`pair_counts` matrices."""
     spec = eng.spec
     fams = list(families.items())
-    codes, where = {}, []
+    codes: dict[tuple, int] = {}
+    cells: list[tuple[int, int]] = []
     for f, (fam, systems) in enumerate(fams):
         for j, (name, _) in enumerate(systems):
-            codes[(*fam[:-1], name, fam[-1])] = len(where)
-            where.append((f, j))
-    where = np.array(where, dtype=np.int64).reshape(-1, 2)
+            codes[(*fam[:-1], name, fam[-1])] = len(cells)
+            cells.append((f, j))
+    where = np.array(cells, dtype=np.int64).reshape(-1, 2)
     meta = pd.DataFrame({
         "trial": pd.Series(dtype=data.dtypes[spec.trial] if spec.trial in data.columns else object),
         "group": pd.Series(dtype=np.int32),
@@ -137,8 +138,8 @@ def pairwise_counts(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     common_trials: bool = False,
     by: str | Sequence[str] | None = None,
     system: str = "system",
@@ -358,8 +359,9 @@ def compare(
         orientation=orientation, nonfinite=nonfinite, duplicates=False,
     )
     trials = eng.trials
-    policy = dict(threshold=threshold, weight=weight, target=target, p_target=p_target,
-                  c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
+    policy: dict[str, Any] = dict(threshold=threshold, weight=weight, target=target,
+                                  p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on,
+                                  apply_to=apply_to)
     members = _members(eng, **policy)
     null = _cmp.null_hypothesis_of(test, Protocol(**policy), members, test_decision_rules)
     n_by = len(trials.by)

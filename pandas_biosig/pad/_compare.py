@@ -10,7 +10,15 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.criteria import choose
 from .._core.options import Adjust, NonFinite, Orientation
+from .._core.protocol import AUTO, SAME_TRIALS, check_policy, resolve_splits
+from .._core.replicates import (
+    FALLBACK_DIFFERENCE,
+    clopper_pearson,
+    constant_replicates,
+    exact_difference,
+)
 from .._core.schema import SchemaError, check_option
 from .._core.validation import check_confidence_level, check_n_resamples
 from .._kernels.pad import PadSweep, weighted_rates
@@ -20,9 +28,8 @@ from ._table import (
     PadCriterion,
     PadGroup,
     PadTable,
-    _check_target,
-    _choose_thresholds,
-    _resolve_on,
+    resolve_pad,
+    subject_codes,
     validate_pad,
 )
 
@@ -55,6 +62,7 @@ PAD_COMPARE_COLUMNS = [
     "test",
     "criterion",
     "threshold_split",
+    "threshold_from",
     "target",
     "threshold_a",
     "threshold_b",
@@ -69,6 +77,8 @@ PAD_COMPARE_COLUMNS = [
     "confidence_level",
     "ci_low",
     "ci_high",
+    "resample",
+    "fallback_reason",
 ]
 ERROR_MCNEMAR_METRIC = (
     "test='mcnemar' compares paired decisions on one class; metric={metric!r} is not one "
@@ -77,6 +87,10 @@ ERROR_MCNEMAR_METRIC = (
 ERROR_PAIR_TRIALS = (
     "systems {a!r} and {b!r} do not score the same presentations{where}: pairing on "
     "{column!r} needs the same trial ids with the same labels and species"
+)
+ERROR_CRITERION_ONLY = (
+    "pad_compare chooses the thresholds again in every bootstrap replicate, so threshold "
+    "must be a criterion ({allowed}), not {value!r}"
 )
 ERROR_PAD_ONE_SYSTEM = "{where}has only one system; a comparison needs at least two"
 
@@ -117,7 +131,12 @@ class _Aligned:
         return _metric_value(metric, e, n, self.k)
 
 
-def _draw(rng, units: np.ndarray, n_units: int, strata: np.ndarray | None, k: int):
+#: Resampling units of a pair: ``(subject codes, number of subjects, None)`` or
+#: ``(None, 0, strata)`` (:func:`_units`).
+_Units = tuple[np.ndarray | None, int, np.ndarray | None]
+
+
+def _draw(rng, units: np.ndarray | None, n_units: int, strata: np.ndarray | None, k: int):
     """Multiplicities per presentation: whole clusters (subjects) resampled, or
     presentations resampled within each stratum."""
     if strata is None:
@@ -144,10 +163,14 @@ def _pair_order(ga: PadGroup, gb: PadGroup, where: str, trial_col: str):
     return oa, ob
 
 
-def _units(g: PadGroup, order: np.ndarray, k: int, use_subject: bool):
+def _units(table: PadTable, g: PadGroup, order: np.ndarray, k: int, use_subject: bool):
+    """What a replicate draws: whole subjects (their codes, checked by the one subject
+    rule) or presentations within each stratum."""
     if use_subject:
-        codes, uniques = pd.factorize(g.subject[order])
-        return codes, len(uniques), None
+        ordered = PadGroup(g.key, g.scores, g.bonafide, g.species, g.trial, g.subject[order],
+                           None if g.rows is None else g.rows[order])
+        codes, n_units = subject_codes(table, ordered, "the subject bootstrap of pad_compare")
+        return codes, n_units, None
     return None, 0, g.strata(k)[order]
 
 
@@ -159,7 +182,8 @@ def pad_compare(
     test: Literal["bootstrap", "mcnemar"] = "bootstrap",
     threshold: PadCriterion = "eer",
     target: float | None = None,
-    on: Hashable | None = "auto",
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     alpha: float = 0.05,
     adjust: Adjust | None = "holm",
     confidence_level: float = 0.95,
@@ -179,9 +203,9 @@ def pad_compare(
     r"""Compare every pair of PAD systems on APCER (max over species), BPCER or ACER.
 
     The systems of a pair are paired on ``trial`` (the same presentations). Thresholds are
-    chosen by ``threshold`` on split ``on`` (``"auto"``: ``dev`` when present) and the
-    comparison is made on every other split (on each split itself when there is no
-    choosing split).
+    chosen by ``threshold`` on split ``on`` and the comparison is made on the splits
+    ``apply_to`` (``"auto"``: chosen on dev and tested on eval when the table has both, else
+    on each split itself, as in :func:`pad_metrics`).
 
     Parameters
     ----------
@@ -199,12 +223,17 @@ def pad_compare(
         nominal rate (measured in ``docs/validity.md``). ``"mcnemar"``: exact McNemar on
         the paired bona fide presentations at the chosen thresholds (``metric="bpcer"``
         only); its null is "these two decision rules make as many errors", conditional on
-        the thresholds.
+        the thresholds. When every replicate gives the same difference (no errors in
+        either system, say) the bootstrap cannot measure the difference's uncertainty:
+        the row then gives exact Clopper–Pearson bounds of each system's rates instead,
+        and says so in ``fallback_reason``. Subjects are resampled under the one subject
+        rule: a subject id on every presentation, at least two subjects.
     threshold : {"eer", "apcer", "bpcer"}, default "eer"
         Threshold criterion (see :func:`pad_metrics`).
     target : float, optional
         Bound of ``"apcer"`` / ``"bpcer"``.
-    on : split value, None or "auto", default "auto"
+    on, apply_to : split value, "auto" or None, default "auto"
+        As in :func:`pad_metrics`.
     alpha : float, default 0.05
     adjust : str or None, default "holm"
         statsmodels ``multipletests`` method, applied within each family (``by`` group and
@@ -220,10 +249,14 @@ def pad_compare(
     -------
     DataFrame
         One row per unordered pair of systems (input order) and tested split: columns
-        ``system_a, system_b, split, metric, test, criterion, threshold_split, target,
-        threshold_a, threshold_b, n`` (paired presentations), ``estimate`` (metric A −
-        metric B), ``statistic`` (bootstrap: estimate / bootstrap SE; McNemar: b),
-        ``pvalue, adjust, pvalue_adj, alpha, reject, confidence_level, ci_low, ci_high``.
+        ``system_a, system_b, split, metric, test, criterion, threshold_split,
+        threshold_from, target, threshold_a, threshold_b, n`` (paired presentations),
+        ``estimate`` (metric A − metric B), ``statistic`` (bootstrap: estimate /
+        bootstrap SE; McNemar: b), ``pvalue, adjust, pvalue_adj, alpha, reject,
+        confidence_level, ci_low, ci_high``, ``resample`` (``"subject"`` or
+        ``"label"``: presentations within each species and the bona fide class; None for
+        McNemar) and ``fallback_reason`` (None, or why the interval is not the
+        bootstrap's).
 
     Raises
     ------
@@ -238,13 +271,14 @@ def pad_compare(
     --------
     >>> pad = pbs.datasets.example_pad()
     >>> res = pbs.pad_compare(pad, n_resamples=200, seed=0)
-    >>> res[["system_a", "system_b", "split", "estimate", "pvalue"]].round(3)
-      system_a system_b split  estimate  pvalue
-    0   resnet      cnn  eval     -0.11    0.04
+    >>> res[["system_a", "system_b", "split", "estimate", "pvalue", "resample"]].round(3)
+      system_a system_b split  estimate  pvalue resample
+    0   resnet      cnn  eval     -0.11    0.04  subject
     >>> pbs.pad_compare(pad, metric="bpcer", test="mcnemar")[["estimate", "statistic", "pvalue"]].round(4)
        estimate  statistic  pvalue
     0    -0.015       17.0  0.4296
     """
+    check_policy(threshold, kind="pad", target=target)
     alpha, adjust, level, n_resamples = _checked_options(
         metric, test, threshold, alpha=alpha, adjust=adjust,
         confidence_level=confidence_level, n_resamples=n_resamples,
@@ -254,13 +288,11 @@ def pad_compare(
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
     )
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    tgt = _check_target(threshold, target)
-    chosen = _choose_thresholds(table, threshold=threshold, target=target, on=on)
-    choose_split = _resolve_on(table, on)
-    sign = -1.0 if table.orientation == "distance" else 1.0
-    k = len(table.species)
-    t_of = {id(g): c[3] for g, c in zip(table.groups, chosen, strict=True)}
-    families = _families(table, choose_split)
+    resolved = resolve_pad(table, threshold=threshold, target=target, on=on, apply_to=apply_to)
+    choose_split = resolve_splits(table, on, apply_to).on
+    use_subject = table.groups[0].subject is not None
+    unit = None if test == "mcnemar" else ("subject" if use_subject else "label")
+    families = _families(table, resolved)
     rows, family_of = [], []
     for fi, (fam, members) in enumerate(families.items()):
         where = "".join(f"{n}={v!r}, " for n, v in zip(table.by, fam[:-1], strict=False))
@@ -268,38 +300,95 @@ def pad_compare(
             raise SchemaError(ERROR_PAD_ONE_SYSTEM.format(where=where))
         for i in range(len(members)):
             for j in range(i + 1, len(members)):
-                ga, gb = members[i], members[j]
-                oa, ob = _pair_order(ga, gb, f" ({where}split {ga.split!r})", trial)
-                ta, tb = t_of[id(ga)], t_of[id(gb)]
-                ea, eb = _Aligned(ga, oa, k), _Aligned(gb, ob, k)
-                one = np.ones(oa.size, dtype=np.int64)
-                est = ea.value(metric, ta, one) - eb.value(metric, tb, one)
-                if test == "mcnemar":
-                    stat, p, low, high = _mcnemar_pair(ea, eb, ta, tb, k, level)
-                else:
-                    dev = _dev_pair(table, ga, gb, choose_split, where, trial, k)
-                    deltas = _replicate_deltas(
-                        rng, ea, eb, dev, _units(ga, oa, k, table.groups[0].subject is not None),
-                        k, n_resamples, metric, threshold, tgt,
-                    )
-                    stat, p, low, high = _bootstrap_summary(deltas, est, level)
-                rows.append(
-                    dict(
-                        system_a=ga.system, system_b=gb.system, split=ga.split, metric=metric,
-                        test=test, criterion=threshold,
-                        threshold_split=ga.split if choose_split is None else choose_split,
-                        target=tgt, threshold_a=sign * ta, threshold_b=sign * tb,
-                        n=int(oa.size), estimate=float(est), statistic=float(stat), pvalue=p,
-                        adjust=adjust if adjust is not None else "none", alpha=alpha,
-                        confidence_level=level, ci_low=float(low), ci_high=float(high),
-                    )
-                )
+                row = _pair_row(table, members[i], members[j], where, trial, metric, test,
+                                choose_split, use_subject, rng, n_resamples, level)
+                row.update(metric=metric, test=test, adjust=adjust if adjust is not None else "none",
+                           alpha=alpha, confidence_level=level, resample=unit)
+                rows.append(row)
                 family_of.append(fi)
     return _adjusted(rows, family_of, list(families), table.by, adjust, alpha)
 
 
+def _pair_row(table, ra, rb, where, trial, metric, test, choose_split, use_subject, rng,
+              n_resamples, level) -> dict:
+    """The test of one pair of systems on one split."""
+    sign = -1.0 if table.orientation == "distance" else 1.0
+    k = len(table.species)
+    ga, gb = ra.group, rb.group
+    oa, ob = _pair_order(ga, gb, f" ({where}split {ga.split!r})", trial)
+    ta, tb = ra.threshold, rb.threshold
+    ea, eb = _Aligned(ga, oa, k), _Aligned(gb, ob, k)
+    one = np.ones(oa.size, dtype=np.int64)
+    est = ea.value(metric, ta, one) - eb.value(metric, tb, one)
+    why = None
+    if test == "mcnemar":
+        stat, p, low, high = _mcnemar_pair(ea, eb, ta, tb, k, level)
+    else:
+        units = _units(table, ga, oa, k, use_subject)
+        dev = None
+        if choose_split is not None and ra.threshold_from != SAME_TRIALS:
+            dev = _dev_pair(table, ga, gb, choose_split, where, trial, k, use_subject)
+        deltas = _replicate_deltas(rng, ea, eb, dev, units, k, n_resamples, metric,
+                                   ra.criterion, ra.target)
+        stat, p, low, high = _bootstrap_summary(deltas, est, level)
+        if constant_replicates(deltas):
+            stat, p, low, high, why = _exact_fallback(deltas, est, level, metric, (ea, ta),
+                                                      (eb, tb), units, k)
+    return dict(
+        system_a=ga.system, system_b=gb.system, split=ga.split, criterion=ra.criterion,
+        threshold_split=ra.threshold_split, threshold_from=ra.threshold_from,
+        target=ra.target, threshold_a=sign * ta, threshold_b=sign * tb, n=int(oa.size),
+        estimate=float(est), statistic=float(stat), pvalue=p, ci_low=float(low),
+        ci_high=float(high), fallback_reason=why,
+    )
+
+
+def _exact_fallback(deltas, est, level, metric, a, b, units, k):
+    """Exact bounds of a difference whose bootstrap replicates cannot vary: each
+    system's rates in the metric bounded by Clopper–Pearson on their units (subjects or
+    presentations holding the stratum), Bonferroni over every rate of both systems."""
+    codes, n_units, _ = units
+    parts = [_stratum_counts(e, t, codes, n_units, k) for e, t in (a, b)]
+    strata = {"apcer_max": range(k), "bpcer": [k], "acer": range(k + 1)}[metric]
+    used = [s for s in strata if parts[0][1][s] > 0]
+    alpha = (1 - level) / (2 * len(used))
+    bounds = []
+    for x, n in parts:
+        cp = {s: clopper_pearson(x[s], n[s], alpha) for s in used}
+        species = [cp[s] for s in used if s < k]
+        rate = [(max(lo for lo, _ in species), max(hi for _, hi in species))] if species else []
+        if k in cp:
+            rate.append(cp[k])
+        bounds.append((float(np.mean([lo for lo, _ in rate])), float(np.mean([hi for _, hi in rate]))))
+    low, high = exact_difference(*bounds)
+    p = 1.0 if est == 0 else float("nan")
+    why = FALLBACK_DIFFERENCE.format(
+        value=float(deltas[np.isfinite(deltas)][0]) if np.isfinite(deltas).any() else est,
+        units="subjects" if codes is not None else "presentations", m=2 * len(used),
+        p="p-value 1 (the two systems' rates are equal in every resample)" if est == 0
+        else "no p-value")
+    return (0.0 if est == 0 else float("nan")), p, low, high, why
+
+
+def _stratum_counts(e: _Aligned, t: float, codes, n_units: int, k: int):
+    """Errors and units per stratum (species..., bona fide) at threshold ``t``: subjects
+    holding the stratum (those with an error, when every one errs or none does), or
+    presentations."""
+    accepted = e.scores >= t
+    err = np.where(e.strata == k, ~accepted, accepted)
+    errs, totals = weighted_rates(err, e.strata, k + 1)
+    if codes is None:
+        return errs, totals
+    held = np.zeros((n_units, k + 1), dtype=bool)
+    held[codes, e.strata] = True
+    units = held.sum(axis=0).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        x = np.round(np.where(totals > 0, errs / np.where(totals > 0, totals, 1), 0) * units)
+    return x, units
+
+
 def _checked_options(metric, test, threshold, *, alpha, adjust, confidence_level,
-                     n_resamples) -> tuple[float, str | None, float, int]:
+                     n_resamples) -> tuple[float, Adjust | None, float, int]:
     """:func:`pad_compare`'s options checked: ``(alpha, adjust, level, n_resamples)``."""
     from .._core.validation import check_adjust, check_alpha
 
@@ -312,17 +401,15 @@ def _checked_options(metric, test, threshold, *, alpha, adjust, confidence_level
     level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples)
     if not isinstance(threshold, str):
-        check_option(threshold, PAD_CRITERIA, "threshold")
+        raise ValueError(ERROR_CRITERION_ONLY.format(value=threshold, allowed=list(PAD_CRITERIA)))
     return alpha, adjust, level, n_resamples
 
 
-def _families(table: PadTable, choose_split) -> dict[tuple, list[PadGroup]]:
-    """The tested groups by family, (by..., split); the split choosing thresholds is not tested."""
-    families: dict[tuple, list[PadGroup]] = {}
-    for g in table.groups:
-        if choose_split is not None and g.split == choose_split:
-            continue
-        families.setdefault((*g.key[:-2], g.split), []).append(g)
+def _families(table: PadTable, resolved) -> dict[tuple, list]:
+    """The tested groups (the protocol's reported ones) by family, (by..., split)."""
+    families: dict[tuple, list] = {}
+    for r in resolved:
+        families.setdefault((*r.group.key[:-2], r.group.split), []).append(r)
     return families
 
 
@@ -340,20 +427,20 @@ def _mcnemar_pair(ea: _Aligned, eb: _Aligned, ta: float, tb: float, k: int, leve
     return float(res.statistic), float(res.pvalue), ci.low, ci.high
 
 
-def _dev_pair(table: PadTable, ga: PadGroup, gb: PadGroup, choose_split, where, trial, k):
+def _dev_pair(table: PadTable, ga: PadGroup, gb: PadGroup, choose_split, where, trial, k,
+              use_subject: bool):
     """The aligned groups of the pair on the split choosing thresholds, and its resampling
-    units, or None when thresholds are chosen on the tested split itself."""
-    if choose_split is None:
-        return None
+    units."""
     by_key = {g.key: g for g in table.groups}
     ca = by_key[(*ga.key[:-1], choose_split)]
     cb = by_key[(*gb.key[:-1], choose_split)]
     da_o, db_o = _pair_order(ca, cb, f" ({where}split {choose_split!r})", trial)
-    use_subject = table.groups[0].subject is not None
-    return _Aligned(ca, da_o, k), _Aligned(cb, db_o, k), _units(ca, da_o, k, use_subject)
+    return (_Aligned(ca, da_o, k), _Aligned(cb, db_o, k),
+            _units(table, ca, da_o, k, use_subject))
 
 
-def _replicate_deltas(rng, ea, eb, dev, ev_units, k, n_resamples, metric, threshold, tgt):
+def _replicate_deltas(rng, ea, eb, dev: tuple[_Aligned, _Aligned, _Units] | None,
+                      ev_units: _Units, k, n_resamples, metric, threshold, tgt):
     """Bootstrap replicates of metric(a) - metric(b), thresholds re-chosen in each replicate."""
     deltas = np.empty(n_resamples)
     for r in range(n_resamples):
@@ -365,8 +452,8 @@ def _replicate_deltas(rng, ea, eb, dev, ev_units, k, n_resamples, metric, thresh
             w_dev = _draw(rng, *dev_units, k)
             sa, sb = da.sweep(w_dev), db.sweep(w_dev)
         try:
-            ra = sa.threshold(threshold, tgt)
-            rb = sb.threshold(threshold, tgt)
+            ra = choose(threshold, sa, target=tgt)
+            rb = choose(threshold, sb, target=tgt)
         except ValueError:  # a replicate without one class
             deltas[r] = np.nan
             continue

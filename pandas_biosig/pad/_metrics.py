@@ -25,25 +25,32 @@ import pandas as pd
 import xarray as xr
 
 from .._core.options import NonFinite, Orientation
+from .._core.protocol import AUTO, check_policy
 from .._core.schema import SchemaError, check_option
 from .._core.validation import check_confidence_level, check_n_resamples
 from ._table import (
     CI_METHODS,
-    ERROR_PAD_SUBJECT,
     PAD_METRICS_COLUMNS,
     PAD_RATES_COLUMNS,
     CIMethod,
     PadCriterion,
     _binomial_interval,
-    _choose_thresholds,
-    _cluster_bootstrap,
-    _cluster_wilson,
     _frame,
     _rates,
+    rate_intervals,
+    resolve_pad,
     validate_pad,
 )
 
 __all__ = ['pad_det', 'pad_metrics', 'pad_rates']
+
+#: The ``species`` label of :func:`pad_det`'s curve of the largest APCER over species (a
+#: species of that name is refused rather than given a second curve of the same label).
+MAX_SPECIES = "max"
+ERROR_MAX_SPECIES = (
+    "pad_det labels the curve of the largest APCER over species {label!r} on its 'species' "
+    "coordinate, and the table has an attack species {value!r} with that label; rename it"
+)
 
 # ----------------------------------------------------------------------------- public API
 def pad_metrics(
@@ -52,7 +59,8 @@ def pad_metrics(
     *,
     threshold: PadCriterion | float | Mapping[Hashable, float] = "eer",
     target: float | None = None,
-    on: Hashable | None = "auto",
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -81,11 +89,14 @@ def pad_metrics(
         units.
     target : float, optional
         The rate bound of ``"apcer"`` and ``"bpcer"``.
-    on : split value, None or "auto", default "auto"
-        Split whose presentations choose the threshold, which is then applied to every
-        split of the same system (a priori). ``"auto"``: ``"dev"`` when the table has a
-        dev split, else each split's own presentations (a posteriori, said in
-        ``threshold_split``).
+    on, apply_to : split value, "auto" or None, default "auto"
+        ``on``: the split whose presentations choose the threshold, applied to the
+        reported splits of the same system (a priori); ``apply_to``: the splits reported.
+        ``"auto"`` (the protocol of every kind of table, :mod:`pandas_biosig._core.protocol`):
+        chosen on dev and reported on eval when the table has dev and eval splits
+        (``dev``/``development``, ``eval``/``test``/``evaluation``), else each split's own
+        presentations (a posteriori, ``threshold_from="same trials"``). ``on=None,
+        apply_to=None`` asks for every split a posteriori.
     by : str or list of str, optional
         Extra grouping columns.
     system, trial, label, score, pai, split : str
@@ -102,8 +113,9 @@ def pad_metrics(
         One row per system (and ``by`` group and split):
 
         - ``system``, ``split``;
-        - ``criterion``, ``threshold_split`` (where the threshold was chosen),
-          ``target`` (NaN for ``"eer"`` and fixed thresholds), ``threshold`` (score units);
+        - ``criterion``, ``threshold_split`` (the split the threshold was chosen on),
+          ``threshold_from`` (that split, ``"same trials"`` or ``"fixed"``), ``target``
+          (NaN for ``"eer"`` and fixed thresholds), ``threshold`` (score units);
         - ``n_bonafide``, ``n_attack``, ``n_species``;
         - ``apcer_max``: the largest APCER over species (ISO/IEC 30107-3's APCER);
           ``apcer_max_species``: the species that attains it (the first one on ties);
@@ -111,7 +123,8 @@ def pad_metrics(
           standard's figure);
         - ``bpcer``;
         - ``acer``: (apcer_max + bpcer)/2, **not** part of ISO/IEC 30107-3;
-        - ``eer``: bob.measure's threshold EER of this split, attacks pooled.
+        - ``eer``: bob.measure's threshold EER of this split, attacks pooled;
+        - ``resample``: None (nothing is resampled here).
 
     Raises
     ------
@@ -119,7 +132,8 @@ def pad_metrics(
         Missing columns, labels outside the PAD vocabulary, attacks without a species, a
         system without attacks or bona fide presentations, a split ``on`` missing.
     ValueError
-        Unknown criterion, a bound ``target`` missing or outside [0, 1].
+        Unknown criterion, a bound ``target`` missing or outside [0, 1], a NaN threshold
+        (the messages of :mod:`pandas_biosig._core.validation`).
 
     See Also
     --------
@@ -147,27 +161,29 @@ def pad_metrics(
     --------
     >>> pad = pbs.datasets.example_pad()
     >>> m = pbs.pad_metrics(pad)
-    >>> m[["system", "split", "threshold_split", "apcer_max", "apcer_max_species", "bpcer"]]
-       system split threshold_split  apcer_max apcer_max_species   bpcer
-    0  resnet   dev             dev      0.085            replay  0.0675
-    1  resnet  eval             dev      0.220            replay  0.0775
-    2     cnn   dev             dev      0.195              mask  0.1075
-    3     cnn  eval             dev      0.330              mask  0.0925
+    >>> m[["system", "split", "threshold_from", "apcer_max", "apcer_max_species", "bpcer"]]
+       system split threshold_from  apcer_max apcer_max_species   bpcer
+    0  resnet  eval            dev       0.22            replay  0.0775
+    1     cnn  eval            dev       0.33              mask  0.0925
 
-    BPCER20, the threshold chosen on dev so that every species' APCER stays within 5 %:
+    BPCER20, the threshold chosen on dev so that every species' APCER stays within 5 %,
+    on dev itself and on eval:
 
-    >>> pbs.pad_metrics(pad, threshold="apcer", target=0.05).bpcer.round(4).tolist()
+    >>> pbs.pad_metrics(pad, threshold="apcer", target=0.05, apply_to=["dev", "eval"]
+    ...                 ).bpcer.round(4).tolist()
     [0.105, 0.1025, 0.2875, 0.2425]
     """
+    check_policy(threshold, kind="pad", target=target)
     table = validate_pad(
         data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )
-    chosen = _choose_thresholds(table, threshold=threshold, target=target, on=on)
+    resolved = resolve_pad(table, threshold=threshold, target=target, on=on, apply_to=apply_to)
     sign = -1.0 if table.orientation == "distance" else 1.0
     k = len(table.species)
     rows, keys = [], []
-    for g, (crit, tsplit, tgt, t) in zip(table.groups, chosen, strict=True):
+    for r in resolved:
+        g, t = r.group, r.threshold
         errs, totals = _rates(g, k, t)
         present = totals[:k] > 0
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -182,9 +198,10 @@ def pad_metrics(
         keys.append(g.key)
         rows.append(
             dict(
-                criterion=crit,
-                threshold_split=tsplit,
-                target=tgt,
+                criterion=r.criterion,
+                threshold_split=r.threshold_split,
+                threshold_from=r.threshold_from,
+                target=r.target,
                 threshold=sign * t,
                 n_bonafide=int(g.bonafide.sum()),
                 n_attack=int((~g.bonafide).sum()),
@@ -194,7 +211,8 @@ def pad_metrics(
                 apcer_pooled=pooled,
                 bpcer=bpcer,
                 acer=(amax + bpcer) / 2,
-                eer=g.sweep().eer(),
+                eer=r.sweep.eer(),
+                resample=None,
             )
         )
     return _frame(table, keys, rows, PAD_METRICS_COLUMNS)
@@ -208,10 +226,11 @@ def pad_rates(
     *,
     threshold: PadCriterion | float | Mapping[Hashable, float] = "eer",
     target: float | None = None,
-    on: Hashable | None = "auto",
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     confidence_level: float = 0.95,
     ci_method: CIMethod = "auto",
-    n_resamples: int = 2000,
+    n_resamples: int = 1000,
     seed: int | np.random.Generator | None = None,
     by: str | Sequence[str] | None = None,
     system: str = "system",
@@ -228,7 +247,7 @@ def pad_rates(
 
     Parameters
     ----------
-    data, threshold, target, on, by, system, trial, label, score, pai, split, orientation, nonfinite
+    data, threshold, target, on, apply_to, by, system, trial, label, score, pai, split, orientation, nonfinite
         As in :func:`pad_metrics`.
     confidence_level : float, default 0.95
     ci_method : {"auto", "wilson", "beta", "cluster", "bootstrap"}, default "auto"
@@ -236,12 +255,15 @@ def pad_rates(
         presentations as independent. ``"cluster"``: Wilson interval on the effective
         sample size n / deff, the design effect deff ≥ 1 estimated from the subjects
         (column ``subject``; Korn & Graubard, 1998). ``"bootstrap"``: percentile interval
-        from resampling subjects with replacement, the threshold held fixed. ``"auto"``:
-        ``"cluster"`` when the table has a subject column (presentations of one subject
-        are not independent, and binomial intervals are then too narrow), else
-        ``"wilson"``.
-    n_resamples : int, default 2000
-        Bootstrap replicates.
+        from resampling subjects with replacement, the threshold held fixed; a rate of 0
+        or 1 (every replicate equal) gets Wilson's interval on the number of subjects
+        instead, said in ``fallback_reason``. ``"auto"``: ``"cluster"`` when the table has
+        a subject column (presentations of one subject are not independent, and binomial
+        intervals are then too narrow), else ``"wilson"``. The subject intervals need a
+        subject id on every presentation and at least two subjects per system and split
+        (the one subject rule, :func:`pandas_biosig._core.schema.check_subjects`).
+    n_resamples : int, default 1000
+        Bootstrap replicates (the package's one default).
     seed : int or Generator, optional
         Random seed of the bootstrap.
     subject : str
@@ -255,8 +277,11 @@ def pad_rates(
         threshold_split, target, threshold`` (as :func:`pad_metrics`), ``metric``
         (``"apcer"`` or ``"bpcer"``), ``pai`` (the species; None on the BPCER row),
         ``n`` (presentations), ``errors`` (accepted attacks or rejected bona fide),
-        ``rate``, ``confidence_level``, ``ci_method``, ``ci_low``, ``ci_high``. A species
-        without attacks in a group has ``n`` 0 and NaN rate.
+        ``rate``, ``confidence_level``, ``ci_method``, ``ci_low``, ``ci_high``,
+        ``resample`` (``"subject"`` for the subject intervals, None for the binomial
+        ones) and ``fallback_reason`` (why a bootstrap interval is Wilson's instead, None
+        otherwise); ``threshold_from`` as in :func:`pad_metrics`. A species without
+        attacks in a group has ``n`` 0 and NaN rate.
 
     Raises
     ------
@@ -282,13 +307,12 @@ def pad_rates(
     --------
     >>> pad = pbs.datasets.example_pad()
     >>> r = pbs.pad_rates(pad.query("system == 'cnn'"), ci_method="wilson")
-    >>> shown = r[r.split == "eval"][["pai", "n", "errors", "rate", "ci_low", "ci_high"]]
-    >>> shown.fillna({"pai": "-"}).round(4)  # the BPCER row has no species
-          pai    n  errors    rate  ci_low  ci_high
-    4   print  200      13  0.0650  0.0384   0.1080
-    5  replay  200      35  0.1750  0.1286   0.2336
-    6    mask  200      66  0.3300  0.2686   0.3978
-    7       -  400      37  0.0925  0.0679   0.1249
+    >>> r[["split", "pai", "n", "errors", "rate", "ci_low", "ci_high"]].round(4)
+      split     pai    n  errors    rate  ci_low  ci_high
+    0  eval   print  200      13  0.0650  0.0384   0.1080
+    1  eval  replay  200      35  0.1750  0.1286   0.2336
+    2  eval    mask  200      66  0.3300  0.2686   0.3978
+    3  eval     NaN  400      37  0.0925  0.0679   0.1249
 
     Compare with statsmodels:
 
@@ -299,51 +323,55 @@ def pad_rates(
     level = check_confidence_level(confidence_level)
     check_option(ci_method, CI_METHODS, "ci_method")
     n_resamples = check_n_resamples(n_resamples)
+    check_policy(threshold, kind="pad", target=target)
     table = validate_pad(
         data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
     )
-    has_subject = bool(table.groups) and table.groups[0].subject is not None
-    method = ci_method
-    if method == "auto":
-        method = "cluster" if has_subject else "wilson"
-    if method in ("bootstrap", "cluster") and not has_subject:
-        raise SchemaError(ERROR_PAD_SUBJECT.format(method=method, column=subject, found=table.found))
+    method = interval_method(ci_method, table)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    chosen = _choose_thresholds(table, threshold=threshold, target=target, on=on)
     sign = -1.0 if table.orientation == "distance" else 1.0
     k = len(table.species)
     rows, keys = [], []
-    for g, (crit, tsplit, tgt, t) in zip(table.groups, chosen, strict=True):
+    for r in resolve_pad(table, threshold=threshold, target=target, on=on, apply_to=apply_to):
+        g, t = r.group, r.threshold
         errs, totals = _rates(g, k, t)
-        boot = None
-        if method == "bootstrap" and not np.isnan(t):
-            boot = _cluster_bootstrap(g, t, k, n_resamples, level, rng)
-        elif method == "cluster" and not np.isnan(t):
-            boot = _cluster_wilson(g, t, k, level)
+        clustered = rate_intervals(table, g, t, k, method, n_resamples=n_resamples,
+                                   level=level, rng=rng)
         for s in range(k + 1):
             n = int(totals[s])
-            e = errs[s]
-            if n == 0 or np.isnan(t):
-                rate, low, high, e_out = np.nan, np.nan, np.nan, (0 if n == 0 else np.nan)
-            else:
-                e_out = int(e)
+            low = high = rate = np.nan
+            e_out, why = (0 if n == 0 else np.nan), None
+            if n and not np.isnan(t):
+                e_out = int(errs[s])
                 rate = e_out / n
-                if boot is None:
+                if clustered is None:
                     low, high = _binomial_interval(e_out, n, level, method)
                 else:
-                    low, high = (float(x) for x in boot[s])
+                    low, high, why = clustered[s]
             keys.append(g.key)
-            rows.append(
-                dict(
-                    criterion=crit, threshold_split=tsplit, target=tgt, threshold=sign * t,
-                    metric="apcer" if s < k else "bpcer",
-                    pai=table.species[s] if s < k else None,
-                    n=n, errors=e_out, rate=rate, confidence_level=level,
-                    ci_method=method, ci_low=low, ci_high=high,
-                )
-            )
+            rows.append(dict(
+                criterion=r.criterion, threshold_split=r.threshold_split,
+                threshold_from=r.threshold_from, target=r.target, threshold=sign * t,
+                metric="apcer" if s < k else "bpcer", pai=table.species[s] if s < k else None,
+                n=n, errors=e_out, rate=rate, confidence_level=level, ci_method=method,
+                ci_low=low, ci_high=high, resample=_RESAMPLED.get(method),
+                fallback_reason=why,
+            ))
     return _frame(table, keys, rows, PAD_RATES_COLUMNS)
+
+
+#: What the interval methods account for: subjects (``resample`` column), or nothing.
+_RESAMPLED = {"cluster": "subject", "bootstrap": "subject"}
+
+
+def interval_method(ci_method: str, table) -> str:
+    """The interval ``ci_method`` stands for: ``"auto"`` is ``"cluster"`` with a subject
+    column, else ``"wilson"``."""
+    if ci_method != "auto":
+        return ci_method
+    has_subject = bool(table.groups) and table.groups[0].subject is not None
+    return "cluster" if has_subject else "wilson"
 
 
 def pad_det(
@@ -373,8 +401,9 @@ def pad_det(
         Dims ``(*by, system, split, point)`` (``split`` only with a split column) and
         ``species``. Data variables: ``threshold`` (score units), ``bpcer``, ``apcer``
         over ``(..., species, point)`` — the coordinate ``species`` lists the table's
-        species and then ``"max"``, the curve of the standard's APCER —, ``eer`` (bob's
-        threshold EER, attacks pooled). Every distinct score is a point, from accept-all
+        species and then ``"max"``, the curve of the standard's APCER (a species named
+        ``"max"``, or two species with one label, is refused with a named error) —,
+        ``eer`` (bob's threshold EER, attacks pooled). Every distinct score is a point, from accept-all
         to reject-all; groups with fewer points are NaN-padded. Attrs ``kind="pad_det"``,
         ``orientation``, ``pandas_biosig_version``.
 
@@ -386,7 +415,7 @@ def pad_det(
     >>> list(ds.species.values)
     ['print', 'replay', 'mask', 'max']
     """
-    from .._core.curve_datasets import Layout, curve_dataset, curve_variable
+    from .._core.curve_datasets import Layout, curve_dataset, curve_variable, label_array
 
     table = validate_pad(
         data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
@@ -412,7 +441,10 @@ def pad_det(
         ap[idx][:, : c[1].shape[1]] = c[1]
     dims = (*layout.names, "point")
     sdims = (*layout.names, "species", "point")
-    species = np.array([str(s) for s in table.species] + ["max"], dtype=object)
+    for value in table.species:
+        if str(value) == MAX_SPECIES:
+            raise SchemaError(ERROR_MAX_SPECIES.format(label=MAX_SPECIES, value=value))
+    species = label_array([*table.species, MAX_SPECIES], "species")
     variables = {
         "threshold": curve_variable(dims, thr, "threshold (accept iff score >= threshold)", score),
         "bpcer": curve_variable(dims, bp, "BPCER", "1"),

@@ -1,20 +1,23 @@
 """The PAD trial table shared by the PAD and vulnerability modules (internal): label vocabulary,
-validation into per-system groups, threshold choice, binomial and clustered intervals.
+validation into per-system groups, binomial and clustered intervals.
 
-Every threshold comes from one function, :func:`_choose_thresholds`, which reads the
-sorted-score engine (:class:`pandas_biosig._kernels.pad.PadSweep`).
+Thresholds and splits are the evaluation protocol's (:mod:`pandas_biosig._core.protocol`):
+:func:`resolve_pad` hands it the table and each group's sorted-score engine
+(:class:`pandas_biosig._kernels.pad.PadSweep`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from .._core.schema import SchemaError, check_option, validate_trials
+from .._core.criteria import CRITERIA, KIND_CRITERIA
+from .._core.protocol import Protocol, Resolved, group_where
+from .._core.schema import SchemaError, check_subjects, validate_trials
 from .._kernels.cluster import design_effect, wilson_interval
 from .._kernels.pad import PadSweep, weighted_rates
 from .._kernels.resample import percentile_interval
@@ -39,15 +42,8 @@ PAD_LABEL_VOCABULARY: dict[str, bool] = {
     "0": False,
 }
 
-#: Threshold criteria of the PAD functions.
-PAD_CRITERIA = {
-    "eer": "bob.measure's EER threshold, all attacks pooled against bona fide",
-    "apcer": "lowest threshold with every species' APCER <= target (BPCER at APCER <= target)",
-    "bpcer": "highest threshold with BPCER <= target (APCER at BPCER <= target)",
-}
-
-#: Where the threshold is chosen when ``on="auto"``.
-AUTO_SPLIT = "dev"
+#: Threshold criteria of the PAD functions (the protocol's, :data:`pandas_biosig._core.criteria.CRITERIA`).
+PAD_CRITERIA = {name: CRITERIA[name] for name in KIND_CRITERIA["pad"]}
 
 PadCriterion = Literal["eer", "apcer", "bpcer"]
 CIMethod = Literal["auto", "wilson", "beta", "cluster", "bootstrap"]
@@ -63,25 +59,13 @@ ERROR_NO_SPECIES = (
     "Example rows:\n{rows}"
 )
 ERROR_NO_ATTACKS = "{where} has no attack presentations; PAD rates need bona fide and attacks"
-ERROR_PAD_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
-ERROR_PAD_THRESHOLD = (
-    "threshold={value!r} must be a number, a mapping {{system: threshold}} or one of {allowed}"
-)
-ERROR_PAD_THRESHOLD_MISSING = "no threshold given for system {system!r} (given for {given})"
-ERROR_PAD_ON = (
-    "{where} has no presentations in split {on!r}, so no threshold can be chosen there"
-)
-ERROR_PAD_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
-ERROR_PAD_SUBJECT = (
-    "ci_method={method!r} needs subjects; column {column!r} is not in the table "
-    "(its columns: {found})"
-)
 
 PAD_METRICS_COLUMNS = [
     "system",
     "split",
     "criterion",
     "threshold_split",
+    "threshold_from",
     "target",
     "threshold",
     "n_bonafide",
@@ -93,12 +77,14 @@ PAD_METRICS_COLUMNS = [
     "bpcer",
     "acer",
     "eer",
+    "resample",
 ]
 PAD_RATES_COLUMNS = [
     "system",
     "split",
     "criterion",
     "threshold_split",
+    "threshold_from",
     "target",
     "threshold",
     "metric",
@@ -110,6 +96,8 @@ PAD_RATES_COLUMNS = [
     "ci_method",
     "ci_low",
     "ci_high",
+    "resample",
+    "fallback_reason",
 ]
 
 
@@ -130,6 +118,7 @@ class PadGroup:
     species: np.ndarray
     trial: np.ndarray
     subject: np.ndarray | None
+    rows: np.ndarray | None = None  # positions in the input table (for messages)
 
     @property
     def system(self) -> Hashable:
@@ -167,17 +156,18 @@ class PadTable:
     split_column: str | None
     orientation: str
     found: list
+    subject_column: str | None = "subject"
 
     @property
     def key_names(self) -> list[str]:
         return [*self.by, "system", "split"]
 
+    @property
+    def columns(self) -> dict:
+        return {"found": self.found}
+
     def where(self, g: PadGroup) -> str:
-        parts = [f"{b}={v!r}" for b, v in zip(self.by, g.key, strict=False)]
-        parts.append(f"system {g.system!r}")
-        if self.split_column is not None:
-            parts.append(f"split {g.split!r}")
-        return ", ".join(parts)
+        return group_where(self, g)
 
 
 def _is_bonafide(series: pd.Series, column: str) -> np.ndarray:
@@ -185,7 +175,7 @@ def _is_bonafide(series: pd.Series, column: str) -> np.ndarray:
     if isinstance(dtype, np.dtype) and dtype.kind == "b":
         return series.to_numpy()
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    mapped = []
+    mapped: list[bool | None] = []
     for u in uniques:
         if isinstance(u, bool | np.bool_):
             mapped.append(bool(u))
@@ -243,7 +233,7 @@ def validate_pad(
         raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=[pai_col], found=list(data.columns)))
     bonafide = _is_bonafide(data[label], label)
     if pai_col is None:
-        species_values = pd.Series(np.where(bonafide, None, "attack"), dtype=object)
+        species_values = pd.Series(np.where(bonafide, np.array(None), "attack"), dtype=object)
     else:
         species_values = data[pai_col].reset_index(drop=True)
         missing = (~bonafide) & species_values.isna().to_numpy()
@@ -273,85 +263,34 @@ def validate_pad(
     for g in trials.groups:
         rows = np.arange(len(frame)) if g.rows is None else g.rows
         groups.append(
-            PadGroup(g.key, g.scores, g.genuine, codes[rows], g.trial, g.subject)
+            PadGroup(g.key, g.scores, g.genuine, codes[rows], g.trial, g.subject, rows)
         )
     table = PadTable(
         groups, [(s.item() if isinstance(s, np.generic) else s) for s in species],
-        trials.by, trials.split_column, trials.orientation, list(data.columns),
+        trials.by, trials.split_column, trials.orientation, list(data.columns), subject,
     )
-    for g in groups:
-        if g.bonafide.all():
-            raise SchemaError(ERROR_NO_ATTACKS.format(where=table.where(g)))
+    for pg in groups:
+        if pg.bonafide.all():
+            raise SchemaError(ERROR_NO_ATTACKS.format(where=table.where(pg)))
     return table
 
 
-# ----------------------------------------------------------------------------- thresholds
-def _resolve_on(table: PadTable, on):
-    """``"auto"``: the ``dev`` split when the table has one (thresholds a priori), else
-    each split's own trials."""
-    if on != "auto":
-        return on
-    if table.split_column is not None and any(g.split == AUTO_SPLIT for g in table.groups):
-        return AUTO_SPLIT
-    return None
+# ----------------------------------------------------------------------------- protocol
+def resolve_pad(table, *, threshold, target, on, apply_to, kind: str = "pad",
+                sweep_of=None, resample: str | None = None) -> list[Resolved]:
+    """The protocol resolved on a PAD (or vulnerability) table: one
+    :class:`~pandas_biosig._core.protocol.Resolved` per reported group, its threshold chosen
+    on the group's sweep (``sweep_of``; default the PAD sweep of every species)."""
+    return Protocol(threshold=threshold, target=target, on=on, apply_to=apply_to,
+                    kind=kind).resolve(table, sweep_of=sweep_of or (lambda g: g.sweep()),
+                                       resample=resample)
 
 
-def _check_target(criterion, target):
-    if criterion == "eer":
-        return float("nan")
-    if (
-        target is None
-        or isinstance(target, bool)
-        or not isinstance(target, int | float | np.integer | np.floating)
-        or not 0 <= target <= 1
-    ):
-        raise ValueError(ERROR_PAD_TARGET.format(criterion=criterion, target=target))
-    return float(target)
-
-
-def _choose_thresholds(table: PadTable, *, threshold, target, on) -> list[tuple]:
-    """The one place PAD thresholds are chosen.
-
-    Returns, per group in table order, ``(criterion, threshold_split, target, oriented
-    threshold)``. A criterion is applied on split ``on`` (``None``: each group's own
-    presentations) and the threshold carried to every split of the same system.
-    """
-    sign = -1.0 if table.orientation == "distance" else 1.0
-    if isinstance(threshold, str):
-        check_option(threshold, PAD_CRITERIA, "threshold")
-        tgt = _check_target(threshold, target)
-        on = _resolve_on(table, on)
-        if on is None:
-            return [
-                (threshold, g.split, tgt, g.sweep().threshold(threshold, tgt))
-                for g in table.groups
-            ]
-        source = {g.key[:-1]: g for g in table.groups if g.split == on}
-        out, cache = [], {}
-        for g in table.groups:
-            src = source.get(g.key[:-1])
-            if src is None:
-                raise SchemaError(ERROR_PAD_ON.format(where=table.where(g), on=on))
-            if g.key[:-1] not in cache:
-                cache[g.key[:-1]] = src.sweep().threshold(threshold, tgt)
-            out.append((threshold, on, tgt, cache[g.key[:-1]]))
-        return out
-    if on not in (None, "auto"):
-        raise ValueError(ERROR_PAD_ON_FIXED.format(on=on, value=threshold))
-    nan = float("nan")
-    if isinstance(threshold, Mapping | pd.Series):
-        given = dict(threshold)
-        out = []
-        for g in table.groups:
-            if g.system not in given:
-                raise SchemaError(
-                    ERROR_PAD_THRESHOLD_MISSING.format(system=g.system, given=list(given))
-                )
-            out.append(("fixed", None, nan, sign * float(given[g.system])))
-        return out
-    if isinstance(threshold, int | float | np.integer | np.floating) and not isinstance(threshold, bool):
-        return [("fixed", None, nan, sign * float(threshold)) for _ in table.groups]
-    raise ValueError(ERROR_PAD_THRESHOLD.format(value=threshold, allowed=list(PAD_CRITERIA)))
+def subject_codes(table, g, option: str) -> tuple[np.ndarray, int]:
+    """The subject codes of a group for ``option`` (an interval or test over subjects): the
+    one subject rule (a subject column, no missing id, at least two subjects)."""
+    return check_subjects(g.subject, table.where(g), rows=g.rows,
+                          column=table.subject_column, found=table.found, option=option)
 
 
 def _frame(table: PadTable, keys: list[tuple], rows: list[dict], columns: list[str]):
@@ -378,47 +317,79 @@ def _binomial_interval(errors: int, n: int, level: float, method: str) -> tuple[
     return (0.0 if errors == 0 else float(low)), (1.0 if errors == n else float(high))
 
 
-def _cluster_bootstrap(g: PadGroup, t: float, k: int, n_resamples: int, level: float, rng):
-    """Percentile intervals of every stratum's rate when subjects are resampled."""
-    codes, uniques = pd.factorize(g.subject)
-    strata = g.strata(k)
+#: ``fallback_reason`` of a subject-bootstrap interval whose replicates cannot vary.
+FALLBACK_CONSTANT = (
+    "{what}: every subject bootstrap replicate gives the same rate, so its percentile "
+    "interval would have width 0; Wilson interval on the {n} subjects that hold these "
+    "presentations (each subject counted once)"
+)
+
+
+def _cell_counts(g: PadGroup, codes: np.ndarray, n_c: int, t: float, k: int):
+    """Errors and presentations per (subject, stratum) at threshold ``t``."""
+    cell = codes * (k + 1) + g.strata(k)
     err = g.errors_at(t).astype(np.float64)
-    n_c = len(uniques)
-    cell = codes * (k + 1) + strata
     E = np.bincount(cell, weights=err, minlength=n_c * (k + 1)).reshape(n_c, k + 1)
     N = np.bincount(cell, minlength=n_c * (k + 1)).reshape(n_c, k + 1).astype(np.float64)
+    return E, N
+
+
+def _cluster_bootstrap(g: PadGroup, codes: np.ndarray, n_c: int, t: float, k: int,
+                       n_resamples: int, level: float, rng) -> list[tuple]:
+    """``(low, high, fallback_reason)`` of every stratum's rate when subjects are
+    resampled: the percentile interval, or, when the rate is 0 or 1 (every replicate
+    then equal), Wilson's on the number of subjects holding the stratum
+    (:data:`FALLBACK_CONSTANT`)."""
+    E, N = _cell_counts(g, codes, n_c, t, k)
     W = rng.multinomial(n_c, np.full(n_c, 1.0 / n_c), size=n_resamples).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         reps = (W @ E) / (W @ N)
     out = []
     for s in range(k + 1):
+        e, n = E[:, s].sum(), N[:, s].sum()
         col = reps[:, s]
         col = col[np.isfinite(col)]
-        out.append(percentile_interval(col, level) if col.size else (np.nan, np.nan))
+        if n == 0 or not col.size:
+            out.append((np.nan, np.nan, None))
+        elif e in (0, n):
+            held = int(np.count_nonzero(N[:, s]))
+            low, high = _binomial_interval(held if e else 0, held, level, "wilson")
+            what = "no errors" if e == 0 else "every presentation an error"
+            out.append((low, high, FALLBACK_CONSTANT.format(what=what, n=held)))
+        else:
+            low, high = percentile_interval(col, level)
+            out.append((float(low), float(high), None))
     return out
 
 
-def _cluster_wilson(g: PadGroup, t: float, k: int, level: float):
-    """Wilson intervals on the effective sample size n / deff of every stratum, the design
-    effect estimated from the subjects (Korn & Graubard, 1998)."""
+def _cluster_wilson(g: PadGroup, codes: np.ndarray, n_c: int, t: float, k: int, level: float):
+    """``(low, high, None)``: Wilson intervals on the effective sample size n / deff of
+    every stratum, the design effect estimated from the subjects (Korn & Graubard, 1998)."""
     from scipy.stats import norm
 
-    codes, uniques = pd.factorize(g.subject)
-    strata = g.strata(k)
-    err = g.errors_at(t).astype(np.float64)
-    n_c = len(uniques)
-    cell = codes * (k + 1) + strata
-    E = np.bincount(cell, weights=err, minlength=n_c * (k + 1)).reshape(n_c, k + 1)
-    N = np.bincount(cell, minlength=n_c * (k + 1)).reshape(n_c, k + 1)
+    E, N = _cell_counts(g, codes, n_c, t, k)
     z = float(norm.ppf((1 + level) / 2))
     out = []
     for s in range(k + 1):
         n = N[:, s].sum()
         if n == 0:
-            out.append((np.nan, np.nan))
+            out.append((np.nan, np.nan, None))
             continue
         e = E[:, s].sum()
         deff = design_effect(E[:, s], N[:, s])
         low, high = wilson_interval(e / n, n / deff, z)
-        out.append((0.0 if e == 0 else low, 1.0 if e == n else high))
+        out.append((0.0 if e == 0 else low, 1.0 if e == n else high, None))
     return out
+
+
+def rate_intervals(table, g: PadGroup, t: float, k: int, method: str, *, n_resamples: int,
+                   level: float, rng) -> list[tuple] | None:
+    """The subject-clustered intervals of every stratum (``"cluster"`` or
+    ``"bootstrap"``), the subjects checked by the one subject rule; None for the binomial
+    methods (or no threshold)."""
+    if method not in ("bootstrap", "cluster") or np.isnan(t):
+        return None
+    codes, n_c = subject_codes(table, g, f"ci_method={method!r}")
+    if method == "bootstrap":
+        return _cluster_bootstrap(g, codes, n_c, t, k, n_resamples, level, rng)
+    return _cluster_wilson(g, codes, n_c, t, k, level)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -43,7 +43,7 @@ ERROR_NOTHING = "{function}: no curve to draw (every system/split combination is
 
 _LINESTYLES = ("-", "--", ":", "-.")
 #: Where every figure puts its legend: outside the data, right of the axes, top-aligned.
-_LEGEND_OUTSIDE = {
+_LEGEND_OUTSIDE: dict[str, Any] = {
     "loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0,
     "fontsize": "small", "frameon": False,
 }
@@ -258,7 +258,9 @@ def _tick_font(axis):
     import matplotlib as mpl
     from matplotlib.font_manager import FontProperties
 
-    name = "ytick.labelsize" if axis.axis_name == "y" else "xtick.labelsize"
+    name: Literal["ytick.labelsize", "xtick.labelsize"] = (
+        "ytick.labelsize" if axis.axis_name == "y" else "xtick.labelsize"
+    )
     size = getattr(axis, "_major_tick_kw", {}).get("labelsize", mpl.rcParams[name])
     return FontProperties(size=size)
 
@@ -309,6 +311,7 @@ def _det_ticker(vertical: bool):
 
     class DETLocator(Locator):
         def __call__(self):
+            assert self.axis is not None  # matplotlib sets it before asking for ticks
             return self.tick_values(*self.axis.get_view_interval())
 
         def tick_values(self, vmin, vmax):

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
@@ -143,7 +143,7 @@ def bayes_error(
     ax.set_xlabel(r"prior log odds $\log(\pi / (1 - \pi))$")
     ax.set_ylabel("Bayes error rate (%)")
     handles, labels = ax.get_legend_handles_labels()
-    styles = [("-", "actual")] if has_actual else []
+    styles: list[tuple[Literal["-", "--", ":"], str]] = [("-", "actual")] if has_actual else []
     styles += [("--", "minimum"), (":", "without the scores")]
     for style, text in styles:
         handles.append(Line2D([], [], color="0.3", linestyle=style))

@@ -5,7 +5,7 @@ Both return the matplotlib ``Axes`` (matplotlib is imported only when a figure i
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -39,8 +39,10 @@ def fmr_heatmap(
     /,
     *,
     select: Hashable | None = None,
-    threshold: GroupCriterion | float = "fmr",
+    threshold: GroupCriterion | float = "far",
     target: float = 1e-3,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     impostors: Impostors = "same_group",
     group: str = "group",
     reference_group: str = "reference_group",
@@ -55,7 +57,7 @@ def fmr_heatmap(
         with the arguments below) or its result.
     select : system name, optional
         The system drawn (default: the first); the first reported split is drawn.
-    threshold, target, impostors, group, reference_group
+    threshold, target, on, apply_to, impostors, group, reference_group
         As in :func:`pandas_biosig.cross_group_fmr`.
     ax : matplotlib Axes, optional
 
@@ -75,8 +77,8 @@ def fmr_heatmap(
     >>> plt.close(ax.figure)
     """
     ds = data if isinstance(data, xr.Dataset) else _dm.cross_group_fmr(
-        data, threshold=threshold, target=target, impostors=impostors, group=group,
-        reference_group=reference_group)
+        data, threshold=threshold, target=target, on=on, apply_to=apply_to,
+        impostors=impostors, group=group, reference_group=reference_group)
     name = _pick(ds.system.values.tolist(), select)
     sub = ds.sel(system=name).isel(split=0)
     fmr = sub.fmr.values
@@ -95,7 +97,9 @@ def fmr_heatmap(
         for j in range(len(refs)):
             n = int(sub.n_impostor.values[i, j])
             text = "–" if n == 0 else f"{100 * fmr[i, j]:.3g}%\n{int(sub.fa.values[i, j])}/{n}"
-            light = not np.isfinite(shown[i, j]) or float(im.norm(shown[i, j])) > 0.6
+            # matplotlib's stubs type a norm of a number as any array-like
+            light = (not np.isfinite(shown[i, j])
+                     or float(im.norm(shown[i, j])) > 0.6)  # type: ignore[arg-type]
             ax.text(j, i, text, ha="center", va="center", fontsize=8,
                     color="black" if light else "white")
     thr = float(sub.threshold)
@@ -108,8 +112,10 @@ def group_det(
     /,
     *,
     select: Hashable | None = None,
-    threshold: GroupCriterion | float = "fmr",
+    threshold: GroupCriterion | float = "far",
     target: float = 1e-3,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     impostors: Impostors = "same_group",
     group: str = "group",
     reference_group: str | None = "reference_group",
@@ -124,7 +130,9 @@ def group_det(
 
     The curves use the counted trials of the reported split (as :func:`pandas_biosig.
     group_rates` chooses them); a marker shows where the one global threshold puts each
-    group (groups with a zero rate there have no marker on the probit axes).
+    group (groups with a zero rate there have no marker on the probit axes). ``threshold,
+    target, on, apply_to, impostors, group, reference_group`` and the column names are
+    :func:`pandas_biosig.group_rates`'s.
 
     Examples
     --------
@@ -137,7 +145,8 @@ def group_det(
     """
     from ._det_roc import det
 
-    rates = _dm.group_rates(data, threshold=threshold, target=target, impostors=impostors,
+    rates = _dm.group_rates(data, threshold=threshold, target=target, on=on,
+                            apply_to=apply_to, impostors=impostors,
                             group=group, reference_group=reference_group, system=system,
                             label=label, score=score, split=split, ci_method="wilson")
     name = _pick(list(dict.fromkeys(rates.system)), select)

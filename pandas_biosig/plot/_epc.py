@@ -62,8 +62,8 @@ def epc(
     pair: str | tuple[Hashable, Hashable] | None = None,
     criterion: EPCCriterion = "min_weighted",
     weight=None,
-    on: Hashable = "dev",
-    apply_to: Hashable = "eval",
+    on: Hashable | None = "auto",
+    apply_to: Hashable | None = "auto",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     resample: ResampleOption = "auto",
@@ -206,7 +206,7 @@ def epc(
 def _bands_title(attrs: dict) -> str:
     """The legend's title over bootstrap bands: their level and what was resampled."""
     level = attrs.get("confidence_level", 0.95)
-    unit = attrs.get("resample")
+    unit = attrs.get("resample", "")
     drawn = {"subject": "subjects", "label": "trials within each class",
              "trial": "trials"}.get(unit, unit)
     return f"{100 * level:g}% bootstrap bands" + (f", {drawn} resampled" if drawn else "")

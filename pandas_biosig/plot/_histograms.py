@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from .._core.options import Criterion, NonFinite, Orientation
+from .._core.protocol import reported_groups, resolve_splits
 from .._core.schema import validate_trials
 from ..verification import _metrics
 
@@ -43,6 +44,7 @@ def _thresholds(data, *, threshold, **kwargs) -> tuple[dict[tuple, tuple[float, 
     and the legend's description of the policy."""
     er = _metrics.error_rates(data, threshold=threshold, **kwargs)
     thresholds: dict[tuple, tuple[float, str]] = {}
+    row: Any  # pandas' stubs type a row's fields as any scalar
     for row in er.itertuples(index=False):
         how = str(row.criterion)
         if row.threshold_split is not None and not pd.isna(row.threshold_split):
@@ -80,8 +82,8 @@ def hist(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = "auto",
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     bins: int | Sequence[float] | str = "auto",
     density: bool = True,
     ax: Axes | Sequence[Axes] | None = None,
@@ -106,9 +108,12 @@ def hist(
         drawn as a vertical line; None draws none.
     weight, target, p_target, c_miss, c_fa, on
         The rest of the threshold policy, as in :func:`pandas_biosig.error_rates`; with
-        ``on="dev"`` the threshold is chosen on ``dev`` and drawn on the other splits.
-    apply_to : split value or list, optional
-        Draw only these splits (e.g. ``"eval"``).
+        ``on="dev"`` the threshold is chosen on ``dev`` and drawn on the other splits
+        (``"auto"``, the default: on dev when the table has dev and eval splits).
+    apply_to : split value, list, "auto" or None, default "auto"
+        Draw only these splits (e.g. ``"eval"``); ``"auto"``: the splits
+        :func:`pandas_biosig.error_rates` reports (eval when the threshold comes from dev),
+        every split without a threshold; None: every split.
     bins : int, sequence or str
         ``numpy.histogram_bin_edges``' ``bins``: an int or a rule gives each axes its own
         edges over its own scores (systems need not share a score scale); a sequence of
@@ -159,12 +164,9 @@ def hist(
         orientation=orientation, nonfinite=nonfinite,
     )
     sign = -1.0 if trials.orientation == "distance" else 1.0
-    groups = trials.groups
-    if apply_to is not None:
-        wanted = list(apply_to) if isinstance(apply_to, list | tuple) else [apply_to]
-        groups = [g for v in wanted for g in trials.select_split(v, name="apply_to")]
-        order = {id(g): i for i, g in enumerate(trials.groups)}
-        groups.sort(key=lambda g: order[id(g)])
+    chooses = isinstance(threshold, str)
+    groups = reported_groups(trials, resolve_splits(trials, on if chooses else None, apply_to,
+                                                    chooses=chooses))
     thresholds, policy = {}, None
     if threshold is not None:
         thresholds, policy = _thresholds(

@@ -8,13 +8,14 @@ Reached as ``pbs.plot.pad_det`` / ``pbs.plot.epsc`` and ``df.biosig.plot.pad_det
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
 from .._core.options import NonFinite, Orientation
+from .._core.protocol import is_auto
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -101,8 +102,9 @@ def pad_det(
     from ..verification._curves import ppndf
     from ._axes import _check_limits, _det_axes, _legend
 
-    kwargs = dict(by=by, system=system, trial=trial, label=label, score=score, pai=pai,
-                  split=split, orientation=orientation, nonfinite=nonfinite)
+    kwargs: dict[str, Any] = dict(by=by, system=system, trial=trial, label=label, score=score,
+                                  pai=pai, split=split, orientation=orientation,
+                                  nonfinite=nonfinite)
     ds = _dataset(data, "pad_det", "pad_det", lambda d: pad_det(d, **kwargs))
     low, high = _check_limits(limits)
     ax = _axes(ax)
@@ -135,7 +137,7 @@ def epsc(
     *,
     beta: float = 0.5,
     iapmr: bool = True,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    apply_to: Hashable | Sequence[Hashable] | None = "auto",
     criterion: Literal["eer", "wer"] = "eer",
     on: Hashable | None = "auto",
     ax: Axes | None = None,
@@ -160,7 +162,10 @@ def epsc(
     beta : float, default 0.5
         The β whose curve is drawn.
     iapmr : bool, default True
-    apply_to : split value or list, optional
+    apply_to : split value, list, "auto" or None, default "auto"
+        The splits drawn: with a table, the splits :func:`pandas_biosig.epsc` reports
+        (``"auto"``: eval when the thresholds come from dev); with a Dataset, these of its
+        splits (``"auto"`` or None: all of them).
     criterion, on, by, system, trial, kind, score, pai, split, orientation, nonfinite
         As in :func:`pandas_biosig.epsc` (used when ``data`` is a table).
     ax : matplotlib Axes, optional
@@ -177,9 +182,10 @@ def epsc(
     """
     from ..pad._vulnerability import epsc
 
-    kwargs = dict(beta=(beta,), criterion=criterion, on=on, by=by, system=system, trial=trial,
-                  kind=kind, score=score, pai=pai, split=split, orientation=orientation,
-                  nonfinite=nonfinite)
+    kwargs = dict(beta=(beta,), criterion=criterion, on=on, apply_to=apply_to, by=by,
+                  system=system, trial=trial, kind=kind, score=score, pai=pai, split=split,
+                  orientation=orientation, nonfinite=nonfinite)
+    apply_to = None if is_auto(apply_to) else apply_to
     ds = _dataset(data, "epsc", "epsc", lambda d: epsc(d, **kwargs))
     ds = ds.sel(beta=beta)
     ax = _axes(ax)

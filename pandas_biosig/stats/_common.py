@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 from .._core.options import Alternative
 from .._core.results import TestResult
 from .._kernels import inference as _inference
+
+_T = TypeVar("_T")
 
 # --------------------------------------------------------------------------- options
 
@@ -102,13 +104,13 @@ _RATE_CI_NAMES = {
 # --------------------------------------------------------------------------- validation
 
 
-def _check_option(value: Any, allowed: tuple[str, ...], message: str) -> str:
+def _check_option(value: _T, allowed: tuple[str, ...], message: str) -> _T:
     if not isinstance(value, str) or value not in allowed:
         raise ValueError(message.format(value=value, allowed=list(allowed)))
     return value
 
 
-def _check_method(value: Any, allowed: tuple[str, ...]) -> str:
+def _check_method(value: _T, allowed: tuple[str, ...]) -> _T:
     return _check_option(value, allowed, ERROR_METHOD)
 
 

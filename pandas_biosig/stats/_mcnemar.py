@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 from .._core.options import Alternative
 from .._core.results import TestResult
@@ -151,6 +151,7 @@ def mcnemar(
     method = _check_method(method, MCNEMAR_METHODS)
     alternative = check_alternative(alternative)
 
+    distribution: Literal["chi2"] | None
     if b + c == 0:  # no discordant trial: no evidence either way, whatever the method
         statistic, p, log10p = 0.0, 1.0, 0.0
         distribution = "chi2" if method in ("chi2", "chi2_corrected") else None
@@ -162,7 +163,7 @@ def mcnemar(
         corrected = method == "chi2_corrected"
         statistic = float(_inference.mcnemar_chi2(b, c, corrected=corrected))
         z = _inference.mcnemar_z(b, c, corrected=corrected, alternative=alternative)
-        p, log10p = _inference.normal_pvalue(z, alternative)
+        p, log10p = map(float, _inference.normal_pvalue(z, alternative))
         distribution = "chi2"
     if n is None:
         estimate = se = math.nan

@@ -9,7 +9,9 @@ pandas_biosig.validity defaults`` the run over every default call.
 :func:`true_eer`                                    (``_verification``)
 :func:`dev_eval_trials`, :func:`defaults_report`    every default call (``_defaults``)
 :func:`simulate_pad`, :func:`pad_rejection_rates`,  PAD (``_pad``)
-:func:`pad_coverage`, :func:`pad_report`
+:func:`pad_coverage`, :func:`pad_report`,
+:func:`simulate_vulnerability`,
+:func:`vulnerability_coverage`
 :func:`simulate_demographic_trials`, ...            demographics (``_demographics``)
 ======================================  =====================================================
 """
@@ -21,7 +23,16 @@ from ._demographics import (
     fairness_rejection_rates,
     simulate_demographic_trials,
 )
-from ._pad import PAD_TESTS, PadSetting, pad_coverage, pad_rejection_rates, pad_report, simulate_pad
+from ._pad import (
+    PAD_TESTS,
+    PadSetting,
+    pad_coverage,
+    pad_rejection_rates,
+    pad_report,
+    simulate_pad,
+    simulate_vulnerability,
+    vulnerability_coverage,
+)
 from ._verification import (
     Setting,
     coverage,
@@ -49,8 +60,10 @@ __all__ = [
     "simulate_demographic_trials",
     "simulate_pad",
     "simulate_trials",
+    "simulate_vulnerability",
     "threshold_selection",
     "true_eer",
+    "vulnerability_coverage",
 ]
 
 

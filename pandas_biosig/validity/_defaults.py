@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -78,6 +79,7 @@ def _one(setting: Setting, seed: int, boot: dict) -> list[tuple[str, str, bool]]
             continue
         out.append((name, "type-I error", bool(res.pvalue.iloc[0] <= 0.05)))
     p = paired_bootstrap(t, "A", "B", seed=seed, **boot).pvalue
+    row: Any  # pandas' stubs type a row's fields as any scalar
     out.append(("paired_bootstrap()", "type-I error", bool(p <= 0.05)))
     for row in ci(t).itertuples():
         truth = _truth(setting, row.threshold)[row.metric]

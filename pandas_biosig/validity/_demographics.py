@@ -169,7 +169,7 @@ def demographic_coverage(
 
     truth = float(norm.cdf(-3.29 / 2))
     rng = np.random.default_rng(seed)
-    hits = {(m, r): [] for m in methods for r in ("fmr", "fnmr")}
+    hits: dict[tuple, list[np.ndarray]] = {(m, r): [] for m in methods for r in ("fmr", "fnmr")}
     for r in range(n_replications):
         t = simulate_demographic_trials(n_subjects=n_subjects, subject_sd=subject_sd, seed=rng)
         for m in methods:

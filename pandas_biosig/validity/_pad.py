@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,8 @@ __all__ = [
     "pad_rejection_rates",
     "pad_report",
     "simulate_pad",
+    "simulate_vulnerability",
+    "vulnerability_coverage",
 ]
 
 
@@ -94,7 +97,7 @@ def simulate_pad(setting: PadSetting, *, seed=None) -> pd.DataFrame:
 
 
 #: PAD tests measured by :func:`pad_rejection_rates`: (name, pad_compare arguments).
-PAD_TESTS = (
+PAD_TESTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("bootstrap_apcer_max", dict(metric="apcer_max", test="bootstrap")),
     ("bootstrap_bpcer", dict(metric="bpcer", test="bootstrap")),
     ("mcnemar_bpcer", dict(metric="bpcer", test="mcnemar")),
@@ -169,16 +172,99 @@ def pad_coverage(
     hits = {m: np.zeros(truth.size) for m in intervals}
     for _ in range(n_replications):
         data = simulate_pad(setting, seed=rng)
-        data = data[(data.system == "A") & (data.split == "eval")]
+        data = data[data.system == "A"]
         for method in hits:
-            r = pad_rates(data, threshold=threshold, ci_method=method, n_resamples=n_resamples,
-                          seed=rng, confidence_level=confidence_level)
+            r = pad_rates(data, threshold=threshold, apply_to="eval", ci_method=method,
+                          n_resamples=n_resamples, seed=rng, confidence_level=confidence_level)
             hits[method] += ((r.ci_low <= truth) & (truth <= r.ci_high)).to_numpy()
     rows = []
     names = [f"apcer s{i}" for i in range(len(setting.attack_means))] + ["bpcer"]
     for method, h in hits.items():
         for name, value, t in zip(names, h / n_replications, truth, strict=True):
             rows.append(dict(interval=method, rate=name, true_rate=t, coverage=value,
+                             mc_se=math.sqrt(value * (1 - value) / n_replications),
+                             n_replications=n_replications, confidence_level=confidence_level))
+    return pd.DataFrame(rows)
+
+
+def simulate_vulnerability(setting: PadSetting, *, zei_per_subject: int = 8,
+                           seed=None) -> pd.DataFrame:
+    """One simulated vulnerability experiment: system ``A``, splits dev and eval.
+
+    Per subject: ``bonafide_per_subject`` genuine attempts N(``mu_bonafide``, 1),
+    ``zei_per_subject`` zero-effort impostor attempts N(0, 1) and ``attacks_per_subject``
+    presentation attacks of each species N(``attack_means[s]``, 1); a per-subject effect
+    of s.d. ``subject_sd`` shared by all of a subject's attempts (each score stays N(mean,
+    1) marginally, so the true IAPMR at a threshold ``t`` is ``1 - Phi(t - mean)``).
+
+    Examples
+    --------
+    >>> from pandas_biosig.validity import PadSetting, simulate_vulnerability
+    >>> t = simulate_vulnerability(PadSetting(n_subjects=10), seed=0)
+    >>> t.groupby(["split", "kind"]).size().tolist()
+    [120, 80, 80, 120, 80, 80]
+    """
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    s = setting
+    k = len(s.attack_means)
+    kinds = ["genuine"] * s.bonafide_per_subject + ["zei"] * zei_per_subject
+    kinds += ["attack"] * (k * s.attacks_per_subject)
+    means = [s.mu_bonafide] * s.bonafide_per_subject + [0.0] * zei_per_subject
+    means += list(np.repeat(np.asarray(s.attack_means, dtype=float), s.attacks_per_subject))
+    pai = [None] * (s.bonafide_per_subject + zei_per_subject)
+    pai += [f"s{i}" for i in np.repeat(np.arange(k), s.attacks_per_subject)]
+    frames = []
+    for split in ("dev", "eval"):
+        subj = np.repeat(np.arange(s.n_subjects), len(kinds))
+        own = math.sqrt(max(1 - s.subject_sd**2, 0.0))
+        u = rng.standard_normal(s.n_subjects)[subj]
+        mean = np.tile(np.asarray(means), s.n_subjects)
+        frames.append(pd.DataFrame({
+            "system": "A", "trial": np.arange(subj.size), "kind": np.tile(kinds, s.n_subjects),
+            "score": mean + s.subject_sd * u + own * rng.standard_normal(subj.size),
+            "pai": np.tile(np.array(pai, dtype=object), s.n_subjects), "split": split,
+            "subject": np.char.add(split, subj.astype(str)),
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+def vulnerability_coverage(
+    setting: PadSetting,
+    *,
+    n_replications: int = 300,
+    confidence_level: float = 0.95,
+    n_resamples: int = 499,
+    intervals: tuple = ("wilson", "beta", "cluster", "bootstrap"),
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Coverage of :func:`pandas_biosig.iapmr`'s intervals of every species' IAPMR, called
+    as users call it: the licit threshold chosen on dev (bob's EER threshold of genuine
+    vs zero-effort impostors) and reported on eval, where the truth at that threshold is
+    ``1 - Phi(threshold - attack_mean)``; one ``ci_method`` per entry of ``intervals``.
+
+    Examples
+    --------
+    >>> from pandas_biosig.validity import PadSetting, vulnerability_coverage
+    >>> c = vulnerability_coverage(PadSetting(n_subjects=10), n_replications=2, n_resamples=19)
+    >>> sorted(c.interval.unique())
+    ['beta', 'bootstrap', 'cluster', 'wilson']
+    """
+    from ..pad._vulnerability import iapmr
+
+    rng = np.random.default_rng(seed)
+    k = len(setting.attack_means)
+    hits = {m: np.zeros(k) for m in intervals}
+    for _ in range(n_replications):
+        data = simulate_vulnerability(setting, seed=rng)
+        for method in hits:
+            r = iapmr(data, ci_method=method, n_resamples=n_resamples, seed=rng,
+                      confidence_level=confidence_level)
+            truth = setting.true_apcer(float(r.threshold.iloc[0]))
+            hits[method] += ((r.ci_low <= truth) & (truth <= r.ci_high)).to_numpy()
+    rows = []
+    for method, h in hits.items():
+        for i, value in enumerate(h / n_replications):
+            rows.append(dict(interval=method, rate=f"iapmr s{i}", coverage=value,
                              mc_se=math.sqrt(value * (1 - value) / n_replications),
                              n_replications=n_replications, confidence_level=confidence_level))
     return pd.DataFrame(rows)

@@ -20,12 +20,14 @@ import argparse
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
 from .. import stats
+from .._core.criteria import choose, eer_point, min_weighted_point
 from .._core.progress import progress_bar
 from .._core.replicates import bootstrap_pvalue, fixed_threshold_deltas
 from .._kernels.rates import Sweep
@@ -87,7 +89,7 @@ class Setting:
         hypothesis of the HTER tests, but not of tests of the total error count."""
         return self.mu_a / 2 - self.shift_b, self.mu_b / 2 + self.shift_b
 
-    def true_hter(self) -> tuple[float, float]:
+    def true_hter(self) -> tuple[float, ...]:
         return tuple(
             float((norm.sf(t) + norm.cdf(t - mu)) / 2)
             for t, mu in zip(self.thresholds, (self.mu_a, self.mu_b), strict=True)
@@ -152,7 +154,7 @@ def _pvalues(rng, s: Setting, n_boot: int, alpha: float) -> dict[str, float]:
     fa_a, fa_b = int((acc_a & imp).sum()), int((acc_b & imp).sum())
     fr_a, fr_b = int((~acc_a & gen).sum()), int((~acc_b & gen).sum())
     rates = (fa_a / ni, fr_a / nc, fa_b / ni, fr_b / nc)
-    kw = dict(n_impostor=ni, n_genuine=nc)
+    kw: dict[str, Any] = dict(n_impostor=ni, n_genuine=nc)
     out = {
         "hter_independent": stats.hter_test(*rates, method="independent", **kw).pvalue,
         "naive": stats.hter_test(*rates, method="naive", **kw).pvalue,
@@ -178,8 +180,8 @@ def _pvalues(rng, s: Setting, n_boot: int, alpha: float) -> dict[str, float]:
     for resample in ("label", "subject"):
         d = fixed_threshold_deltas(ga, gb, "hter", (ta, tb), n_boot, resample, rng)
         out[f"bootstrap_{resample}"] = bootstrap_pvalue(d)
-    eer_a = Sweep(a[imp], a[gen]).eer_threshold()[0]
-    eer_b = Sweep(b[imp], b[gen]).eer_threshold()[0]
+    eer_a = eer_point(Sweep(a[imp], a[gen]))[0]
+    eer_b = eer_point(Sweep(b[imp], b[gen]))[0]
     out["eer_bound"] = stats.eer_bound(eer_a, eer_b, n=ni + nc).pvalue
     return out
 
@@ -337,7 +339,7 @@ def _bootstrap_covers(rng, a, g, subj, t, truth, n_subjects, n_boot, confidence_
         low, high = percentile_interval(d[np.isfinite(d)], confidence_level)
         out[f"hter_bootstrap_{resample}"] = low <= truth["hter"] <= high
     sw = Sweep(a[imp], a[g])
-    vals = np.array([lazy_replicate(sw, rng).eer_threshold()[0] for _ in range(n_boot)])
+    vals = np.array([eer_point(lazy_replicate(sw, rng))[0] for _ in range(n_boot)])
     low, high = percentile_interval(vals, confidence_level)
     out["eer_bootstrap_label"] = low <= truth["eer"] <= high
     sw.prepare_resampling()
@@ -347,7 +349,7 @@ def _bootstrap_covers(rng, a, g, subj, t, truth, n_subjects, n_boot, confidence_
     for i in range(n_boot):
         w = uniform_counts(rng, n_subjects)[subj]
         wn, wp = w[imp][neg_order], w[g][pos_order]
-        vals[i] = sw.reweighted(wn, wp).eer_threshold()[0] if wn.sum() and wp.sum() else np.nan
+        vals[i] = eer_point(sw.reweighted(wn, wp))[0] if wn.sum() and wp.sum() else np.nan
     low, high = percentile_interval(vals, confidence_level)
     out["eer_bootstrap_subject"] = low <= truth["eer"] <= high
     return out
@@ -374,17 +376,19 @@ def threshold_selection(
     """
     rng = np.random.default_rng(seed)
     mu = setting.mu_a
-    dev_h, oracle_h, post_h = [], [], []
+    dev_h: list[np.ndarray] = []
+    oracle_h: list[np.ndarray] = []
+    post_h: list[float] = []
     for _ in _replications(n_replications, progress, "threshold selection"):
         a_dev, _, g_dev, _ = _draw(rng, setting)
         a_ev, _, g_ev, _ = _draw(rng, setting)
         dev = Sweep(a_dev[~g_dev], a_dev[g_dev])
         ev = Sweep(a_ev[~g_ev], a_ev[g_ev])
-        thr = dev.eer_threshold()[1].threshold
+        thr = choose("eer", dev)
         for t, sink in ((thr, dev_h), (mu / 2, oracle_h)):
             fa, fr = ev.rates_at_threshold(t)
             sink.append((fa / ev.n + fr / ev.p) / 2)
-        op = ev.min_weighted(0.5)
+        op = min_weighted_point(ev, 0.5)
         post_h.append((op.far + op.frr) / 2)
     return pd.DataFrame(
         {

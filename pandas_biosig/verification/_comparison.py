@@ -36,6 +36,7 @@ from .._core.replicates import (
     FamilyDraws,
     align_pair,
     bootstrap_difference,
+    canonical_metric,
     make_rng,
     metric_function,
     replicate_progress,
@@ -52,7 +53,7 @@ from .._core.validation import (
     check_rate,
 )
 from .._kernels.pairwise import decision_errors, pair_counts
-from ..stats._common import McNemarMethod
+from ..stats._common import HterTestMethod, McNemarMethod
 from ._resampling import BOOTSTRAP_METRICS
 
 __all__ = [
@@ -79,7 +80,7 @@ Test = Literal[
 ]
 
 #: The tests of :func:`compare`: name -> what it tests.
-TESTS: dict[str, str] = {
+TESTS: dict[Test, str] = {
     "hter_dependent": "HTER_A - HTER_B, Bengio & Mariethoz eq. 16 (discordant counts)",
     "hter_independent": "HTER_A - HTER_B, Bengio & Mariethoz eq. 15 (rates only)",
     "naive": "HTER as a proportion of all trials, eq. 18 (over-confident, illustration only)",
@@ -101,7 +102,7 @@ TEST_METRIC = {
     "gunter_paired": "recognition_rate",
 }
 
-_HTER_METHOD = {
+_HTER_METHOD: dict[str, HterTestMethod] = {
     "hter_dependent": "dependent",
     "hter_independent": "independent",
     "naive": "naive",
@@ -166,7 +167,7 @@ COMPARE_COLUMNS = [
 ]
 
 
-def default_test(test: str, data: Any, subject: str | None) -> str:
+def default_test(test: str, data: Any, subject: str | None) -> Test:
     """The test ``"auto"`` stands for: the subject-level paired bootstrap of the HTER when
     the table has a subject column (trial-level tests are too liberal when trials share
     subjects), else the dependent HTER test."""
@@ -260,8 +261,8 @@ def result_from_counts(
     a: int,
     b: int,
     *,
-    alternative: str,
-    mcnemar_method: str,
+    alternative: Alternative,
+    mcnemar_method: McNemarMethod,
     names: tuple,
     in_where: str,
 ) -> TestResult:
@@ -307,7 +308,7 @@ def _check_test_options(test, *, metric, resample, n_resamples, target, mcnemar_
     """The options that only some tests use: ``(metric, target)`` once checked."""
     if test == "bootstrap":
         metric = "hter" if metric is None else metric
-        check_option(metric, BOOTSTRAP_METRICS, "metric")
+        metric = canonical_metric(check_option(metric, BOOTSTRAP_METRICS, "metric"))
         if resample != AUTO:
             check_option(resample, RESAMPLE, "resample")
         check_n_resamples(n_resamples)
@@ -631,7 +632,7 @@ def compare(
     names, plans = _pw.family_plans(trials, members, n_by, baseline)
     rows: list[dict] = []
     family_of: list[int] = []
-    boot = None if test != "bootstrap" else _BootstrapPairs(
+    boot = None if unit is None else _BootstrapPairs(
         metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa),
         make_rng(seed), replicate_progress(progress, n_resamples * sum(len(p) for _, _, p in plans),
                               "compare (bootstrap)"), n_resamples, unit, metric,
@@ -678,10 +679,10 @@ class _BootstrapPairs:
     tick: Callable[[int], None]
     n_resamples: int
     unit: str
-    metric: str
+    metric: BootstrapMetric
 
     def test(self, ma: Resolved, mb: Resolved, done: int, *, common_trials: bool,
-             in_where: str, alternative: str, shared: FamilyDraws) -> TestResult:
+             in_where: str, alternative: Alternative, shared: FamilyDraws | None) -> TestResult:
         """The test of one pair, the ``done``-th of the table; ``shared`` holds the sorts
         and subject draws of its family (each pair's numbers stay paired_bootstrap's)."""
         ga, gb = align_pair(ma.group, mb.group, common_trials=common_trials, where=in_where)

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.criteria import choose_epc
 from .._core.curve_datasets import (
     FRACTION,
     Layout,
@@ -28,7 +29,17 @@ from .._core.curve_datasets import (
 )
 from .._core.frames import group_sweep, orientation_sign
 from .._core.options import EPCCriterion, NonFinite, Orientation, ResampleOption
-from .._core.protocol import ERROR_ON_MISSING, Protocol, subject_clusters
+from .._core.protocol import (
+    AUTO,
+    ERROR_ON_MISSING,
+    SAME_TRIALS,
+    Protocol,
+    one_reported_split,
+    reported_groups,
+    resolve_splits,
+    select_split,
+    subject_clusters,
+)
 from .._core.replicates import align_pair, check_common, make_rng, replicate_progress
 from .._core.schema import SchemaError, Trials, check_option, validate_trials
 from .._kernels import curves as _k
@@ -38,11 +49,6 @@ from .._kernels.resample import cell_draws, cluster_counts, percentile_interval
 __all__ = ['DEFAULT_WEIGHTS', 'epc', 'epc_bootstrap']
 
 
-ERROR_EPC_NO_SPLIT = (
-    "epc chooses each threshold on one split and reports it on another, so it needs a split "
-    "column with the values on={on!r} and apply_to={apply_to!r}; column {column!r} is not in "
-    "the table (its columns: {found}). Add that column, or pass split='<column name>'"
-)
 ERROR_SPLIT_SCALAR = "{name} must be one split value, got {value!r}"
 
 #: The default EPC weight grid: 0, 0.01, ..., 1 (includes 0.5, the HTER criterion).
@@ -55,21 +61,32 @@ def _split_value(value, name):
     return value
 
 
+def _epc_splits(trials: Trials, on, apply_to) -> tuple[Hashable | None, list]:
+    """The split the thresholds are chosen on (None: the reported trials themselves) and
+    the groups of the one reported split, as the protocol resolves them."""
+    on = _split_value(on, "on")
+    apply_to = _split_value(apply_to, "apply_to")
+    splits = resolve_splits(trials, on, apply_to)
+    one_reported_split(trials, splits, "epc")
+    return splits.on, reported_groups(trials, splits)
+
+
 def _epc_thresholds(
-    trials: Trials, *, criterion: str, weights: np.ndarray, on: Hashable
+    trials: Trials, *, criterion: str, weights: np.ndarray, on: Hashable | None, targets
 ) -> tuple[list[tuple], np.ndarray]:
-    """The thresholds an EPC chooses on split ``on``: one row per (``by`` group, system).
+    """The thresholds an EPC chooses on split ``on`` (None: on the reported groups
+    ``targets`` themselves): one row per (``by`` group, system).
 
     Returns ``(keys, thresholds)``: ``keys[i]`` is ``(*by values, system)`` and
     ``thresholds[i, k]`` the *oriented* threshold (higher score = more genuine; multiply by
     ``orientation_sign(trials)`` for score units) chosen for ``weights[k]``. This is the step that a
     bootstrap keeps fixed while it resamples the split the thresholds are applied to.
     """
-    source = trials.select_split(on, name="on")
+    source = targets if on is None else select_split(trials, on, name="on")
     keys = [g.key[:-1] for g in source]
     out = np.empty((len(source), weights.size))
     for i, g in enumerate(source):
-        out[i] = _k.select_thresholds(group_sweep(g), weights, criterion)
+        out[i] = choose_epc(group_sweep(g), weights, criterion)
     return keys, out
 
 
@@ -79,8 +96,8 @@ def epc(
     *,
     criterion: EPCCriterion = "min_weighted",
     weight=None,
-    on: Hashable = "dev",
-    apply_to: Hashable = "eval",
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | None = AUTO,
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -118,11 +135,15 @@ def epc(
     weight : float or array of float in [0, 1], optional
         The :math:`\alpha` grid (a number gives a grid of one); default ``np.linspace(0, 1, 101)`` (steps of 0.01,
         includes 0.5).
-    on : split value
-        The split the thresholds are chosen on (the development set).
-    apply_to : split value
-        The split the rates are reported on (the test set). ``on == apply_to`` gives the
-        optimistic a-posteriori curve.
+    on : split value, "auto" or None, default "auto"
+        The split the thresholds are chosen on (the development set). ``"auto"``
+        (:mod:`pandas_biosig._core.protocol`): the dev split of a table with dev and eval
+        splits; otherwise the reported trials themselves (the optimistic a-posteriori
+        curve, ``threshold_from="same trials"``), as ``on=None`` asks.
+    apply_to : split value or "auto", default "auto"
+        The one split the rates are reported on (the test set): ``"auto"``, the eval
+        split when thresholds come from dev, else the table's only split (or the whole
+        table without a split column). ``on == apply_to`` gives the a-posteriori curve.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`roc`.
 
@@ -150,15 +171,17 @@ def epc(
           number the EPC is an honest version of);
         - ``n_genuine``, ``n_impostor``: trials of the ``apply_to`` split.
 
-        Scalar coords ``split`` (= ``apply_to``) and ``threshold_split`` (= ``on``).
-        Attrs: ``kind="epc"``, ``criterion``, ``on``, ``apply_to``, ``orientation``,
-        ``pandas_biosig_version``.
+        Scalar coords ``split`` (the reported split), ``threshold_split`` (the split the
+        thresholds were chosen on) and ``threshold_from`` (that split, or ``"same
+        trials"``). Attrs: ``kind="epc"``, ``criterion``, ``on``, ``apply_to``,
+        ``orientation``, ``pandas_biosig_version``.
 
     Raises
     ------
     SchemaError
-        The table has no split column, ``on``/``apply_to`` is not one of its values, or a
-        system has no trials in ``on``.
+        A named ``on``/``apply_to`` that is not a split of the table (or no split
+        column), several splits to report (pass ``apply_to``), or a system without trials
+        in ``on``.
     ValueError
         An unknown ``criterion``, or ``weight`` outside [0, 1].
 
@@ -200,23 +223,16 @@ def epc(
     """
     check_option(criterion, EPC_CRITERIA, "criterion")
     alpha = DEFAULT_WEIGHTS.copy() if weight is None else rate_grid(weight, "weight", scalar=True)
-    on = _split_value(on, "on")
-    apply_to = _split_value(apply_to, "apply_to")
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )
-    if trials.split_column is None:
-        raise SchemaError(
-            ERROR_EPC_NO_SPLIT.format(
-                on=on, apply_to=apply_to, column=split, found=trials.columns["found"]
-            )
-        )
-    targets = trials.select_split(apply_to, name="apply_to")
-    keys, dev_thr = _epc_thresholds(trials, criterion=criterion, weights=alpha, on=on)
+    on, targets = _epc_splits(trials, on, apply_to)
+    keys, dev_thr = _epc_thresholds(trials, criterion=criterion, weights=alpha, on=on,
+                                    targets=targets)
     rows = _epc_rows(trials, targets, keys, dev_thr, alpha, criterion, on)
     layout = Layout(trials, targets, with_split=False)
-    return _epc_dataset(trials, layout, rows, alpha, criterion, on, apply_to, score)
+    return _epc_dataset(trials, layout, rows, alpha, criterion, on, targets[0].split, score)
 
 
 def _epc_rows(trials, targets, keys, dev_thr, alpha, criterion, on) -> dict[str, list]:
@@ -272,11 +288,15 @@ def _epc_dataset(trials, layout, rows, alpha, criterion, on, apply_to, score) ->
     }
     coords = layout.coords()
     coords["weight"] = curve_variable(("weight",), alpha, f"weight a of the {criterion!r} criterion", FRACTION)
+    chosen_on = apply_to if on is None else on
     coords["split"] = curve_variable((), label_array([apply_to])[0], "split the rates are measured on", "")
-    coords["threshold_split"] = curve_variable((), label_array([on])[0], "split the thresholds are chosen on", "")
+    coords["threshold_split"] = curve_variable((), label_array([chosen_on])[0], "split the thresholds are chosen on", "")
+    coords["threshold_from"] = curve_variable(
+        (), SAME_TRIALS if chosen_on == apply_to else str(chosen_on),
+        "where the thresholds come from: their split, or the reported trials themselves", "")
     return curve_dataset(
         variables, coords, kind="epc", trials=trials, criterion=criterion,
-        on=str(on), apply_to=str(apply_to),
+        on=str(chosen_on), apply_to=str(apply_to),
     )
 
 
@@ -287,8 +307,8 @@ def epc_bootstrap(
     *,
     criterion: EPCCriterion = "min_weighted",
     weight=None,
-    on: Hashable = "dev",
-    apply_to: Hashable = "eval",
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | None = AUTO,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     resample: ResampleOption = "auto",
@@ -372,6 +392,7 @@ def epc_bootstrap(
     )
     resample = Protocol(resample=resample).unit(trials, subject=subject)
     aligned, buckets, orders = _threshold_buckets(trials, criterion, alpha, on, apply_to)
+    apply_to = aligned[0].split
     genuine = aligned[0].genuine
     rng = make_rng(seed)
     if resample == "label" and (genuine.all() or not genuine.any()):
@@ -390,9 +411,10 @@ def _threshold_buckets(trials, criterion, alpha, on, apply_to):
     """The ``apply_to`` groups aligned on the first one's trials, and per system, for every
     trial, how many of the thresholds chosen on ``on`` (sorted) it reaches, with the
     order that sorts the thresholds."""
-    keys, dev_thr = _epc_thresholds(trials, criterion=criterion, weights=alpha, on=on)
+    on, targets = _epc_splits(trials, on, apply_to)
+    keys, dev_thr = _epc_thresholds(trials, criterion=criterion, weights=alpha, on=on,
+                                    targets=targets)
     row = {k: i for i, k in enumerate(keys)}
-    targets = trials.select_split(apply_to, name="apply_to")
     ref = targets[0]
     aligned = [align_pair(ref, g, common_trials=False)[1] for g in targets]
     buckets, orders = [], []

@@ -23,8 +23,8 @@ from .._core.options import (
     NonFinite,
     Orientation,
 )
-from .._core.protocol import Protocol, Resolved
-from .._core.replicates import FIXED_THRESHOLD_METRICS, metric_function
+from .._core.protocol import AUTO, Protocol, Resolved
+from .._core.replicates import FIXED_THRESHOLD_METRICS, canonical_metric, metric_function
 from .._core.schema import Trials, check_option, factorize_keys, validate_trials
 from .._core.validation import (
     check_adjust,
@@ -78,9 +78,11 @@ FOLD_METRICS_COLUMNS = [
     "split",
     "metric",
     "estimate",
+    "threshold_from",
     "threshold",
     "n_genuine",
     "n_impostor",
+    "resample",
 ]
 
 #: Columns of :func:`fold_summary` (after the ``by`` columns).
@@ -100,13 +102,13 @@ def _fold_trials(data, *, fold, by, system, trial, label, score, split, orientat
 
 
 def _check_fold_metric(metric, target, p_target, c_miss, c_fa):
-    check_option(metric, FOLD_METRICS, "metric")
+    metric = canonical_metric(check_option(metric, FOLD_METRICS, "metric"))
     if metric in ("fnmr_at_fmr", "fmr_at_fnmr"):
         if target is None:
             raise ValueError(ERROR_TARGET.format(metric=metric))
         target = check_rate(target, "target")
     check_costs(p_target, c_miss, c_fa)
-    return target
+    return metric, target
 
 
 def _fold_values(trials: Trials, metric: str, *, threshold, weight, target, p_target, c_miss,
@@ -136,8 +138,8 @@ def fold_metrics(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -166,8 +168,9 @@ def fold_metrics(
         ``"eer_threshold"``, ``"min_hter"``, ``"min_dcf"``, ``"auc"``, ``"cllr"``…).
     threshold, weight, target, p_target, c_miss, c_fa, on, apply_to
         The threshold policy of ``"far"``, ``"frr"``, ``"hter"`` (as in
-        :func:`pandas_biosig.error_rates`), applied in each fold: ``on="dev"`` chooses
-        each fold's threshold on that fold's dev split. ``target`` and the costs also
+        :func:`pandas_biosig.error_rates`), applied in each fold: ``on="auto"`` (the
+        default) chooses each fold's threshold on that fold's dev split when the table
+        has dev and eval splits, and reports eval. ``target`` and the costs also
         parametrize ``"fnmr_at_fmr"``/``"fmr_at_fnmr"`` and ``"min_dcf"``.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
@@ -177,8 +180,10 @@ def fold_metrics(
     DataFrame
         One row per (``by`` group, fold, system, split): the ``by`` columns, then ``fold``
         (the fold value, whatever the fold column's name), ``system``, ``split``,
-        ``metric``, ``estimate`` (the metric in that fold), ``threshold`` (score units;
-        NaN for a threshold-free metric), ``n_genuine``, ``n_impostor``.
+        ``metric``, ``estimate`` (the metric in that fold), ``threshold_from`` (as in
+        :func:`pandas_biosig.error_rates`; None for a threshold-free metric),
+        ``threshold`` (score units; NaN for a threshold-free metric), ``n_genuine``,
+        ``n_impostor``, ``resample`` (None: nothing is resampled).
 
     Raises
     ------
@@ -199,13 +204,13 @@ def fold_metrics(
 
     >>> trials = pbs.datasets.example_trials()
     >>> per_fold = pbs.fold_metrics(trials, fold="split", split=None, metric="eer")
-    >>> per_fold[["fold", "system", "estimate"]].head(3).round(4)
-      fold   system  estimate
-    0  dev      cnn    0.0402
-    1  dev  cnn_aug    0.0376
-    2  dev      gmm    0.1008
+    >>> per_fold[["fold", "system", "metric", "estimate"]].head(3).round(4)
+      fold   system         metric  estimate
+    0  dev      cnn  eer_threshold    0.0417
+    1  dev  cnn_aug  eer_threshold    0.0385
+    2  dev      gmm  eer_threshold    0.1010
     """
-    target = _check_fold_metric(metric, target, p_target, c_miss, c_fa)
+    metric, target = _check_fold_metric(metric, target, p_target, c_miss, c_fa)
     trials, n_by = _fold_trials(
         data, fold=fold, by=by, system=system, trial=trial, label=label, score=score,
         split=split, orientation=orientation, nonfinite=nonfinite,
@@ -219,8 +224,9 @@ def fold_metrics(
         key = m.group.key
         row = dict(zip(trials.by[:n_by], key[:n_by], strict=True))
         row.update(fold=key[n_by], system=key[-2], split=key[-1], metric=metric,
-                   estimate=value, threshold=sign * m.threshold, n_genuine=sw.p,
-                   n_impostor=sw.n)
+                   estimate=value, threshold_from=m.threshold_from,
+                   threshold=sign * m.threshold, n_genuine=sw.p, n_impostor=sw.n,
+                   resample=None)
         rows.append(row)
     return pd.DataFrame(rows, columns=[*trials.by[:n_by], *FOLD_METRICS_COLUMNS])
 
@@ -237,8 +243,8 @@ def fold_summary(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -299,10 +305,10 @@ def fold_summary(
     >>> summ = pbs.fold_summary(trials, fold="split", split=None, metric="eer")
     >>> summ[["system", "n_folds", "mean", "std"]].round(4)
         system  n_folds    mean     std
-    0      cnn        2  0.0448  0.0066
-    1  cnn_aug        2  0.0417  0.0058
-    2      gmm        2  0.0973  0.0049
-    3      lbp        2  0.1566  0.0068
+    0      cnn        2  0.0477  0.0085
+    1  cnn_aug        2  0.0422  0.0052
+    2      gmm        2  0.0990  0.0029
+    3      lbp        2  0.1589  0.0066
     """
     per_fold = fold_metrics(
         data, fold=fold, metric=metric, threshold=threshold, weight=weight, target=target,
@@ -310,6 +316,7 @@ def fold_summary(
         system=system, trial=trial, label=label, score=score, split=split,
         orientation=orientation, nonfinite=nonfinite,
     )
+    metric = canonical_metric(metric)  # checked by fold_metrics
     by_cols = list(per_fold.columns[: len(per_fold.columns) - len(FOLD_METRICS_COLUMNS)])
     # group by hand: pandas' groupby would turn a None split into NaN
     keys = per_fold[[*by_cols, "system", "split"]].itertuples(index=False, name=None)
@@ -348,8 +355,8 @@ def compare_folds(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     alpha: float = 0.05,
     adjust: Adjust | None = "holm",
     confidence_level: float = 0.95,
@@ -451,7 +458,7 @@ def compare_folds(
     4  cnn_aug      lbp       8       0  0.0078      0.0469
     5      gmm      lbp       8       0  0.0078      0.0469
     """
-    target = _check_fold_metric(metric, target, p_target, c_miss, c_fa)
+    metric, target = _check_fold_metric(metric, target, p_target, c_miss, c_fa)
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)
     adjust = check_adjust(adjust)
@@ -488,7 +495,8 @@ def compare_folds(
     return out
 
 
-def _sign_row(va: dict, vb: dict, level: float, alternative: str, higher_better: bool) -> dict:
+def _sign_row(va: dict, vb: dict, level: float, alternative: Alternative,
+              higher_better: bool) -> dict:
     """The sign test of one pair over the folds both systems have a finite value in
     (``va``, ``vb``: fold -> value), with the median difference and its interval."""
     folds = [f for f in va if f in vb and np.isfinite(va[f]) and np.isfinite(vb[f])]

@@ -361,8 +361,8 @@ def ci(
     0.0376 0.0645
     """
     metrics = [metric] if isinstance(metric, str) else list(metric)
-    for m in metrics:
-        check_option(m, CI_METRICS, "metric")
+    for name in metrics:
+        check_option(name, CI_METRICS, "metric")
     check_option(ci_method, stats.RATE_CI_METHODS, "ci_method")
     check_option(combine, CI_COMBINE, "combine")
     if resample != AUTO:
@@ -417,7 +417,7 @@ def ci(
     return pd.DataFrame(rows, columns=[*trials.by, *CI_COLUMNS])
 
 
-def _rate_intervals(trials: Trials, m, ci_method: str, level: float, clustered: bool):
+def _rate_intervals(trials: Trials, m, ci_method: RateCIMethod, level: float, clustered: bool):
     """FAR and FRR of one resolved group at its threshold: ``((far, frr), (n_fa, n_fr),
     (far interval, frr interval))``, the sizes effective under subject clustering (Korn &
     Graubard 1998); None when no threshold reaches the criterion."""
@@ -488,7 +488,7 @@ def _effective_counts(trials: Trials, g: Group, threshold: float, far_counts, fr
     return out
 
 
-def _rate_interval(x: float, n: float, method: str, level: float, *, exact: bool,
+def _rate_interval(x: float, n: float, method: RateCIMethod, level: float, *, exact: bool,
                    counts: tuple[int, int]) -> tuple[float, float]:
     """The ``method`` binomial interval of ``x`` errors in ``n`` trials (effective, possibly
     non-integer counts unless ``exact``); ends at 0 / 1 when no / every trial errs."""

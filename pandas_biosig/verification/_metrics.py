@@ -15,15 +15,20 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.criteria import (
+    best_hter_and_dcf,
+    bounded_point,
+    eer_candidates,
+    eer_point,
+    eer_point_of_scores,
+    min_dcf_point,
+)
 from .._core.frames import group_sweep, orientation_sign, rates_row, result_frame
 from .._core.options import Criterion, EERMethod, NonFinite, Orientation
-from .._core.protocol import (
-    Protocol,
-)
+from .._core.protocol import AUTO, Protocol
 from .._core.schema import check_option, validate_trials
 from .._core.validation import ERROR_COSTS, check_costs
-from .._kernels.rates import d_prime, interpolated_eer, threshold_eer
-from .._kernels.select import eer_points
+from .._kernels.rates import d_prime, interpolated_eer
 
 __all__ = ['dcf', 'eer', 'error_rates', 'summary', 'EER_METHODS']
 
@@ -69,12 +74,14 @@ DCF_COLUMNS = [
     "c_miss",
     "c_fa",
     "criterion",
+    "threshold_from",
     "threshold",
     "far",
     "frr",
     "act_dcf",
     "min_dcf",
     "min_dcf_threshold",
+    "resample",
 ]
 SUMMARY_COLUMNS = [
     "system",
@@ -101,7 +108,7 @@ SUMMARY_COLUMNS = [
 
 
 # ----------------------------------------------------------------------------- helpers
-def _cost_arrays(p_target, c_miss, c_fa) -> list[np.ndarray]:
+def _cost_arrays(p_target, c_miss, c_fa) -> tuple[np.ndarray, ...]:
     """The costs as broadcast float arrays; anything but real numbers is ERROR_COSTS."""
     try:
         arrays = [np.atleast_1d(np.asarray(v)) for v in (p_target, c_miss, c_fa)]
@@ -207,13 +214,14 @@ def eer(
     for g in trials.groups:
         if method == "rocch":
             sw = group_sweep(g)
-            _, op = sw.eer_threshold()
+            _, op = eer_point(sw)
             value = sw.eer_rocch()
+        elif method == "interpolated":
+            points = eer_candidates(g.scores, g.genuine)
+            _, op = eer_point_of_scores(g.scores, g.genuine, points)
+            value = interpolated_eer(*points)
         else:  # two operating points suffice: found by selection, without a sort
-            points = eer_points(g.scores, g.genuine)
-            value, op = threshold_eer(*points)
-            if method == "interpolated":
-                value = interpolated_eer(*points)
+            value, op = eer_point_of_scores(g.scores, g.genuine)
         rows.append(
             dict(
                 n_genuine=op.p,
@@ -238,8 +246,8 @@ def error_rates(
     p_target: float = 0.01,
     c_miss: float = 1.0,
     c_fa: float = 1.0,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -281,12 +289,15 @@ def error_rates(
         The rate bound of ``"far"`` and ``"frr"``.
     p_target, c_miss, c_fa : float
         Prior and costs of ``"min_dcf"``.
-    on : split value, optional
-        Choose the criterion's threshold on this split (e.g. ``"dev"``) and apply it to the
-        other splits: the a-priori protocol of Bengio & Mariéthoz (2004). By default each
-        group's threshold is chosen on its own trials (a-posteriori).
-    apply_to : split value or list, optional
-        Report only these splits (e.g. ``"eval"``).
+    on, apply_to : split value, "auto" or None, default "auto"
+        ``on``: the split each criterion's threshold is chosen on, applied to the other
+        splits (the a-priori protocol of Bengio & Mariéthoz, 2004); ``apply_to``: the
+        splits reported. ``"auto"`` (:mod:`pandas_biosig._core.protocol`): a table with
+        dev and eval splits gets thresholds chosen on dev and rates reported on eval, as
+        :func:`pandas_biosig.ci` and :func:`pandas_biosig.compare` report them; any other
+        table gets each group's threshold from its own trials (a posteriori, optimistic;
+        ``threshold_from`` says ``"same trials"``). ``on=None, apply_to=None`` asks for the
+        a-posteriori rates of every split.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`eer`.
 
@@ -298,6 +309,8 @@ def error_rates(
         - ``system``, ``split``: the group the rates are measured on;
         - ``criterion``: the criterion name, or ``"fixed"`` for given thresholds;
         - ``threshold_split``: the split the threshold was chosen on;
+        - ``threshold_from``: where the threshold came from: that split, ``"same trials"``
+          (chosen on the reported trials themselves) or ``"fixed"``;
         - ``weight``: the weight minimized (``min_hter``: 0.5; ``min_dcf``: the equivalent
           :math:`c_{fa}(1-p)/(c_{miss} p + c_{fa}(1-p))`), NaN otherwise;
         - ``target``: the rate bound of ``far``/``frr``, NaN otherwise;
@@ -376,8 +389,8 @@ def dcf(
     threshold: Criterion | Literal["bayes"] | float | Mapping[Hashable, float] = "bayes",
     weight: float = 0.5,
     target: float | None = None,
-    on: Hashable | None = None,
-    apply_to: Hashable | Sequence[Hashable] | None = None,
+    on: Hashable | None = AUTO,
+    apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     by: str | Sequence[str] | None = None,
     system: str = "system",
     trial: str = "trial",
@@ -411,9 +424,12 @@ def dcf(
     Returns
     -------
     DataFrame
-        Columns ``system, split, p_target, c_miss, c_fa, criterion, threshold, far, frr,
-        act_dcf, min_dcf, min_dcf_threshold``: the actual DCF at ``threshold`` (with its
-        FAR and FRR), the minimum over all thresholds and the threshold that reaches it.
+        Columns ``system, split, p_target, c_miss, c_fa, criterion, threshold_from,
+        threshold, far, frr, act_dcf, min_dcf, min_dcf_threshold, resample``: the actual
+        DCF at ``threshold`` (with its FAR and FRR; ``threshold_from`` as in
+        :func:`error_rates`, ``"fixed"`` for the Bayes threshold), the minimum over all
+        thresholds and the threshold that reaches it; ``resample`` None (nothing is
+        resampled).
         Both costs are normalized by :math:`\min(c_{miss} p, c_{fa} (1-p))`, so 1 is the
         cost of the best decision that ignores the scores.
 
@@ -459,19 +475,21 @@ def dcf(
         for r in protocol.resolve(trials, named=bayes):
             g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion
             rates = rates_row(sw, t)
-            min_cost, op = sw.min_dcf(a, b, c)
+            min_cost, op = min_dcf_point(sw, a, b, c)
             rows.append(
                 dict(
                     p_target=a,
                     c_miss=b,
                     c_fa=c,
                     criterion=crit,
+                    threshold_from=r.threshold_from,
                     threshold=sign * t,
                     far=rates["far"],
                     frr=rates["frr"],
                     act_dcf=(b * a * rates["frr"] + c * (1 - a) * rates["far"]) / norm,
                     min_dcf=min_cost / norm,
                     min_dcf_threshold=sign * op.threshold,
+                    resample=r.resample,
                 )
             )
             groups.append(g)
@@ -566,9 +584,9 @@ def summary(
     rows = []
     for g in trials.groups:
         sw = group_sweep(g)
-        eer_t, op = sw.eer_threshold()
-        zero_fnmr = sw.fmr_at_fnmr(0.0)
-        best_hter, min_cost = sw.min_hter_and_dcf(p_target, c_miss, c_fa)
+        eer_t, op = eer_point(sw)
+        zero_fnmr = bounded_point(sw, "frr", 0.0)
+        best_hter, min_cost = best_hter_and_dcf(sw, p_target, c_miss, c_fa)
         min_cllr = sw.min_cllr()  # pools the hull once: eer_rocch reads the same blocks
         rows.append(
             dict(
@@ -579,9 +597,9 @@ def summary(
                 threshold=sign * op.threshold,
                 auc=sw.auc(),
                 min_hter=(best_hter.far + best_hter.frr) / 2,
-                fmr100=sw.fnmr_at_fmr(0.01).frr,
-                fmr1000=sw.fnmr_at_fmr(0.001).frr,
-                zero_fmr=sw.fnmr_at_fmr(0.0).frr,
+                fmr100=bounded_point(sw, "far", 0.01).frr,
+                fmr1000=bounded_point(sw, "far", 0.001).frr,
+                zero_fmr=bounded_point(sw, "far", 0.0).frr,
                 zero_fnmr=float("nan") if zero_fnmr is None else zero_fnmr.far,
                 min_dcf=min_cost / norm,
                 p_target=p_target,

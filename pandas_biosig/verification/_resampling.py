@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -29,12 +30,7 @@ from .._core.options import (
     Orientation,
     ResampleOption,
 )
-from .._core.protocol import (
-    AUTO,
-    Protocol,
-    Resolved,
-    split_roles,
-)
+from .._core.protocol import AUTO, Protocol, Resolved
 from .._core.replicates import (
     FIXED_THRESHOLD_METRICS,
     LOCAL_METRICS,
@@ -42,6 +38,7 @@ from .._core.replicates import (
     Replicates,
     align_pair,
     bootstrap_difference,
+    canonical_metric,
     check_common,
     make_rng,
     metric_function,
@@ -61,8 +58,9 @@ __all__ = ['BOOTSTRAP_COLUMNS', 'BOOTSTRAP_METRICS', 'bootstrap', 'paired_bootst
 
 #: Metrics the bootstrap can resample: name -> (description, reads a fixed threshold).
 BOOTSTRAP_METRICS = {
-    "eer": "EER of the ROC convex hull",
+    "eer": "the library's default EER: eer_threshold, the number eer() gives",
     "eer_threshold": "bob.measure's threshold EER",
+    "eer_rocch": "EER of the ROC convex hull",
     "eer_interpolated": "EER of the piecewise-linear ROC",
     "auc": "area under the ROC (ties half)",
     "min_hter": "smallest (FAR + FRR)/2 over thresholds",
@@ -112,10 +110,11 @@ def _ci_method(ci_method: str, metric: str, unit: str) -> str:
     return ci_method
 
 
-def _studentized(values, estimate, confidence_level, reps: Replicates, t, metric):
+def _studentized(values, estimate, confidence_level, reps: Replicates | None, t, metric):
     """``estimate ± t_df · se`` within [0, 1], df from the units the replicates resample
     (:func:`pandas_biosig._core.replicates.rate_df`); the percentile interval when the rate
     has no spread (no error, or every trial an error)."""
+    assert reps is not None  # a rate's replicates: the hull EER's are never studentized
     g = reps.group
     if reps.resample == "subject":
         codes, n_units = reps.clusters, reps.n_clusters
@@ -173,10 +172,11 @@ def bootstrap(
         Tidy trial table (see :func:`pandas_biosig.eer`).
     metric : str, default "eer_threshold"
         One of :data:`BOOTSTRAP_METRICS`: ``"eer_threshold"`` (bob.measure's threshold
-        EER, the library's default EER: its 95 % interval covers 0.96 at 50 genuine / 200
-        impostor trials), ``"eer"`` (ROCCH; biased low on small sets, coverage 0.88 there,
-        see ``docs/methods.md``),
-        ``"eer_interpolated"``, ``"auc"``, ``"min_hter"``, ``"min_dcf"``,
+        EER, the library's default EER, the number :func:`pandas_biosig.eer` gives: its
+        95 % interval covers 0.96 at 50 genuine / 200 impostor trials); ``"eer"`` is that
+        same default EER (the ``metric`` column then says ``"eer_threshold"``);
+        ``"eer_rocch"`` (ROCCH; biased low on small sets, coverage 0.85–0.88 there, see
+        ``docs/methods.md``), ``"eer_interpolated"``, ``"auc"``, ``"min_hter"``, ``"min_dcf"``,
         ``"fnmr_at_fmr"`` / ``"fmr_at_fnmr"`` (with ``target``), ``"cllr"``,
         ``"min_cllr"``, or ``"far"``, ``"frr"``, ``"hter"`` at a threshold policy.
         At a fixed threshold, with subjects resampled, the interval of ``"far"``,
@@ -245,7 +245,7 @@ def bootstrap(
     ``fmr_at_fnmr``, ``far``, ``frr``, ``hter``) draw the number of resampled scores below
     each threshold they visit, binomially and on demand (O(log n) per replicate); the other
     metrics give each sorted score its multiplicity (O(n) per replicate), except the hull
-    EER (``"eer"``, with ``resample="label"``), whose replicates draw the counts of
+    EER (``"eer_rocch"``, with ``resample="label"``), whose replicates draw the counts of
     intervals of the sorted scores and refine them only around the FAR = FRR crossing. All
     have exactly the distribution of resampling the trials and sorting them again.
 
@@ -266,7 +266,7 @@ def bootstrap(
     1    cnn  eval     0.054   0.039    0.067  subject
     """
     check_common(n_resamples, confidence_level, resample, ci_method)
-    check_option(metric, BOOTSTRAP_METRICS, "metric")
+    metric = canonical_metric(check_option(metric, BOOTSTRAP_METRICS, "metric"))
     if metric in ("fnmr_at_fmr", "fmr_at_fnmr"):
         if target is None:
             raise ValueError(f"metric={metric!r} needs target= (a rate in [0, 1])")
@@ -291,12 +291,12 @@ def bootstrap(
     for r in plan:
         g, sw, t = r.group, r.sweep, r.threshold
         estimate = f(sw, t)
-        hull = HullReplicates(sw) if metric == "eer" and unit == "label" else None
+        hull = HullReplicates(sw) if metric == "eer_rocch" and unit == "label" else None
         reps = None if hull else Replicates(g, sw, unit, lazy=metric in LOCAL_METRICS)
         values = np.empty(n_resamples)
         for i in range(n_resamples):
             # the hull EER needs the replicate's hull near the crossing only
-            values[i] = hull.draw(rng) if hull else f(reps.draw(rng), t)
+            values[i] = hull.draw(rng) if hull else f(cast(Replicates, reps).draw(rng), t)
             done += 1
             tick(done)
         low, high = (_studentized(values, estimate, confidence_level, reps, t, metric)
@@ -400,7 +400,7 @@ def paired_bootstrap(
     >>> res.estimate < 0, res.pvalue < 0.05
     (True, True)
     """
-    check_option(metric, BOOTSTRAP_METRICS, "metric")
+    metric = canonical_metric(check_option(metric, BOOTSTRAP_METRICS, "metric"))
     check_alternative(alternative)
     check_common(n_resamples, 0.95, resample, "percentile")
     trials = validate_trials(
@@ -411,11 +411,9 @@ def paired_bootstrap(
     protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
     unit = protocol.unit(trials, subject=subject)
-    plan = protocol.resolve(trials, needs_threshold=metric in FIXED_THRESHOLD_METRICS, resample=unit)
-    if metric not in FIXED_THRESHOLD_METRICS and isinstance(apply_to, str) and apply_to == AUTO:
-        evals = split_roles(trials)[1]
-        if len(evals) == 1:  # no threshold to choose: test on the evaluation split
-            plan = [r for r in plan if r.group.split == evals[0]]
+    # no threshold to choose: "auto" tests on the evaluation split
+    plan = protocol.resolve(trials, needs_threshold=metric in FIXED_THRESHOLD_METRICS,
+                            resample=unit, one_split=True)
     ra, rb = _pick(trials, plan, system_a), _pick(trials, plan, system_b)
     ga, gb = align_pair(ra.group, rb.group, common_trials=common_trials)
     tick = replicate_progress(progress, n_resamples, "paired bootstrap")
