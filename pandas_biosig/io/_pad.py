@@ -304,8 +304,8 @@ def read_asvspoof_cm(
     DataFrame
         ``system, trial, label, score, pai`` (None for bona fide), ``utterance``,
         ``subject`` and ``split`` when given or named by the file. ``subject`` is the
-        speaker, the unit of dependence of subject-clustered intervals and tests: the first field of the 5- and
-        6-field layouts; in the 4-field layout of the organisers' t-DCF package, whose
+        speaker, the unit of dependence of subject-clustered intervals and tests: the
+        first field of the 5- and 6-field layouts; in the 4-field layout of the organisers' t-DCF package, whose
         utterance is ``DIRECTORY/SPEAKER_NUMBER`` with the directory the speaker for bona
         fide trials but the attack (``SS_1/p310_s0036``) for spoofed ones, the
         utterance's name up to its first ``_`` (``p310``); a 4-field utterance without a
