@@ -233,6 +233,6 @@ def test_the_examples_of_the_report_read_in_percent():
     text = pbs.to_markdown(pbs.vulnerability(_vuln()))
     assert "IAPMR (%)" in text and "IAPMR (max) (%)" in text and "42.33" in text
     text = pbs.to_markdown(pbs.pad_metrics(_pad()))
-    assert "APCER (max) (%)" in text and "BPCER (%)" in text and "8.50" in text
+    assert "APCER (max) (%)" in text and "BPCER (%)" in text and "7.75" in text
     text = pbs.to_markdown(pbs.fairness(_demo(), target=0.01))
     assert "FDR |" in text and "max FMR (%)" in text and "target = 1%" in text
