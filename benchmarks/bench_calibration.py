@@ -1,12 +1,14 @@
 """Speed of the calibration kernels: linear logistic calibration (K = 1) and fusion
 (K = 3), and the PAV transform, on binormal scores.
 
-Run:  python benchmarks/bench_calibration.py [--n 1000000] [--repeats 5]
+Run:  python benchmarks/bench_calibration.py [--n 1000000] [--repeats 5] [--tables]
 
 Each fit is timed ``--repeats`` times (fastest reported) next to ``np.sort`` of the same
 scores, with the Newton iterations it took. scikit-learn's unpenalised prior-weighted
 ``LogisticRegression`` (newton-cholesky, tol 1e-10) is timed on the same data when
-``--sklearn`` is given.
+``--sklearn`` is given. ``llr_check`` (the not-LLR rule of ``summary()`` and ``dcf()``) is
+timed on a sorted sweep, beside the sort; with ``--tables``, ``pbs.summary`` (which runs
+it), ``pbs.calibrate`` and ``pbs.fuse`` on a dev/eval table of ``--n`` trials per split.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from functools import partial
 
 import numpy as np
 
-from pandas_biosig._kernels.calibration import train_linear, train_pav
+from pandas_biosig._kernels.calibration import llr_check, train_linear, train_pav
+from pandas_biosig._kernels.rates import Sweep
 
 
 def best(fn, repeats):
@@ -52,6 +55,7 @@ def main(argv=None):
     ap.add_argument("--n", type=int, default=1_000_000)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--sklearn", action="store_true")
+    ap.add_argument("--tables", action="store_true")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     for k in (1, 3):
@@ -70,6 +74,35 @@ def main(argv=None):
     t_apply, _ = best(lambda: pav.apply(np.concatenate([neg[:, 0], pos[:, 0]])), args.repeats)
     print(f"pav n={args.n:.0e}: fit {t * 1e3:7.1f} ms ({pav.score_bounds.size // 2} bins), "
           f"apply to every score {t_apply * 1e3:7.1f} ms")
+    scores = np.concatenate([neg[:, 0], pos[:, 0]])
+    genuine = np.r_[np.zeros(len(neg), bool), np.ones(len(pos), bool)]
+    t_sort, sw = best(lambda: Sweep.from_scores(scores, genuine), args.repeats)
+    t, _ = best(lambda: llr_check(sw), args.repeats)
+    print(f"llr_check n={args.n:.0e}: {t * 1e3:7.1f} ms ({t / t_sort:4.1f} x the sweep's sort)")
+    if args.tables:
+        tables(args.n, args.repeats, rng)
+
+
+def tables(n, repeats, rng):
+    """summary(), calibrate() and fuse() on a table of three systems, dev and eval."""
+    import pandas as pd
+
+    import pandas_biosig as pbs
+
+    frames = []
+    for split in ("dev", "eval"):
+        neg, pos = data(n, 3, rng)
+        x = np.concatenate([neg, pos])
+        label = np.r_[np.zeros(len(neg), bool), np.ones(len(pos), bool)]
+        for j in range(3):
+            frames.append(pd.DataFrame({"system": f"s{j}", "trial": np.arange(len(x)),
+                                        "label": label, "score": x[:, j], "split": split}))
+    table = pd.concat(frames, ignore_index=True)
+    for name, fn in [("summary", lambda: pbs.summary(table)),
+                     ("calibrate", lambda: pbs.calibrate(table)),
+                     ("fuse", lambda: pbs.fuse(table))]:
+        t, _ = best(fn, repeats)
+        print(f"{name} of 3 systems x 2 splits x n={n:.0e}: {t:6.2f} s")
 
 
 if __name__ == "__main__":

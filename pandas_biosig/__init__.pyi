@@ -3,6 +3,7 @@
 # One line per public name; tests/test_layering.py checks it against the subpackages.
 
 from . import (
+    calibration,
     datasets,
     demographics,
     export,
@@ -12,6 +13,7 @@ from . import (
     pad,
     plot,
     stats,
+    tandem,
     validity,
     verification,
 )
@@ -20,6 +22,14 @@ from ._core.replicates import BootstrapTestResult
 from ._core.results import ConfidenceInterval, IntervalResult, TestResult
 from ._core.schema import LABEL_VOCABULARY, BiosigWarning, SchemaError
 from .accessor import BiosigAccessor
+from .calibration import (
+    CalibrationError,
+    CalibrationResult,
+    calibrate,
+    cllr_curve,
+    compare_fusion,
+    fuse,
+)
 from .demographics import (
     compare_fairness,
     compare_groups,
@@ -43,6 +53,7 @@ from .io import (
     ScoreFileError,
     read_asvspoof_asv,
     read_asvspoof_cm,
+    read_asvspoof_tandem,
     read_bob,
     read_bob_identification,
     read_bob_pad,
@@ -54,6 +65,17 @@ from .io import (
     read_table,
 )
 from .pad import epsc, iapmr, pad_compare, pad_det, pad_metrics, pad_rates, vulnerability
+from .tandem import (
+    adcf,
+    cm_metrics,
+    sasv_score,
+    tandem_bootstrap,
+    tandem_compare,
+    tandem_table,
+    tdcf,
+    tdcf_curve,
+    teer,
+)
 from .verification import (
     DecisionTestError,
     bayes_error,
@@ -81,25 +103,33 @@ from .verification import (
 __version__: str
 
 __all__ = [
-    "LABEL_VOCABULARY",
     "BiosigAccessor",
     "BiosigWarning",
     "BootstrapTestResult",
+    "CalibrationError",
+    "CalibrationResult",
     "ConfidenceInterval",
     "DecisionTestError",
     "FileTooLargeError",
     "IntervalResult",
+    "LABEL_VOCABULARY",
     "SchemaError",
     "ScoreFileError",
     "TestResult",
+    "adcf",
     "bayes_error",
     "bootstrap",
+    "calibrate",
+    "calibration",
     "ci",
+    "cllr_curve",
+    "cm_metrics",
     "cmc",
     "cmc_difference",
     "compare",
     "compare_fairness",
     "compare_folds",
+    "compare_fusion",
     "compare_groups",
     "compare_identification",
     "cross_group_fmr",
@@ -121,6 +151,7 @@ __all__ = [
     "fdr_curve",
     "fold_metrics",
     "fold_summary",
+    "fuse",
     "group_rates",
     "iapmr",
     "identification",
@@ -138,6 +169,7 @@ __all__ = [
     "probe_ranks",
     "read_asvspoof_asv",
     "read_asvspoof_cm",
+    "read_asvspoof_tandem",
     "read_bob",
     "read_bob_identification",
     "read_bob_pad",
@@ -150,8 +182,16 @@ __all__ = [
     "recognition_rate",
     "roc",
     "rocch",
+    "sasv_score",
     "stats",
     "summary",
+    "tandem",
+    "tandem_bootstrap",
+    "tandem_compare",
+    "tandem_table",
+    "tdcf",
+    "tdcf_curve",
+    "teer",
     "to_latex",
     "to_markdown",
     "validity",

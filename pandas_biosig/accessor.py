@@ -40,11 +40,13 @@ class PlotAccessor:
     roc = mirror("roc", "pandas_biosig.plot")
     epc = mirror("epc", "pandas_biosig.plot")
     bayes_error = mirror("bayes_error", "pandas_biosig.plot")
+    cllr_curve = mirror("cllr_curve", "pandas_biosig.plot")
     hist = mirror("hist", "pandas_biosig.plot")
     pad_det = mirror("pad_det", "pandas_biosig.plot")
     epsc = mirror("epsc", "pandas_biosig.plot")
     fmr_heatmap = mirror("fmr_heatmap", "pandas_biosig.plot")
     group_det = mirror("group_det", "pandas_biosig.plot")
+    tdcf_curve = mirror("tdcf_curve", "pandas_biosig.plot")
 
 
 @pd.api.extensions.register_dataframe_accessor("biosig")
@@ -101,6 +103,11 @@ class BiosigAccessor:
     fold_metrics = mirror("fold_metrics")
     fold_summary = mirror("fold_summary")
     compare_folds = mirror("compare_folds")
+
+    calibrate = mirror("calibrate")
+    fuse = mirror("fuse")
+    compare_fusion = mirror("compare_fusion")
+    cllr_curve = mirror("cllr_curve")
     # tables of results
     eer_bound_table = mirror("eer_bound_table")
     pairwise_matrix = mirror("pairwise_matrix")
@@ -127,6 +134,17 @@ class BiosigAccessor:
     vulnerability = mirror("vulnerability")
     iapmr = mirror("iapmr")
     epsc = mirror("epsc")
+
+    # tandem tables (ASV + CM)
+    tandem_table = mirror("tandem_table")
+    tdcf = mirror("tdcf")
+    tdcf_curve = mirror("tdcf_curve")
+    teer = mirror("teer")
+    sasv_score = mirror("sasv_score")
+    adcf = mirror("adcf")
+    cm_metrics = mirror("cm_metrics")
+    tandem_bootstrap = mirror("tandem_bootstrap")
+    tandem_compare = mirror("tandem_compare")
 
 
 def _describe(df: pd.DataFrame) -> str:

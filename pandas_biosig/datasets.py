@@ -9,6 +9,7 @@ __all__ = [
     "example_demographic_trials",
     "example_pad",
     "example_search",
+    "example_tandem",
     "example_trials",
     "example_vulnerability",
 ]
@@ -452,4 +453,86 @@ def example_demographic_trials(
                 }
             )
         )
+    return pd.concat(frames, ignore_index=True)
+
+
+#: The tandem example's CM systems: name -> the mean m of its bona fide scores (spoofs -m).
+#: Scores are N(+-m, 2m): natural-log likelihood ratios of bona fide against spoof.
+_TANDEM_CMS = (("cm_a", 3.0), ("cm_b", 1.5))
+#: The tandem example's attacks and the mean ASV score of their spoofs.
+_TANDEM_ATTACKS = (("A01", 3.0), ("A02", 1.5), ("A03", 0.5))
+
+
+def example_tandem(
+    seed: int = 0,
+    *,
+    n_speakers: int = 24,
+    target_per_speaker: int = 10,
+    nontarget_per_speaker: int = 10,
+    spoof_per_speaker: int = 5,
+) -> pd.DataFrame:
+    """A small synthetic spoofing-aware speaker verification experiment (a tandem table).
+
+    One ASV system (``asv``) and two spoofing countermeasures (``cm_a``, the better, and
+    ``cm_b``) score the same trials. Every speaker (``n_speakers`` in each of a ``dev``
+    and an ``eval`` split) claims ``target_per_speaker`` target trials (their own voice),
+    ``nontarget_per_speaker`` non-target trials (other speakers' voices) and
+    ``spoof_per_speaker`` spoofs of each of three attacks (``A01``, ``A02``, ``A03``,
+    which fool the ASV more or less). ASV scores: targets N(4, 1.5), non-targets N(-2,
+    1.5), spoofs N(3, 1.5), N(1.5, 1.5), N(0.5, 1.5) by attack; a per-speaker effect of
+    s.d. 0.5 on the targets and spoofs. The CM scores are natural-log likelihood ratios
+    of bona fide against spoof (bona fide N(m, 2m), spoofs N(-m, 2m): m = 3 for ``cm_a``,
+    1.5 for ``cm_b``). Scores are rounded to 3 decimals.
+
+    Parameters
+    ----------
+    seed : int
+        Random seed.
+    n_speakers : int
+        Speakers per split.
+    target_per_speaker, nontarget_per_speaker, spoof_per_speaker : int
+        Trials of each kind per speaker (spoofs: per attack).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``asv_system, cm_system, trial, kind`` (``"target"``, ``"nontarget"``,
+        ``"spoof"``), ``asv_score, cm_score, pai`` (the attack, None for bona fide
+        trials), ``split, subject`` (the claimed speaker), one row per (CM system,
+        trial).
+
+    Examples
+    --------
+    >>> t = pbs.datasets.example_tandem()
+    >>> t[t.cm_system == "cm_a"].groupby(["split", "kind"]).size().unstack()
+    kind   nontarget  spoof  target
+    split
+    dev          240    360     240
+    eval         240    360     240
+    """
+    rng = np.random.default_rng(seed)
+    n_att = len(_TANDEM_ATTACKS)
+    per = target_per_speaker + nontarget_per_speaker + n_att * spoof_per_speaker
+    n_spk = 2 * n_speakers
+    spk = np.repeat(np.arange(n_spk), per)
+    kind = np.tile(np.r_[np.zeros(target_per_speaker, int), np.ones(nontarget_per_speaker, int),
+                         np.full(n_att * spoof_per_speaker, 2)], n_spk)
+    attack = np.tile(np.r_[np.full(target_per_speaker + nontarget_per_speaker, -1),
+                           np.repeat(np.arange(n_att), spoof_per_speaker)], n_spk)
+    asv_mean = np.select([kind == 0, kind == 1], [4.0, -2.0],
+                         np.take([m for _, m in _TANDEM_ATTACKS], np.maximum(attack, 0)))
+    effect = rng.normal(scale=0.5, size=n_spk)[spk] * (kind != 1)
+    asv = asv_mean + effect + 1.5 * rng.standard_normal(spk.size)
+    frames = []
+    for name, m in _TANDEM_CMS:
+        cm = np.where(kind == 2, -m, m) + np.sqrt(2 * m) * rng.standard_normal(spk.size)
+        frames.append(pd.DataFrame({
+            "asv_system": "asv", "cm_system": name, "trial": np.arange(spk.size),
+            "kind": np.array(["target", "nontarget", "spoof"])[kind],
+            "asv_score": np.round(asv, 3), "cm_score": np.round(cm, 3),
+            "pai": pd.Series(np.array([None, *(a for a, _ in _TANDEM_ATTACKS)],
+                                      dtype=object)[attack + 1], dtype=object),
+            "split": np.where(spk < n_speakers, "dev", "eval"),
+            "subject": np.char.add("spk", np.char.zfill(spk.astype(str), 3)),
+        }))
     return pd.concat(frames, ignore_index=True)

@@ -23,6 +23,9 @@ printed every value with ``repr``:
   (on the score arrays, not through ``util.load_cm_scores_keys``, whose join on the file
   name multiplies the rows of repeated utterance ids); ``a_dcf.py``: ``CostModel``,
   ``_calculate_a_dcf``.
+  The CM's EER (``cm_eer``) is the EER that ``calculate_minDCF_EER_CLLR_actDCF`` returns
+  (ASVspoof 5's ``compute_eer`` of the bona fide and spoof CM scores); nesl/asvspoof2019's
+  ``compute_eer`` on the same arrays gives the same value.
 - ``asvspoof-challenge/2021`` @ 9b33f5eca887bd3bf629e3fb79428cd9bb7ac972,
   ``eval-package/eval_metrics.py``: ``compute_tDCF`` gives the same curve, bit for bit, as
   ASVspoof 5's.
@@ -79,6 +82,7 @@ ASVSPOOF2019_DEV = {
         "cm_act_dcf": 0.338365539452496,
         "cm_act_dcf_threshold": -0.6418538861723947,
         "cm_cllr": 0.5313063200120342,
+        "cm_eer": 0.046701084744563005,
         "teer_percent": 5.355693507692387,
         "teer_asv_threshold": -0.564615,
         "teer_cm_threshold": 0.313678,
@@ -135,6 +139,7 @@ TIES = {
     "cm_act_dcf": 1.0,
     "cm_act_dcf_threshold": -0.6418538861723947,
     "cm_cllr": 1.3185883698759775,
+    "cm_eer": 0.22077922077922077,
     "teer_percent": 25.510204081632654,
     "teer_asv_threshold": 4.0,
     "teer_cm_threshold": 2.0,

@@ -519,3 +519,32 @@ def test_row_order_does_not_change_the_fit():
     b = cal.train_linear(non[rng.permutation(len(non))], tar[rng.permutation(len(tar))], prior=0.1)
     np.testing.assert_allclose(b.weights, a.weights, rtol=1e-10)
     assert b.offset == pytest.approx(a.offset, rel=1e-10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_grid_scores, _grid_scores, st.lists(st.floats(-9, 9), min_size=1, max_size=12))
+def test_min_normalized_min_ber_is_the_minimum_of_the_curve(neg, pos, grid):
+    """Two minimised weighted errors, at the grid's prior log odds nearest 0, give the
+    smallest normalised minimum Bayes error of the whole curve."""
+    sw = Sweep(neg, pos)
+    mins, _, _ = cal.normalized_bayes_error(sw, grid)
+    assert cal.min_normalized_min_ber(sw, grid) == pytest.approx(np.nanmin(mins), abs=1e-12)
+
+
+def test_llr_verdict_reads_its_three_quantities():
+    assert cal.llr_verdict(2.5, [0.2, 0.3], 0.1)  # rule 1
+    assert cal.llr_verdict(0.9, [1.0, 1.2], 0.4)  # rule 2: trivial bound, and separation
+    assert not cal.llr_verdict(0.9, [1.0, 1.2], 0.6)  # no separation to speak of
+    assert not cal.llr_verdict(0.9, [0.99, 1.2], 0.1)  # below the bound somewhere
+
+
+def test_a_warm_start_changes_the_iterations_not_the_optimum():
+    tar, non = score_set("ex_fuse_dev")
+    cold = cal.train_linear(non, tar, prior=0.2)
+    w = np.arange(non.shape[0]) % 3
+    warm = cal.train_linear(non, tar, prior=0.2, neg_counts=w, start=cold)
+    again = cal.train_linear(non, tar, prior=0.2, neg_counts=w)
+    np.testing.assert_allclose(warm.weights, again.weights, rtol=1e-9)
+    assert warm.offset == pytest.approx(again.offset, rel=1e-9)
+    same = cal.train_linear(non, tar, prior=0.2, start=cold)
+    assert same.iterations <= cold.iterations and same.converged

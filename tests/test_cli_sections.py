@@ -220,12 +220,19 @@ def test_a_table_with_groups_gets_the_demographic_section(capsys, tmp_path):
 def test_files_of_two_kinds_or_verification_options_are_refused(capsys, tmp_path):
     cm = tmp_path / "cm_dev.txt"
     cm.write_text("p1/p1_1 - bonafide 0.7\np1/p1_2 A01 spoof 0.1\n")
-    asv = tmp_path / "asv_dev.txt"
-    asv.write_text("- target 3\n- nontarget -1\nA01 spoof 1\n")
-    status, _, err = _run(capsys, cm, asv)
+    vuln = tmp_path / "vuln-dev.csv"
+    vuln.write_text("bio_ref_subject_id,probe_subject_id,probe_key,probe_attack_type,score\n"
+                    "a,a,k1,,3.1\na,b,k2,,0.2\na,a,k3,print,1.4\n")
+    status, _, err = _run(capsys, cm, vuln)
     assert status == 1 and err == "biosig: error: " + ERROR_KINDS_MIXED.format(
-        first=cm, kind_first="PAD", reader_first="read_asvspoof_cm", second=asv,
-        kind_second="vulnerability", reader_second="read_asvspoof_asv") + "\n"
+        first=cm, kind_first="PAD", reader_first="read_asvspoof_cm", second=vuln,
+        kind_second="vulnerability", reader_second="read_bob_vuln") + "\n"
+    bob = tmp_path / "face-dev.txt"
+    bob.write_text("a a a1 0.9\nb b b1 0.7\na b b2 0.6\nb a a2 0.3\n")
+    status, _, err = _run(capsys, cm, bob)
+    assert status == 1 and err == "biosig: error: " + ERROR_KINDS_MIXED.format(
+        first=cm, kind_first="PAD", reader_first="read_asvspoof_cm", second=bob,
+        kind_second="verification", reader_second="read_scores") + "\n"
     status, _, err = _run(capsys, cm, "--format", "bob")
     assert status == 1 and err == "biosig: error: " + ERROR_KIND_OPTIONS.format(
         path=cm, kind="ASVspoof countermeasure", reader="read_asvspoof_cm",

@@ -528,7 +528,9 @@ def test_grids_outside_unit_interval(example, bad):
 def test_bad_prior_log_odds_and_det_grid(example):
     with pytest.raises(ValueError) as err:
         curves.bayes_error(example, prior_log_odds=[0.0, np.nan])
-    assert str(err.value) == curves.ERROR_PRIOR_LOG_ODDS.format(positions=[1])
+    from pandas_biosig._core.curve_datasets import ERROR_PRIOR_LOG_ODDS
+
+    assert str(err.value) == ERROR_PRIOR_LOG_ODDS.format(positions=[1])
     with pytest.raises(ValueError, match="prior_log_odds must be a non-empty"):
         curves.bayes_error(example, prior_log_odds=[])
     for kwargs in ({"n": 1}, {"low": 0.0}, {"low": 0.5, "high": 0.1}, {"high": 2.0}):
@@ -578,7 +580,9 @@ def test_netcdf_round_trip(example, make):
 def test_far_grid_must_be_a_1d_array_of_numbers(example, grid):
     import re
 
-    prefix = curves.ERROR_GRID_SHAPE.split("{value!r}")[0].format(name="far_grid")
+    from pandas_biosig._core.curve_datasets import ERROR_GRID_SHAPE
+
+    prefix = ERROR_GRID_SHAPE.split("{value!r}")[0].format(name="far_grid")
     with pytest.raises(ValueError, match=re.escape(prefix)):
         curves.roc(example, far_grid=grid)
 

@@ -20,6 +20,7 @@ _demo = pbs.datasets.example_demographic_trials
 _search = pbs.datasets.example_search
 _pad = pbs.datasets.example_pad
 _vuln = pbs.datasets.example_vulnerability
+_tandem = pbs.datasets.example_tandem
 
 CALLS = {
     "eer": lambda: pbs.eer(_trials()),
@@ -29,6 +30,10 @@ CALLS = {
     "bootstrap": lambda: pbs.bootstrap(_trials(), n_resamples=20, seed=0),
     "ci": lambda: pbs.ci(_trials()),
     "compare": lambda: pbs.compare(_trials(), n_resamples=20, seed=0),
+    "calibrate": lambda: pbs.calibrate(_trials(), systems="cnn").params,
+    "fuse": lambda: pbs.fuse(_trials(), systems=["cnn", "gmm"]).params,
+    "compare_fusion": lambda: pbs.compare_fusion(_trials(), systems=["cnn", "gmm"],
+                                                 n_resamples=20, seed=0, refit=True),
     "fold_metrics": lambda: pbs.fold_metrics(_folds(), metric="eer"),
     "fold_summary": lambda: pbs.fold_summary(_folds(), metric="eer"),
     "group_rates": lambda: pbs.group_rates(_demo(), target=0.01),
@@ -45,6 +50,12 @@ CALLS = {
     "recognition_rate": lambda: pbs.recognition_rate(_search()),
     "detection_identification_rate": lambda: pbs.detection_identification_rate(_search()),
     "compare_identification": lambda: pbs.compare_identification(_search()),
+    "tdcf": lambda: pbs.tdcf(_tandem()),
+    "teer": lambda: pbs.teer(_tandem()),
+    "adcf": lambda: pbs.adcf(pbs.sasv_score(_tandem())),
+    "cm_metrics": lambda: pbs.cm_metrics(_tandem()),
+    "tandem_bootstrap": lambda: pbs.tandem_bootstrap(_tandem(), n_resamples=20, seed=0),
+    "tandem_compare": lambda: pbs.tandem_compare(_tandem(), n_resamples=20, seed=0),
 }
 
 

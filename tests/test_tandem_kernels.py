@@ -55,6 +55,7 @@ def _all_metrics(asv, cm, kind, bona_cm, spoof_cm, paired=True):
         "min_tdcf_2021": p21.tdcf, "min_tdcf_2021_threshold": p21.threshold,
         "cm_min_dcf": mindcf, "cm_min_dcf_threshold": mindcf_thr, "cm_act_dcf": actdcf,
         "cm_act_dcf_threshold": actdcf_thr, "cm_cllr": T.cm_cllr(bona_cm, spoof_cm),
+        "cm_eer": T.asv_eer_threshold(bona_cm, spoof_cm)[0],
     }
     if paired:
         te = T.teer(tar, non, spf, np.concatenate([g["target"][1], g["nontarget"][1]]),

@@ -58,6 +58,8 @@ def data(kind: str):
         return datasets.example_demographic_trials()
     if kind == "search":
         return datasets.example_search()
+    if kind == "tandem":
+        return datasets.example_tandem()
     if kind == "dask":
         dd = pytest.importorskip("dask.dataframe")
         return dd.from_pandas(datasets.example_trials(), npartitions=2)
@@ -68,6 +70,8 @@ def data(kind: str):
 CALLS = {
     "pandas_biosig.compare": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.compare_folds": lambda f, kw: f(data("trials"), fold="split", **kw),
+    "pandas_biosig.compare_fusion":
+        lambda f, kw: f(data("trials"), systems=["cnn", "gmm"], n_resamples=2, **kw),
     "pandas_biosig.eer_bound_table": lambda f, kw: f(data("reported"), n=1000, **kw),
     "pandas_biosig.outofcore.compare":
         lambda f, kw: f(data("dask"), test="hter_dependent", **kw),
@@ -83,6 +87,8 @@ CALLS = {
     "pandas_biosig.compare_groups": lambda f, kw: f(data("demographic"), **kw),
     "pandas_biosig.compare_fairness": lambda f, kw: f(data("demographic"), **kw),
     "pandas_biosig.recognition_rate": lambda f, kw: f(data("search"), **kw),
+    "pandas_biosig.tandem_bootstrap": lambda f, kw: f(data("tandem"), **kw),
+    "pandas_biosig.tandem_compare": lambda f, kw: f(data("tandem"), **kw),
     "pandas_biosig.cmc_difference": lambda f, kw: f(data("search"), **kw),
     "pandas_biosig.compare_identification":
         lambda f, kw: f(data("search"), **kw),
@@ -212,6 +218,10 @@ OPTION_CALLS = {
         lambda f, kw: f(data("trials"), "cnn", "lbp", **kw),
     ("pandas_biosig.compare", "metric", "metric"):
         lambda f, kw: f(data("trials"), test="bootstrap", **kw),
+    ("pandas_biosig.compare_fusion", "metric", "metric"):
+        lambda f, kw: f(data("trials"), systems=["cnn", "gmm"], refit=True, **kw),
+    ("pandas_biosig.compare_fusion", "resample", "resample"):
+        lambda f, kw: f(data("trials"), systems=["cnn", "gmm"], refit=True, **kw),
     ("pandas_biosig.fold_metrics", "metric", "metric"):
         lambda f, kw: f(data("trials"), fold="split", **kw),
     ("pandas_biosig.fold_summary", "metric", "metric"):
@@ -236,6 +246,10 @@ OPTION_CALLS = {
     ("pandas_biosig.stats.mcnemar", "method", "mcnemar_method"): lambda f, kw: f(3, 9, **kw),
     ("pandas_biosig.stats.mcnemar_table", "method", "mcnemar_method"):
         lambda f, kw: f([[5, 3], [9, 2]], **kw),
+    ("pandas_biosig.tandem_bootstrap", "resample", "resample"):
+        lambda f, kw: f(data("tandem"), **kw),
+    ("pandas_biosig.tandem_compare", "resample", "resample"):
+        lambda f, kw: f(data("tandem"), **kw),
     ("pandas_biosig.epc", "criterion", "criterion"): lambda f, kw: f(data("trials"), **kw),
     ("pandas_biosig.epc_bootstrap", "criterion", "criterion"):
         lambda f, kw: f(data("trials"), **kw),

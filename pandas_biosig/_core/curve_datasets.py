@@ -27,8 +27,12 @@ ERROR_LABELS = (
     "coordinate {name!r}: the values {first!r} and {second!r} would both be labelled "
     "{label!r}; give them distinct names"
 )
+ERROR_PRIOR_LOG_ODDS = "prior_log_odds must not contain NaN; got NaN at position(s) {positions}"
 
 FRACTION = "1"  # the units of a rate
+#: The default prior log-odds grid of the Bayes-error and cross-entropy curves:
+#: -7, -6.9, ..., 7.
+DEFAULT_PRIOR_LOG_ODDS = np.linspace(-7.0, 7.0, 141)
 
 
 class _Table(Protocol):
@@ -72,6 +76,24 @@ def rate_grid(values, name: str, *, scalar: bool = False) -> np.ndarray:
     bad = ~((arr >= 0) & (arr <= 1))
     if bad.any():
         raise ValueError(ERROR_GRID_RANGE.format(name=name, bad=arr[bad][:5].tolist()))
+    return arr
+
+
+def prior_grid(values) -> np.ndarray:
+    """A validated 1-D grid of prior log odds (a copy of :data:`DEFAULT_PRIOR_LOG_ODDS`
+    for None); infinite values are allowed (prior 0 or 1), NaN is not."""
+    if values is None:
+        return DEFAULT_PRIOR_LOG_ODDS.copy()
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(ERROR_GRID_SHAPE.format(name="prior_log_odds", value=values)) from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(ERROR_GRID_SHAPE.format(name="prior_log_odds", value=values))
+    if np.isnan(arr).any():
+        raise ValueError(
+            ERROR_PRIOR_LOG_ODDS.format(positions=np.flatnonzero(np.isnan(arr))[:5].tolist())
+        )
     return arr
 
 

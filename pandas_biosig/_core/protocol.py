@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .._kernels.rates import Sweep
+from .._kernels.tandem import asv_eer_threshold
 from .criteria import CRITERIA, check_criterion, choose, criterion_parameters
 from .schema import (
     ERROR_NO_SPLIT,
@@ -76,6 +77,7 @@ __all__ = [
     "reported_groups",
     "resolve_splits",
     "select_split",
+    "asvspoof_eer_threshold",
     "split_roles",
     "split_table",
     "split_values",
@@ -460,3 +462,13 @@ def check_policy(threshold, *, kind: str, weight=0.5, target=None, p_target=0.01
             check_threshold_value(value)
     elif not isinstance(threshold, str):
         check_threshold_value(threshold)
+
+
+def asvspoof_eer_threshold(targets: np.ndarray, nontargets: np.ndarray) -> float:
+    """The ASV threshold of the tandem metrics' ``asv_threshold="eer"``: the ASVspoof
+    organisers' EER threshold (``compute_eer``), the highest score rejected at the sorted
+    position where ``|FRR - FAR|`` is smallest, targets before non-targets among equal
+    scores. The t-DCF's ASV accepts the scores ``>= threshold`` (as the organisers'
+    ``obtain_asv_error_rates`` does), so its rates are those one tie-run lower than the
+    EER's (:mod:`pandas_biosig._kernels.tandem`)."""
+    return asv_eer_threshold(targets, nontargets)[1]

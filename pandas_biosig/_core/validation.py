@@ -9,11 +9,14 @@ from __future__ import annotations
 import math
 import numbers
 import textwrap
+from collections.abc import Mapping
+from dataclasses import fields
 from functools import cache
 from typing import Any, TypeVar, cast, get_args
 
 import numpy as np
 
+from .._kernels.tandem import PRESETS, CmCosts, TandemCosts, TandemCosts2019, check_cost_model
 from .options import Alternative
 
 _T = TypeVar("_T")
@@ -25,6 +28,7 @@ __all__ = [
     "ERROR_ALTERNATIVE",
     "ERROR_CONFIDENCE_LEVEL",
     "ERROR_COSTS",
+    "ERROR_COST_MODEL",
     "ERROR_COUNT",
     "ERROR_FLAG",
     "ERROR_POSITIVE_COUNT",
@@ -39,6 +43,7 @@ __all__ = [
     "check_confidence_level",
     "check_costs",
     "check_count",
+    "check_tandem_costs",
     "check_flag",
     "check_open_unit",
     "check_n_resamples",
@@ -55,6 +60,10 @@ ERROR_POSITIVE_COUNT = "{name} must be a positive integer, got {value!r}"
 ERROR_COSTS = (
     "p_target must lie strictly between 0 and 1 and c_miss, c_fa must be positive finite "
     "numbers"
+)
+ERROR_COST_MODEL = (
+    "costs={value!r} is not a cost model of the {metric}: give one of the presets {presets} "
+    "or a mapping of exactly the numbers {fields}"
 )
 ERROR_N_RESAMPLES = "n_resamples must be a positive integer, got {value!r}"
 ERROR_TARGET = "threshold={criterion!r} needs target= (a rate in [0, 1]), got {target!r}"
@@ -235,3 +244,34 @@ def fill_doc(doc: str | None, **parts: str) -> str | None:
         body = first + (newline + textwrap.indent(textwrap.dedent(rest), indent) if rest else "")
         doc = doc.replace(token, body)
     return doc
+#: The cost models of the tandem metrics: name -> (class, what it prices).
+_TANDEM_MODELS = {
+    "tdcf_2019": (TandemCosts2019, "2019 t-DCF"),
+    "tandem": (TandemCosts, "revised t-DCF (ASVspoof 2021 and 5) and a-DCF"),
+    "cm": (CmCosts, "CM detection cost"),
+}
+
+
+def check_tandem_costs(costs: Any, model: str):
+    """The cost model ``costs`` of a tandem metric (``model``: ``"tdcf_2019"``,
+    ``"tandem"`` or ``"cm"``) as the kernel's frozen dataclass: a preset name of
+    :data:`pandas_biosig._kernels.tandem.PRESETS` for that model, or a mapping of exactly
+    its fields, checked as the organisers check it (priors summing to 1, non-negative
+    finite costs). Else ``ValueError`` (:data:`ERROR_COST_MODEL`, or the kernel's
+    ``ERROR_PRIORS`` / ``ERROR_COSTS``)."""
+    cls, metric = _TANDEM_MODELS[model]
+    names = [f.name for f in fields(cls)]
+    presets = [k for k, v in PRESETS.items() if isinstance(v, cls)]
+    if isinstance(costs, str) and costs in presets:
+        return PRESETS[costs]
+    if isinstance(costs, cls):
+        out = costs
+    elif isinstance(costs, Mapping) and set(costs) == set(names) and all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_)
+            for v in costs.values()):
+        out = cls(**{k: float(costs[k]) for k in names})
+    else:
+        raise ValueError(ERROR_COST_MODEL.format(value=costs, metric=metric, presets=presets,
+                                                 fields=names))
+    check_cost_model(out)
+    return out

@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from scipy.special import expit
 
 from .curves import bayes_error
 from .rates import Sweep, softplus
@@ -53,7 +54,10 @@ __all__ = [
     "SeparableError",
     "cross_entropy",
     "llr_check",
+    "llr_verdict",
     "min_cross_entropy",
+    "min_normalized_min_ber",
+    "normalized_act_ber",
     "normalized_bayes_error",
     "prior_entropy",
     "sweep_cross_entropy",
@@ -281,8 +285,6 @@ def _value(prob: _Problem, margins) -> float:
 
 def _system(prob: _Problem, margins) -> tuple[np.ndarray, np.ndarray]:
     """Gradient and Hessian of the objective in ``theta = (w, b)`` at the margins."""
-    from scipy.special import expit
-
     k = prob.xt.shape[1]
     g = np.zeros(k + 1)
     H = np.zeros((k + 1, k + 1))
@@ -322,11 +324,18 @@ def _start(prob: _Problem) -> tuple[np.ndarray, float, tuple]:
     return theta, _value(prob, margins), margins
 
 
-def _newton(prob: _Problem, max_iter: int):
+def _newton(prob: _Problem, max_iter: int, start: np.ndarray | None = None):
     """Damped Newton on the convex objective. Returns ``(theta, f, iterations,
     converged)``; raises :class:`SeparableError` when an iterate's direction proves the
     classes separable."""
-    theta, f, margins = _start(prob)
+    theta = None
+    if start is not None and np.all(np.isfinite(start)):  # kept if it beats saying nothing
+        margins = _margins(prob, start)
+        f = _value(prob, margins)
+        if f < prior_entropy(prob.prior):
+            theta = start
+    if theta is None:
+        theta, f, margins = _start(prob)
     for it in range(1, max_iter + 1):
         g, H = _system(prob, margins)
         try:
@@ -385,7 +394,8 @@ def _separable_lp(prob: _Problem) -> bool:
 
 
 def train_linear(negatives, positives, *, prior: float = 0.5, neg_counts=None,
-                 pos_counts=None, max_iter: int = MAX_ITER) -> LinearFit:
+                 pos_counts=None, max_iter: int = MAX_ITER,
+                 start: LinearFit | None = None) -> LinearFit:
     """Prior-weighted linear logistic calibration (K = 1) or fusion (K >= 2).
 
     Parameters
@@ -398,6 +408,11 @@ def train_linear(negatives, positives, *, prior: float = 0.5, neg_counts=None,
         Trials each row stands for.
     max_iter : int
         Newton iterations at most.
+    start : LinearFit, optional
+        A fit to start Newton's method from (e.g. the same problem's fit on other
+        multiplicities: a bootstrap replicate) instead of the linear discriminant, when
+        its objective is below that of saying nothing. The optimum does not depend on it;
+        the iterations do.
 
     Returns
     -------
@@ -430,7 +445,10 @@ def train_linear(negatives, positives, *, prior: float = 0.5, neg_counts=None,
         an if neg_counts is None else an * np.asarray(neg_counts, np.float64),
         float(prior), float(np.log(prior) - np.log1p(-prior)),
     )
-    theta, f, iterations, converged = _newton(prob, max_iter)
+    theta0 = None
+    if start is not None:  # into standardised units: w' = w sd, b' = b + w . mean
+        theta0 = np.append(start.weights * sd, start.offset + np.dot(start.weights, mean))
+    theta, f, iterations, converged = _newton(prob, max_iter, theta0)
     if not converged and _separable_lp(prob):
         raise SeparableError(ERROR_SEPARABLE.format(what="fused scores"))
     w = theta[:-1] / sd
@@ -515,6 +533,52 @@ def normalized_bayes_error(sweep: Sweep, prior_log_odds, *, actual: bool = True)
         return mins / scale, acts / scale, default / scale
 
 
+def normalized_act_ber(fa, fr, n: float, p: float, prior_log_odds) -> np.ndarray:
+    """The normalised actual Bayes error :math:`[\\pi P_{miss} + (1 - \\pi) P_{fa}] /
+    \\min(\\pi, 1 - \\pi)` from the false acceptances ``fa`` and false rejections ``fr``
+    at the thresholds ``-prior_log_odds`` (out of ``n`` non-targets and ``p`` targets);
+    NaN where :math:`\\pi` is 0 or 1. :func:`normalized_bayes_error`'s ``act``."""
+    plo = np.asarray(prior_log_odds, dtype=np.float64)
+    pi, pi_bar = expit(plo), expit(-plo)
+    act = pi * (np.asarray(fr) / p) + pi_bar * (np.asarray(fa) / n)
+    default = np.minimum(pi, pi_bar)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return act / np.where(default > 0, default, np.nan)
+
+
+def min_normalized_min_ber(sweep, prior_log_odds) -> float:
+    """The smallest normalised minimum Bayes error over a grid of prior log odds.
+
+    For :math:`\\lambda \\ge 0` the normalised error at a threshold is
+    :math:`e^\\lambda P_{miss} + P_{fa}`, for :math:`\\lambda \\le 0`
+    :math:`P_{miss} + e^{-\\lambda} P_{fa}`: both grow as :math:`|\\lambda|` grows, so the
+    smallest value over the grid is at its prior log odds nearest 0 on either side (at 0:
+    :math:`\\min_\\theta (P_{miss} + P_{fa})`, twice the minimum HTER). Two minimised
+    weighted errors (``sweep.min_weighted``, which the out-of-core sweeps answer exactly)
+    replace the whole curve. NaN when the grid has no finite value.
+    """
+    plo = np.asarray(prior_log_odds, dtype=np.float64)
+    plo = plo[np.isfinite(plo)]
+    below, above = plo[plo <= 0], plo[plo >= 0]
+    nearest = ([float(below.max())] if below.size else []) + (
+        [float(above.min())] if above.size else [])
+    values = []
+    for lam in dict.fromkeys(nearest):
+        pi, pi_bar = float(expit(lam)), float(expit(-lam))
+        op = sweep.min_weighted(pi_bar)
+        values.append((pi * op.frr + pi_bar * op.far) / min(pi, pi_bar))
+    return min(values) if values else float("nan")
+
+
+def llr_verdict(max_cross_entropy: float, norm_act_ber, min_norm_min_ber: float) -> bool:
+    """The rule of :func:`llr_check` from its three quantities: the largest normalised
+    cross-entropy over :data:`XE_LOG_ODDS`, the normalised actual Bayes errors over the
+    grid, and the smallest normalised minimum Bayes error over it."""
+    acts = np.asarray(norm_act_ber, dtype=np.float64)
+    trivial = bool(np.isfinite(acts).any() and np.nanmin(acts) >= 1.0)
+    return bool(max_cross_entropy > XE_LIMIT) or (trivial and min_norm_min_ber < SEPARATION_LIMIT)
+
+
 def llr_check(sweep: Sweep, prior_log_odds=None) -> LlrCheck:
     """Whether the scores, read as natural-log LLRs, cannot be calibrated LLRs.
 
@@ -537,13 +601,20 @@ def llr_check(sweep: Sweep, prior_log_odds=None) -> LlrCheck:
     targets), while ``cllr > 1`` alone flagged up to 48 % of the small tables of weak
     systems: Cllr is reported, not used. ``prior_log_odds`` (the grid of rule 2) defaults
     to the curves' grid ``np.linspace(-7, 7, 141)``.
-    """
-    plo = np.linspace(-7.0, 7.0, 141) if prior_log_odds is None else prior_log_odds
-    mins, acts, _ = normalized_bayes_error(sweep, plo)
-    priors = 1.0 / (1.0 + np.exp(-np.asarray(XE_LOG_ODDS, dtype=np.float64)))
-    max_xe = max(sweep_cross_entropy(sweep, p) for p in priors)
-    rule2 = bool(np.nanmin(acts) >= 1.0 and np.nanmin(mins) < SEPARATION_LIMIT)
-    return LlrCheck(sweep.cllr(), sweep.min_cllr(), float(max_xe), float(np.nanmax(acts)),
-                    float(np.nanmin(acts)), float(np.nanmin(mins)),
-                    bool(max_xe > XE_LIMIT) or rule2)
 
+    Cost: seven cross-entropy passes over the scores (``cllr`` is the one at 0), one
+    search of the grid's thresholds and two minimised weighted errors
+    (:func:`min_normalized_min_ber`): no curve over every operating point.
+    """
+    plo = np.linspace(-7.0, 7.0, 141) if prior_log_odds is None else np.asarray(
+        prior_log_odds, dtype=np.float64)
+    priors = expit(np.asarray(XE_LOG_ODDS, dtype=np.float64))
+    xe = [sweep_cross_entropy(sweep, p) for p in priors]
+    fa, fr = sweep.rates_at_threshold(-plo)
+    acts = normalized_act_ber(fa, fr, sweep.n, sweep.p, plo)
+    lowest = min_normalized_min_ber(sweep, plo)
+    finite = np.isfinite(acts).any()
+    return LlrCheck(xe[XE_LOG_ODDS.index(0.0)], sweep.min_cllr(), float(max(xe)),
+                    float(np.nanmax(acts)) if finite else float("nan"),
+                    float(np.nanmin(acts)) if finite else float("nan"), float(lowest),
+                    llr_verdict(max(xe), acts, lowest))

@@ -460,10 +460,20 @@ class ExactSweep:
         return self.sweep.point_at(u)
 
     def rates_at_threshold(self, threshold):
-        t = float(threshold)
-        if np.isfinite(t):
-            b = self.scores.bin_of(t)
-            if b >= 0 and self.scores.opaque()[b]:
+        """As :meth:`Sweep.rates_at_threshold` (one threshold, or an array of them)."""
+        if np.ndim(threshold) == 0:
+            t = float(threshold)
+            if np.isfinite(t):
+                b = self.scores.bin_of(t)
+                if b >= 0 and self.scores.opaque()[b]:
+                    self.needs.add(int(self.scores.lo[b]))
+            return self.sweep.rates_at_threshold(t)
+        t = np.asarray(threshold, dtype=np.float64)
+        fin = t[np.isfinite(t)]
+        if fin.size:
+            bins = locate(order_keys(fin), self.scores.lo, self.scores.hi)
+            bins = np.unique(bins[bins >= 0])
+            for b in bins[self.scores.opaque()[bins]]:
                 self.needs.add(int(self.scores.lo[b]))
         return self.sweep.rates_at_threshold(t)
 

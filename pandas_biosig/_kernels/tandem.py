@@ -69,6 +69,7 @@ __all__ = [
     "adcf_at",
     "asv_eer_threshold",
     "asv_rates",
+    "check_cost_model",
     "cm_act_dcf",
     "cm_cllr",
     "cm_curve",
@@ -234,8 +235,10 @@ class AdcfPoint(NamedTuple):
 
 
 # ------------------------------------------------------------------- checks
-def _sorted(scores, name: str) -> np.ndarray:
-    out = np.sort(np.asarray(scores, dtype=np.float64))
+def _sorted(scores, name: str, presorted: bool = False) -> np.ndarray:
+    out = np.asarray(scores, dtype=np.float64)
+    if not presorted:
+        out = np.sort(out)
     if out.size == 0:
         raise ValueError(ERROR_NO_SPOOF if name == "spoof" else
                          ERROR_EMPTY_CLASS.format(name=name))
@@ -254,6 +257,12 @@ def _check_costs(costs) -> None:
         raise ValueError(ERROR_PRIORS.format(values=(costs.p_spoof,)))
     if any(not (math.isfinite(c) and c >= 0) for c in costs_only):
         raise ValueError(ERROR_COSTS.format(values=costs_only))
+
+
+def check_cost_model(costs) -> None:
+    """A cost model the organisers would accept, else ``ValueError``
+    (:data:`ERROR_PRIORS`, :data:`ERROR_COSTS`)."""
+    _check_costs(costs)
 
 
 def _nonzero(norm: float, metric: str, detail: str) -> float:
@@ -473,16 +482,18 @@ def tdcf_bayes_threshold(weights: TdcfWeights) -> float:
 
 
 # ------------------------------------------------------------------ t-EER
-def _teer_curves(asv_targets, asv_nontargets, asv_spoofs, cm_bonafide, cm_spoofs):
+def _teer_curves(asv_targets, asv_nontargets, asv_spoofs, cm_bonafide, cm_spoofs,
+                 presorted: bool = False):
     """The organisers' curves of the t-EER, position by position
-    (``compute_Pmiss_Pfa_Pspoof_curves``, ``compute_det_curve``)."""
-    tar = _sorted(asv_targets, "target")
-    non = _sorted(asv_nontargets, "nontarget")
-    spf = _sorted(asv_spoofs, "spoof")
+    (``compute_Pmiss_Pfa_Pspoof_curves``, ``compute_det_curve``); ``presorted``: every
+    array is already sorted (not sorted again)."""
+    tar = _sorted(asv_targets, "target", presorted)
+    non = _sorted(asv_nontargets, "nontarget", presorted)
+    spf = _sorted(asv_spoofs, "spoof", presorted)
     a_merged, (r_tar, r_non, r_spf) = _position_rates([tar, non, spf])
     asv = (r_tar / tar.size, 1 - r_non / non.size, 1 - r_spf / spf.size)
-    bona = _sorted(cm_bonafide, "bona fide")
-    cspf = _sorted(cm_spoofs, "spoof")
+    bona = _sorted(cm_bonafide, "bona fide", presorted)
+    cspf = _sorted(cm_spoofs, "spoof", presorted)
     c_merged, (r_bona, _) = _position_rates([bona, cspf])
     k = np.arange(c_merged.size + 1)
     cm = (r_bona / bona.size, (cspf.size - (k - r_bona)) / cspf.size)
@@ -585,7 +596,8 @@ def _gaps_around(pm_cm, pfa_cm, a, b, c, root) -> tuple[np.ndarray, np.ndarray]:
     return g_left, g_right
 
 
-def teer(asv_targets, asv_nontargets, asv_spoofs, cm_bonafide, cm_spoofs) -> TeerPoint:
+def teer(asv_targets, asv_nontargets, asv_spoofs, cm_bonafide, cm_spoofs, *,
+         presorted: bool = False) -> TeerPoint:
     """The concurrent t-EER (``compute_teer``), from the ASV scores of each trial kind and
     the CM scores of the bona fide (target and non-target) and spoof trials.
 
@@ -594,10 +606,11 @@ def teer(asv_targets, asv_nontargets, asv_spoofs, cm_bonafide, cm_spoofs) -> Tee
     prevalence 0.5) are closest; of these pairs, the one where the ASV's
     non-target-to-spoof false-alarm ratio is closest to the CM's
     ``Pfa_cm / (1 - Pmiss_cm)`` (the first of equals). There both tandem error rates
-    equal ``Pfa_spoof_asv * Pfa_cm``: the t-EER.
+    equal ``Pfa_spoof_asv * Pfa_cm``: the t-EER. ``presorted=True`` skips the sorts (the
+    bootstrap's replicates repeat already sorted scores).
     """
     (a_pm, a_fn, a_fs), (c_pm, c_fa), a_merged, c_merged = _teer_curves(
-        asv_targets, asv_nontargets, asv_spoofs, cm_bonafide, cm_spoofs)
+        asv_targets, asv_nontargets, asv_spoofs, cm_bonafide, cm_spoofs, presorted)
     rows = np.flatnonzero((a_pm < 0.5 * a_fn + 0.5 * a_fs) & (a_fs > 0))
     k = _crossing(c_pm, c_fa, a_pm[rows], a_fn[rows], a_fs[rows])
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -64,11 +64,11 @@ class Steps:
 class Report:
     """What one report holds: its Markdown sections, tables, notes and figures."""
 
-    def __init__(self, title: str):
+    def __init__(self, title: str, notes: str | None = None):
         self.title = title
         self.sections: list[str] = []
         self.tables: dict[str, tuple[pd.DataFrame, dict]] = {}
-        self.notes: list[str] = []
+        self.notes: list[str] = [notes] if notes else []
 
     def add(self, heading: str, body: str) -> None:
         self.sections.append(f"## {heading}\n\n{body.rstrip()}\n")

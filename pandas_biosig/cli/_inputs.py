@@ -98,6 +98,8 @@ CLI_FLAGS = {
     "confidence_level": "--confidence-level",
     "n_resamples": "--n-resamples",
     "seed": "--seed",
+    "prior": "--prior",
+    "folds": "--folds",
     "max_bytes": "--max-bytes",
 }
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
@@ -32,8 +33,9 @@ from .. import __version__, datasets, stats
 from .._core.options import ResampleOption
 from .._core.pairwise import ADJUST_METHODS
 from .._core.protocol import resolve_splits, split_table
-from .._core.schema import SchemaError
+from .._core.schema import BiosigWarning, SchemaError
 from ..export._latex import to_latex
+from ..export._rules import BEST
 from ..io._open import DEFAULT_MAX_BYTES
 from ..io._scores import FORMATS
 from ..verification._comparison import TESTS, DecisionTestError, Test, compare, default_test
@@ -41,6 +43,7 @@ from ..verification._epc import epc_bootstrap
 from ..verification._intervals import ci
 from ..verification._metrics import error_rates, summary
 from ..verification._resampling import BOOTSTRAP_METRICS, bootstrap
+from ._calibration import calibrated_trials, calibration_arguments, calibration_section
 from ._demographics_section import demographics_section
 from ._document import Options, Report, Steps, new_figure, one_line
 from ._folder import escape_markdown, write_report
@@ -48,6 +51,7 @@ from ._independent import _compare_independent_sets
 from ._inputs import load_trials
 from ._kinds import attack_rows, genuine_rows, table_kind
 from ._pad_section import pad_section
+from ._tandem import TANDEM_NOTES, load_tandem, tandem_figures, tandem_sections
 from ._vulnerability_section import vulnerability_section
 
 __all__ = ["main"]
@@ -55,7 +59,7 @@ __all__ = ["main"]
 #: The columns of the per-system summary table, in order.
 SUMMARY_SHOWN = [
     "system", "split", "n_genuine", "n_impostor", "eer_rocch", "eer_threshold", "threshold",
-    "auc", "min_hter", "fmr100", "fmr1000", "min_dcf", "cllr", "min_cllr",
+    "auc", "min_hter", "fmr100", "fmr1000", "min_dcf", "cllr", "min_cllr", "not_llr",
 ]
 _PRECISION = {"threshold": 4, "auc": 4, "min_dcf": 3, "cllr": 3, "min_cllr": 3}
 NOTES = (
@@ -161,18 +165,37 @@ SECTIONS = {
 
 def _summary_section(out: Report, trials: pd.DataFrame, splits: list, cols: dict) -> None:
     """The trial counts and the per-system summary (each split on its own)."""
-    s = summary(trials, **cols)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", BiosigWarning)
+        s = summary(trials, **cols)
     shown = [c for c in SUMMARY_SHOWN if c in s and not (c == "split" and s[c].isna().all())]
+    flagged = list(dict.fromkeys(s.loc[s["not_llr"] & s["cllr"].notna(), "system"]))
     out.add(
         "Trials",
         f"{s['system'].nunique()} system(s)"
         + (f", splits {', '.join(escape_markdown(x) for x in splits)}" if splits else "")
         + f"; {len(trials)} scores."
-        + _attack_note(trials),
+        + _attack_note(trials)
+        + _not_llr_note(flagged, caught),
     )
+    # Cllr read off scores that cannot be LLRs is not ranked (no bold "best" for them)
+    best = {c: BEST[c] for c in shown if c in BEST and not (flagged and c == "cllr")}
     out.table(
         "summary", "Per-system summary (a posteriori, each split on its own)", s[shown],
-        precision=_PRECISION,
+        precision=_PRECISION, best=best,
+    )
+
+
+def _not_llr_note(flagged: list, caught) -> str:
+    """The summary's warning about scores that cannot be LLRs, in the report's words."""
+    if not flagged or not any(issubclass(w.category, BiosigWarning) for w in caught):
+        return ""
+    names = ", ".join(escape_markdown(str(s)) for s in flagged)
+    return (
+        f" Warning: the scores of {names} cannot be calibrated log-likelihood ratios "
+        "(not_llr): their Cllr (not ranked) and any cost at the Bayes threshold read them "
+        "as LLRs and mean little; calibrate them (--calibrate, or "
+        "pandas_biosig.calibrate)."
     )
 
 
@@ -517,6 +540,7 @@ def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
     rep.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     rep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bars on stderr (default: only on a terminal)")
+    calibration_arguments(rep)
 
 
 def _output_arguments(rep: argparse.ArgumentParser) -> None:
@@ -581,6 +605,34 @@ def _write(
     return write_report(out, write, force=force, version=__version__)
 
 
+def _trials_report(args, adjust) -> tuple[Report, dict]:
+    """The report of the trial table the command line names."""
+    trials, title = _load(args)
+    trials, maps = calibrated_trials(
+        trials, args, split=args.split_column, on=args.on, apply_to=args.apply_to,
+        orientation=args.orientation, nonfinite=args.nonfinite)
+    rep, figs = _report(
+        trials, title=title, split=args.split_column, on=args.on, apply_to=args.apply_to,
+        orientation=args.orientation, nonfinite=args.nonfinite,
+        n_resamples=args.n_resamples, resample=args.resample,
+        confidence_level=args.confidence_level,
+        seed=args.seed, test=args.test, adjust=adjust, alpha=args.alpha,
+        common_trials=args.common_trials, figures=args.out is not None,
+        progress=args.progress,
+    )
+    calibration_section(rep, maps)
+    return rep, figs
+
+
+def _tandem_report(table, title: str, args, adjust) -> tuple[Report, dict]:
+    """The report of a tandem table (ASVspoof ASV + CM files, or a tidy tandem table)."""
+    rep = Report(title, notes=TANDEM_NOTES)
+    tandem_sections(rep, table, n_resamples=args.n_resamples,
+                    confidence_level=args.confidence_level, seed=args.seed, adjust=adjust,
+                    alpha=args.alpha, progress=args.progress)
+    return rep, tandem_figures(table) if args.out is not None else {}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``biosig``; return the exit status (0, or 1 after a one-line error on stderr)."""
     args = _parser().parse_args(argv)
@@ -591,19 +643,14 @@ def main(argv: list[str] | None = None) -> int:
             verb = "needs" if len(unused) == 1 else "need"
             raise ValueError(f"{' and '.join(unused)} {verb} --out DIR: without it the report "
                              "is printed, not written")
-        trials, title = _load(args)
         adjust = None if args.adjust.lower() in ("none", "") else args.adjust
         if adjust is not None and adjust not in ADJUST_METHODS:
             raise ValueError(f"--adjust {args.adjust!r} is not one of {list(ADJUST_METHODS)}")
-        rep, figs = _report(
-            trials, title=title, split=args.split_column, on=args.on, apply_to=args.apply_to,
-            orientation=args.orientation, nonfinite=args.nonfinite,
-            n_resamples=args.n_resamples, resample=args.resample,
-            confidence_level=args.confidence_level,
-            seed=args.seed, test=args.test, adjust=adjust, alpha=args.alpha,
-            common_trials=args.common_trials, figures=args.out is not None,
-            progress=args.progress,
-        )
+        tandem = load_tandem(args)
+        if tandem is not None:
+            rep, figs = _tandem_report(*tandem, args, adjust)
+        else:
+            rep, figs = _trials_report(args, adjust)
         if args.out is None:
             print(rep.markdown())
             return 0

@@ -80,6 +80,8 @@ COLUMN_FORMATS: dict[str, ColumnFormat] = {
     "auc": _fmt("AUC", "unitless", 4), "min_dcf": _fmt("minDCF", "unitless", 3),
     "act_dcf": _fmt("actDCF", "unitless", 3), "dcf": _fmt("DCF", "unitless", 3),
     "cllr": _fmt("Cllr", "unitless", 3), "min_cllr": _fmt("min Cllr", "unitless", 3),
+    "cllr_loss": _fmt("Cllr loss", "unitless", 3), "dcf_loss": _fmt("DCF loss", "unitless", 3),
+    "objective": _fmt("Objective", "unitless", 4),
     "d_prime": _fmt("d'", "unitless", 2), "estimate": _fmt("Estimate", "unitless"),
     "se": _fmt("SE", "unitless"), "statistic": _fmt("Statistic", "unitless", 2),
     "ci_low": _fmt("CI low", "unitless", bounds=_ESTIMATES),
@@ -143,6 +145,9 @@ COLUMN_FORMATS: dict[str, ColumnFormat] = {
     "n_references": _fmt("# references", "count"), "n_mates": _fmt("# mates", "count"),
     "dir": _fmt("DIR", "%"), "mate_score": _fmt("Mate score", "score", 4),
     "nonmate_score": _fmt("Best non-mate score", "score", 4),
+    # calibration
+    "not_llr": _fmt("Not LLRs"), "source": _fmt("Source"), "term": _fmt("Term"),
+    "fitted_on": _fmt("Fitted on"), "applied_to": _fmt("Applied to"),
 }
 
 class _Names(Mapping):
@@ -213,6 +218,8 @@ BEST: dict[str, Literal["min", "max"]] = {
     "dcf": "min",
     "cllr": "min",
     "min_cllr": "min",
+    "cllr_loss": "min",
+    "dcf_loss": "min",
     "auc": "max",
     "d_prime": "max",
     "recognition_rate": "max",
@@ -250,7 +257,7 @@ NOT_RANKED = frozenset(
     {
         "n", "n_genuine", "n_impostor", "n_folds", "fa", "fr", "threshold", "threshold_a",
         "threshold_b", "min_dcf_threshold", "statistic", "log10_pvalue", "se", "ci_low",
-        "ci_high", "wins_a", "wins_b", "ties", *PVALUES, *SETTINGS,
+        "ci_high", "wins_a", "wins_b", "ties", "not_llr", "objective", *PVALUES, *SETTINGS,
         *(c for c, f in COLUMN_FORMATS.items() if f.bounds or f.unit in ("count", "score")),
     }
 )

@@ -24,8 +24,8 @@ keeps the file's own label values, which must be in :data:`pandas_biosig.LABEL_V
 Layout: ``._open`` opens files under the byte bound (codecs, tar archives),
 ``._parse`` parses fields, numbers and labels strictly, ``._names`` reads system and
 split off file names, ``.verification`` holds the verification readers, ``.scores``
-:func:`read_scores`, ``.identification`` the identification readers and ``.pad`` the
-presentation-attack and vulnerability readers. The named errors live in ``._errors``.
+:func:`read_scores`, ``.identification`` the identification readers, ``.pad`` the
+presentation-attack and vulnerability readers and ``.tandem`` the ASVspoof tandem reader. The named errors live in ``._errors``.
 """
 
 from ._errors import FileTooLargeError, ScoreFileError
@@ -42,6 +42,7 @@ from ._open import (
 )
 from ._pad import read_asvspoof_asv, read_asvspoof_cm, read_bob_pad, read_bob_vuln
 from ._scores import FORMATS, read_scores
+from ._tandem import read_asvspoof_tandem
 from ._verification import read_bob, read_nist, read_score_lists, read_table
 
 __all__ = [
@@ -68,6 +69,7 @@ __all__ = [
     "read_pyeer_cmc",
     "read_asvspoof_asv",
     "read_asvspoof_cm",
+    "read_asvspoof_tandem",
     "read_bob_pad",
     "read_bob_vuln",
 ]

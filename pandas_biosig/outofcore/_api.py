@@ -40,9 +40,11 @@ What is exact, and what is not
   through scipy's PAVA; the blocks are the in-memory ones except when two pooled blocks
   have exactly equal genuine fractions, where floating-point pooling order can split or
   merge collinear hull vertices (the value then differs in the last bits).
-- ``cllr`` and ``d_prime`` are floating-point sums over all scores, accumulated per
-  partition: they agree with the pandas path to a relative 1e-12, not bit for bit (the
-  pandas value depends on numpy's summation order over the sorted scores).
+- ``cllr`` (and ``cllr_loss``) and ``d_prime`` are floating-point sums over all scores,
+  accumulated per partition: they agree with the pandas path to a relative 1e-12, not bit
+  for bit (the pandas value depends on numpy's summation order over the sorted scores).
+  The same per-partition sums at six more prior log odds give the cross-entropies of the
+  ``not_llr`` rule of ``summary`` and ``dcf``.
 - The ROCCH-EER is BOSARIS' value on the exact hull segments at the crossing (and the next
   one when the crossing is at a vertex); the pandas path takes the maximum over all
   segments, which is the same number unless two segments' intersections with FAR = FRR
@@ -87,7 +89,9 @@ from .._core.options import (
 )
 from .._core.schema import check_option
 from .._core.validation import check_costs
+from .._kernels.calibration import XE_LOG_ODDS
 from .._kernels.rates import LN2
+from ..verification._llr import warn_not_llr
 from ..verification._metrics import (
     DCF_COLUMNS,
     EER_COLUMNS,
@@ -100,6 +104,7 @@ from ._engine import (
     _engine,
     _resolve,
 )
+from ._llr import exact_parts, flag
 
 __all__ = ['DaskBiosigAccessor', 'dcf', 'eer', 'error_rates', 'summary']
 
@@ -305,7 +310,8 @@ def dcf(
     -------
     pandas.DataFrame
         The columns of :func:`pandas_biosig.dcf` (``system, split, p_target, c_miss,
-        c_fa, criterion, threshold, far, frr, act_dcf, min_dcf, min_dcf_threshold``).
+        c_fa, criterion, threshold, far, frr, act_dcf, min_dcf, min_dcf_threshold,
+        dcf_loss, not_llr``).
 
     Raises
     ------
@@ -338,15 +344,18 @@ def dcf(
     for a, b, c in zip(pt, cm, cf, strict=True):
         check_costs(a, b, c)
     eng = _engine(
-        data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
+        data, moments=True, system=system, trial=trial, label=label, score=score, split=split,
+        by=by, orientation=orientation, nonfinite=nonfinite,
     )
     if threshold == "bayes" and eng.spec.orientation == "distance":
         raise ValueError(ERROR_BAYES_DISTANCE)
     sign = eng.spec.sign
+    parts: dict = {}
 
     def build(eng):
         groups, rows = [], []
+        for g in eng.trials.groups:
+            parts[g.key] = exact_parts(eng.sweep(g.key))
         for a, b, c in zip(pt, cm, cf, strict=True):
             bayes = {"bayes": lambda g, a=a, b=b, c=c: float(np.log(c * (1 - a) / (b * a)))}
             norm = min(b * a, c * (1 - a))
@@ -357,21 +366,37 @@ def dcf(
                 g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion
                 rates = rates_row(sw, t)
                 min_cost, op = min_dcf_point(sw, a, b, c)
+                act = (b * a * rates["frr"] + c * (1 - a) * rates["far"]) / norm
                 rows.append(dict(
                     p_target=a, c_miss=b, c_fa=c, criterion=crit,
                     threshold_from=r.threshold_from, threshold=sign * t,
-                    far=rates["far"], frr=rates["frr"],
-                    act_dcf=(b * a * rates["frr"] + c * (1 - a) * rates["far"]) / norm,
+                    far=rates["far"], frr=rates["frr"], act_dcf=act,
                     min_dcf=min_cost / norm, min_dcf_threshold=sign * op.threshold,
-                    resample=r.resample,
+                    dcf_loss=act - min_cost / norm, resample=r.resample,
                 ))
                 groups.append(g)
-        out = result_frame(eng.trials, groups, rows, DCF_COLUMNS)
-        order = {id(g): i for i, g in enumerate(eng.trials.groups)}
-        pos = np.argsort([order[id(g)] for g in groups], kind="stable")
-        return out.iloc[pos].reset_index(drop=True)
+        return groups, rows
 
-    return eng.solve(build)
+    groups, rows = eng.solve(build)
+    flags = _flags(eng, parts, sign)
+    for g, row in zip(groups, rows, strict=True):
+        row["not_llr"] = flags[g.key]
+    if threshold == "bayes":
+        warn_not_llr([g.system for g in eng.trials.groups if flags[g.key]])
+    out = result_frame(eng.trials, groups, rows, DCF_COLUMNS)
+    order = {id(g): i for i, g in enumerate(eng.trials.groups)}
+    pos = np.argsort([order[id(g)] for g in groups], kind="stable")
+    return out.iloc[pos].reset_index(drop=True)
+
+
+def _flags(eng, parts: dict, sign: float) -> dict:
+    """``not_llr`` of every group, from the solved exact parts and the moments."""
+    out = {}
+    for g in eng.trials.groups:
+        ps = eng.scores[g.key]
+        out[g.key] = flag(parts[g.key], eng.moments[g.key], ps.n, ps.p, ps.rp,
+                          similarity=sign > 0)
+    return out
 
 
 def summary(
@@ -403,8 +428,10 @@ def summary(
     -------
     pandas.DataFrame
         The columns of :func:`pandas_biosig.summary`. Equal to it bit for bit except
-        ``cllr`` and ``d_prime`` (floating-point sums over all scores, equal to a relative
-        1e-12) and, in the collinear-pooling case of the module notes, ``min_cllr``.
+        ``cllr``, ``cllr_loss`` and ``d_prime`` (floating-point sums over all scores, equal
+        to a relative 1e-12) and, in the collinear-pooling case of the module notes,
+        ``min_cllr``. ``not_llr`` applies the in-memory rule to the exact operating points
+        and to cross-entropy sums accumulated per partition.
 
     Raises
     ------
@@ -429,7 +456,8 @@ def summary(
     >>> trials = pbs.datasets.example_trials()
     >>> ddf = dd.from_pandas(trials, npartitions=3)
     >>> ours, theirs = ddf.biosig.summary(), pbs.summary(trials)
-    >>> ours.drop(columns=["cllr", "d_prime"]).equals(theirs.drop(columns=["cllr", "d_prime"]))
+    >>> floats = ["cllr", "cllr_loss", "d_prime"]
+    >>> ours.drop(columns=floats).equals(theirs.drop(columns=floats))
     True
     >>> bool(np.allclose(ours.cllr, theirs.cllr, rtol=1e-12))
     True
@@ -442,10 +470,16 @@ def summary(
     sign = eng.spec.sign
     norm = min(c_miss * p_target, c_fa * (1 - p_target))
 
+    parts: dict = {}
+    bayes = float(np.log(c_fa * (1 - p_target) / (c_miss * p_target)))
+
     def build(eng):
         rows = []
         for g in eng.trials.groups:
             sw = eng.sweep(g.key)
+            parts[g.key] = exact_parts(sw) if sign > 0 else None
+            fa, fr = sw.rates_at_threshold(bayes)
+            act = (c_miss * p_target * (fr / sw.p) + c_fa * (1 - p_target) * (fa / sw.n)) / norm
             eer_t, op = eer_point(sw)
             zero_fnmr = bounded_point(sw, "frr", 0.0)
             best_hter = min_weighted_point(sw, 0.5)
@@ -460,6 +494,7 @@ def summary(
                 min_dcf=min_dcf_point(sw, p_target, c_miss, c_fa)[0] / norm,
                 p_target=p_target, c_miss=c_miss, c_fa=c_fa,
                 cllr=np.nan, min_cllr=np.nan, d_prime=np.nan,
+                act_dcf=act if sign > 0 else np.nan,
             ))
         return rows
 
@@ -470,12 +505,20 @@ def summary(
         (nn, mn, qn, sn), (np_, mp, qp, sp) = eng.moments[g.key]
         row["auc"] = fs.auc(np_)
         row["min_cllr"] = fs.min_cllr()
-        if sign > 0:
+        if sign > 0:  # the Cllr sums: the cross-entropy terms at prior log odds 0
+            zero = XE_LOG_ODDS.index(0.0)
             row["cllr"] = (
                 float("inf") if ps.rp
-                else float((math.fsum(sp) / ps.p + math.fsum(sn) / ps.n) / (2 * LN2))
+                else float((math.fsum(s[zero] for s in sp) / ps.p
+                            + math.fsum(s[zero] for s in sn) / ps.n) / (2 * LN2))
             )
         row["d_prime"] = _d_prime(nn, mn, qn, np_, mp, qp)
+    flags = _flags(eng, parts, sign)
+    for g, row in zip(eng.trials.groups, rows, strict=True):
+        row.update(dcf_loss=row["act_dcf"] - row["min_dcf"],
+                   cllr_loss=row["cllr"] - row["min_cllr"], not_llr=flags[g.key])
+    if sign > 0:
+        warn_not_llr([g.system for g in eng.trials.groups if flags[g.key]])
     return result_frame(eng.trials, eng.trials.groups, rows, SUMMARY_COLUMNS)
 
 

@@ -45,6 +45,7 @@ from .._core.schema import (
     where_text,
 )
 from .._kernels import outofcore as _ooc
+from .._kernels.calibration import XE_LOG_ODDS
 from .._kernels.pairwise import decision_errors, pair_counts
 from .._kernels.rates import softplus
 
@@ -265,13 +266,15 @@ def _hist_chunk(pdf, index, spec, bits, moments):
 
 
 def _moments(x: np.ndarray, impostor: bool):
-    """(count, mean, M2, [sum of Cllr terms]) of finite scores of one class."""
+    """(count, mean, M2, [cross-entropy sums]) of finite scores of one class; the sums
+    are one tuple per chunk, the class's softplus terms at each prior log odds of
+    :data:`~pandas_biosig._kernels.calibration.XE_LOG_ODDS` (the one at 0: Cllr's)."""
     if x.size == 0:
         return (0, 0.0, 0.0, [])
     m = float(x.mean())
     d = x - m
-    soft = softplus(x if impostor else -x)
-    return (x.size, m, float(np.dot(d, d)), [float(soft.sum())])
+    sums = tuple(float(softplus(x + lo if impostor else -(x + lo)).sum()) for lo in XE_LOG_ODDS)
+    return (x.size, m, float(np.dot(d, d)), [sums])
 
 
 def _merge_moments(a, b):

@@ -1,4 +1,5 @@
-r"""Figures for papers: DET, ROC, EPC with bootstrap bands, Bayes error rate, score histograms.
+r"""Figures for papers: DET, ROC, EPC with bootstrap bands, Bayes error rate (plain or
+normalized), Cllr over the prior, score histograms.
 
 Every function takes the tidy trial table (the curve functions also take the Dataset that
 :mod:`pandas_biosig.verification._curves` or :func:`pandas_biosig.epc_bootstrap` returned), draws one
@@ -20,23 +21,25 @@ with the rates, in percent. A marked EER lies on the drawn curve, and the legend
 says which EER it is.
 
 The figures of presentation attacks (:func:`pad_det`, :func:`epsc`) and of demographic
-differentials (:func:`fmr_heatmap`, :func:`group_det`) live here too. One module per figure
-family: ``det_roc``, ``expected_performance``, ``bayes``, ``histograms``, ``pad``,
-``demographics``; ``_axes`` holds the helpers they share (axes, legends, DET ticks and
+differentials (:func:`fmr_heatmap`, :func:`group_det`) and of ASV and CM systems in
+tandem (:func:`tdcf_curve`) live here too. One module per figure family: ``det_roc``,
+``expected_performance``, ``bayes``, ``calibration``, ``histograms``, ``pad``, ``demographics``, ``tandem``; ``_axes`` holds the helpers they share (axes, legends, DET ticks and
 limits) and ``_namespace`` the ``df.biosig.plot`` mirror.
 """
 
 from ._axes import DET_TICKS
 from ._bayes import bayes_error
+from ._calibration import cllr_curve
 from ._demographics import fmr_heatmap, group_det
 from ._det_roc import det, roc
 from ._epc import epc
 from ._histograms import hist
 from ._pad import epsc, pad_det
+from ._tandem import tdcf_curve
 
 __all__ = [
-    "DET_TICKS", "bayes_error", "det", "epc", "epsc", "fmr_heatmap", "group_det", "hist",
-    "pad_det", "roc",
+    "DET_TICKS", "bayes_error", "cllr_curve", "det", "epc", "epsc", "fmr_heatmap", "group_det", "hist",
+    "pad_det", "roc", "tdcf_curve",
 ]
 
 

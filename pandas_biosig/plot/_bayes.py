@@ -35,6 +35,7 @@ def bayes_error(
     apply_to: Hashable | Sequence[Hashable] | None = None,
     prior_log_odds=None,
     eer: bool = True,
+    normalized: bool = False,
     ax: Axes | None = None,
     by: str | Sequence[str] | None = None,
     system: str = "system",
@@ -61,7 +62,14 @@ def bayes_error(
         Give each curve's EER (the ROC convex hull's) in the legend and mark the peak of
         its drawn minimum Bayes error: the EER is the worst-case minimum Bayes error, so
         the dot's height is the EER up to the grid (the peak of the curve between two
-        grid points is not drawn).
+        grid points is not drawn; no dot on the normalized curves, whose peak is not the
+        EER).
+    normalized : bool, default False
+        Draw the normalized curves ``norm_act_ber``, ``norm_min_ber`` and
+        ``norm_default_ber`` (each divided by :math:`\min(\pi, 1 - \pi)`: the normalized
+        actual and minimum DCF with unit costs, and the line at 1 of deciding without
+        the scores), BOSARIS's and PYLLR's normalized Bayes error-rate plot, instead of
+        the error rates.
     ax : matplotlib Axes, optional
         Draw into these axes; by default a new figure.
     by, system, trial, label, score, split, orientation, nonfinite
@@ -98,6 +106,11 @@ def bayes_error(
     >>> [t.get_text() for t in ax.get_legend().get_texts()][-3:]
     ['actual', 'minimum', 'without the scores']
     >>> plt.close(ax.figure)
+    >>> ax = pbs.plot.bayes_error(pbs.datasets.example_trials(), apply_to="eval",
+    ...                           normalized=True)
+    >>> ax.get_ylabel()
+    'normalized Bayes error (DCF)'
+    >>> plt.close(ax.figure)
     """
     ds = _dataset(
         data, "bayes_error", ("bayes_error",),
@@ -109,39 +122,59 @@ def bayes_error(
     ds = _select_split(ds, apply_to)
     found = _lines(ds, "bayes_error", split_style=False)
     ax = _axes(ax, "bayes_error")
-    from matplotlib.lines import Line2D
-
+    names = ("norm_act_ber", "norm_min_ber", "norm_default_ber") if normalized else (
+        "act_ber", "min_ber", "default_ber")
     plo = ds["prior_log_odds"].values
-    first = found[0].sel
-    default = ds["default_ber"].sel(first).values
-    ax.plot(plo, default, color="0.5", linewidth=1.0, linestyle=":", zorder=1)
+    ax.plot(plo, ds[names[2]].sel(found[0].sel).values, color="0.5", linewidth=1.0,
+            linestyle=":", zorder=1)
+    top, has_actual = _draw_curves(ax, ds, found, names, eer=eer, marker=eer and not normalized)
+    ax.set_xlim(plo.min(), plo.max())
+    ax.grid(True, color="0.88", linewidth=0.6)
+    ax.set_xlabel(r"prior log odds $\log(\pi / (1 - \pi))$")
+    if normalized:
+        ax.set_ylim(0.0, min(max(top, 1.0), 1.5) * 1.05)
+        ax.set_ylabel("normalized Bayes error (DCF)")
+    else:
+        default = ds[names[2]].sel(found[0].sel).values
+        ax.set_ylim(0.0, min(float(np.nanmax(default)) * 1.02, max(2.0 * top, 0.05)))
+        _percent_axis(ax.yaxis)
+        ax.set_ylabel("Bayes error rate (%)")
+    _style_legend(ax, has_actual, eer)
+    return ax
+
+
+def _draw_curves(ax, ds, found, names, *, eer: bool, marker: bool) -> tuple[float, bool]:
+    """Each curve's actual (solid) and minimum (dashed) line; returns the height the
+    y-axis must show (the largest EER, or for normalized curves the largest value) and
+    whether any actual line was drawn."""
     colours = _Colours()
-    top = 0.0
-    has_actual = False
+    top, has_actual = 0.0, False
     for c in found:
-        act = ds["act_ber"].sel(c.sel).values
-        low = ds["min_ber"].sel(c.sel).values
+        act, low = ds[names[0]].sel(c.sel).values, ds[names[1]].sel(c.sel).values
         e = float(ds["eer"].sel(c.sel))
         text = _eer_label(c.label, e) if eer else c.label
         if np.isfinite(act).any():
             has_actual = True
-            colours.plot(ax, c, plo, act, label=text, linewidth=1.5, linestyle="-", zorder=2)
-            colours.plot(ax, c, plo, low, linewidth=1.2, linestyle="--", zorder=2)
-        else:
-            colours.plot(ax, c, plo, low, label=text, linewidth=1.2, linestyle="--", zorder=2)
-        if eer and np.isfinite(e):
+            colours.plot(ax, c, ds["prior_log_odds"].values, act, label=text, linewidth=1.5,
+                         linestyle="-", zorder=2)
+            text = None
+        colours.plot(ax, c, ds["prior_log_odds"].values, low, label=text, linewidth=1.2,
+                     linestyle="--", zorder=2)
+        if marker and np.isfinite(e):
             peak = int(np.nanargmax(low))
-            ax.plot(plo[peak], low[peak], marker="o", markersize=6, linestyle="none",
-                    color=colours[c.group], markeredgecolor="white", markeredgewidth=0.8,
-                    zorder=3)
-        if np.isfinite(e):
+            ax.plot(ds["prior_log_odds"].values[peak], low[peak], marker="o", markersize=6,
+                    linestyle="none", color=colours[c.group], markeredgecolor="white",
+                    markeredgewidth=0.8, zorder=3)
+        if names[0].startswith("norm"):
+            top = max(top, float(np.nanmax(np.r_[act, low, 0.0])))
+        elif np.isfinite(e):
             top = max(top, e)
-    ax.set_xlim(plo.min(), plo.max())
-    ax.set_ylim(0.0, min(float(np.nanmax(default)) * 1.02, max(2.0 * top, 0.05)))
-    _percent_axis(ax.yaxis)
-    ax.grid(True, color="0.88", linewidth=0.6)
-    ax.set_xlabel(r"prior log odds $\log(\pi / (1 - \pi))$")
-    ax.set_ylabel("Bayes error rate (%)")
+    return top, has_actual
+
+
+def _style_legend(ax, has_actual: bool, eer: bool) -> None:
+    from matplotlib.lines import Line2D
+
     handles, labels = ax.get_legend_handles_labels()
     styles: list[tuple[Literal["-", "--", ":"], str]] = [("-", "actual")] if has_actual else []
     styles += [("--", "minimum"), (":", "without the scores")]
@@ -150,6 +183,3 @@ def bayes_error(
         labels.append(text)
     ax.legend(handles, labels, **_LEGEND_OUTSIDE,
               title="EER of the ROC convex hull" if eer else None, title_fontsize="small")
-    return ax
-
-

@@ -13,9 +13,22 @@ pandas_biosig.validity defaults`` the run over every default call.
 :func:`simulate_vulnerability`,
 :func:`vulnerability_coverage`
 :func:`simulate_demographic_trials`, ...            demographics (``_demographics``)
+:func:`fusion_rejection_rates`,                     calibration and fusion: a useless
+:func:`calibrated_cllr_coverage`, ...               component, a known Cllr (``_calibration``)
+:func:`simulate_tandem`, :func:`tandem_coverage`,   ASV + CM in tandem (``_tandem``)
+:func:`tandem_rejection_rates`, :func:`tandem_report`
 ======================================  =====================================================
 """
 
+from ._calibration import (
+    CALIBRATION_PROTOCOLS,
+    CalibrationSetting,
+    calibrated_cllr_coverage,
+    calibration_report,
+    fusion_rejection_rates,
+    simulate_calibration_trials,
+    true_cllr,
+)
 from ._defaults import PROTOCOLS, defaults_report, dev_eval_trials
 from ._demographics import (
     demographic_coverage,
@@ -33,6 +46,13 @@ from ._pad import (
     simulate_vulnerability,
     vulnerability_coverage,
 )
+from ._tandem import (
+    TandemSetting,
+    simulate_tandem,
+    tandem_coverage,
+    tandem_rejection_rates,
+    tandem_report,
+)
 from ._verification import (
     Setting,
     coverage,
@@ -43,25 +63,37 @@ from ._verification import (
 )
 
 __all__ = [
+    "CALIBRATION_PROTOCOLS",
+    "CalibrationSetting",
     "PAD_TESTS",
     "PROTOCOLS",
     "PadSetting",
     "Setting",
+    "calibrated_cllr_coverage",
+    "calibration_report",
+    "TandemSetting",
     "coverage",
     "defaults_report",
     "demographic_coverage",
     "demographic_rejection_rates",
     "dev_eval_trials",
     "fairness_rejection_rates",
+    "fusion_rejection_rates",
     "pad_coverage",
     "pad_rejection_rates",
     "pad_report",
     "rejection_rates",
+    "simulate_calibration_trials",
     "simulate_demographic_trials",
     "simulate_pad",
+    "simulate_tandem",
     "simulate_trials",
     "simulate_vulnerability",
+    "tandem_coverage",
+    "tandem_rejection_rates",
+    "tandem_report",
     "threshold_selection",
+    "true_cllr",
     "true_eer",
     "vulnerability_coverage",
 ]

@@ -21,11 +21,11 @@ import xarray as xr
 from scipy.special import expit
 
 from .._core.curve_datasets import (
-    ERROR_GRID_SHAPE,
     FRACTION,
     Layout,
     curve_dataset,
     curve_variable,
+    prior_grid,
     rate_grid,
     threshold_attrs,
 )
@@ -36,27 +36,10 @@ from .._kernels import curves as _k
 
 __all__ = ['bayes_error', 'det', 'det_grid', 'ppndf', 'roc', 'rocch']
 
-ERROR_PRIOR_LOG_ODDS = "prior_log_odds must not contain NaN; got NaN at position(s) {positions}"
 ERROR_DET_GRID = "det_grid needs n >= 2 and 0 < low < high <= 1; got n={n!r}, low={low!r}, high={high!r}"
-#: The default prior log-odds grid of :func:`bayes_error`: -7, -6.9, ..., 7.
-DEFAULT_PRIOR_LOG_ODDS = np.linspace(-7.0, 7.0, 141)
 
 
 # ----------------------------------------------------------------------------- helpers
-def _prior_grid(values) -> np.ndarray:
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(ERROR_GRID_SHAPE.format(name="prior_log_odds", value=values)) from None
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(ERROR_GRID_SHAPE.format(name="prior_log_odds", value=values))
-    if np.isnan(arr).any():
-        raise ValueError(
-            ERROR_PRIOR_LOG_ODDS.format(positions=np.flatnonzero(np.isnan(arr))[:5].tolist())
-        )
-    return arr
-
-
 def _common(data, *, by, system, trial, label, score, split, orientation, nonfinite) -> Trials:
     return validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
@@ -496,6 +479,27 @@ def rocch(
     return curve_dataset(variables, coords, kind="rocch", trials=trials)
 
 
+def _normalized(dims, layout: Layout, mins, acts, defaults, act_attrs) -> dict:
+    """The three curves divided by the default one, min(prior, 1 - prior): normalized
+    DCFs at unit costs (NaN where the prior is 0 or 1)."""
+    scale = [np.where(d > 0, d, np.nan) for d in defaults]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        norm = [[a / c for a, c in zip(arrays, scale, strict=True)]
+                for arrays in (mins, acts, defaults)]
+    return {
+        "norm_min_ber": curve_variable(
+            dims, layout.curve(norm[0]), "normalized minimum Bayes error rate (min DCF)",
+            FRACTION),
+        "norm_act_ber": curve_variable(
+            dims, layout.curve(norm[1]),
+            "normalized Bayes error rate at the threshold -prior_log_odds (act DCF)",
+            FRACTION, **act_attrs),
+        "norm_default_ber": curve_variable(
+            dims, layout.curve(norm[2]), "normalized Bayes error rate without the scores",
+            FRACTION),
+    }
+
+
 def bayes_error(
     data: pd.DataFrame,
     /,
@@ -537,7 +541,11 @@ def bayes_error(
           reading the scores as natural-log likelihood ratios (NaN for
           ``orientation="distance"``: distances are not log-likelihood ratios);
         - ``default_ber``: :math:`\min(\pi, 1-\pi)`, the error of deciding without the
-          scores (the same for every system).
+          scores (the same for every system);
+        - ``norm_min_ber``, ``norm_act_ber``, ``norm_default_ber``: the three divided by
+          :math:`\min(\pi, 1-\pi)`, the normalized minimum and actual DCF at effective
+          prior :math:`\pi` with unit costs (BOSARIS's and PYLLR's normalized Bayes
+          error-rate plot; ``norm_default_ber`` is 1, NaN where :math:`\pi` is 0 or 1).
 
         Over (..., ``system``, ``split``): ``eer`` (ROC convex hull), ``n_genuine``,
         ``n_impostor``. Attrs ``kind="bayes_error"``, ``orientation``,
@@ -572,7 +580,7 @@ def bayes_error(
     >>> float(ev.act_ber.sel(prior_log_odds=0).round(4))  # HTER at threshold 0
     0.0479
     """
-    plo = DEFAULT_PRIOR_LOG_ODDS.copy() if prior_log_odds is None else _prior_grid(prior_log_odds)
+    plo = prior_grid(prior_log_odds)
     trials = _common(
         data, by=by, system=system, trial=trial, label=label, score=score, split=split,
         orientation=orientation, nonfinite=nonfinite,
@@ -603,6 +611,7 @@ def bayes_error(
             dims, layout.curve(defaults), "Bayes error rate without the scores, min(prior, 1 - prior)",
             FRACTION,
         ),
+        **_normalized(dims, layout, mins, acts, defaults, act_attrs),
         "eer": curve_variable(summ, layout.summary(eer), "equal error rate (ROC convex hull)", FRACTION),
         "n_genuine": curve_variable(summ, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials", FRACTION),
         "n_impostor": curve_variable(summ, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", FRACTION),

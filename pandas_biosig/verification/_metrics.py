@@ -29,6 +29,7 @@ from .._core.protocol import AUTO, Protocol
 from .._core.schema import check_option, validate_trials
 from .._core.validation import ERROR_COSTS, check_costs
 from .._kernels.rates import d_prime, interpolated_eer
+from ._llr import llr_columns, not_llr, warn_not_llr
 
 __all__ = ['dcf', 'eer', 'error_rates', 'summary', 'EER_METHODS']
 
@@ -81,6 +82,8 @@ DCF_COLUMNS = [
     "act_dcf",
     "min_dcf",
     "min_dcf_threshold",
+    "dcf_loss",
+    "not_llr",
     "resample",
 ]
 SUMMARY_COLUMNS = [
@@ -104,6 +107,10 @@ SUMMARY_COLUMNS = [
     "cllr",
     "min_cllr",
     "d_prime",
+    "act_dcf",
+    "dcf_loss",
+    "cllr_loss",
+    "not_llr",
 ]
 
 
@@ -425,13 +432,24 @@ def dcf(
     -------
     DataFrame
         Columns ``system, split, p_target, c_miss, c_fa, criterion, threshold_from,
-        threshold, far, frr, act_dcf, min_dcf, min_dcf_threshold, resample``: the actual
-        DCF at ``threshold`` (with its FAR and FRR; ``threshold_from`` as in
-        :func:`error_rates`, ``"fixed"`` for the Bayes threshold), the minimum over all
-        thresholds and the threshold that reaches it; ``resample`` None (nothing is
-        resampled).
-        Both costs are normalized by :math:`\min(c_{miss} p, c_{fa} (1-p))`, so 1 is the
-        cost of the best decision that ignores the scores.
+        threshold, far, frr, act_dcf, min_dcf, min_dcf_threshold, dcf_loss, not_llr,
+        resample``: the actual DCF at ``threshold`` (with its FAR and FRR;
+        ``threshold_from`` as in :func:`error_rates`, ``"fixed"`` for the Bayes threshold),
+        the minimum over all thresholds and the threshold that reaches it; ``resample`` None
+        (nothing is resampled). Both costs are normalized by
+        :math:`\min(c_{miss} p, c_{fa} (1-p))`, so 1 is the cost of the best decision that
+        ignores the scores. ``dcf_loss`` = ``act_dcf - min_dcf``: with the Bayes threshold,
+        the **calibration loss** (what reading the scores as LLRs costs over the best
+        threshold); with another threshold policy, what that policy costs. ``not_llr``:
+        the scores cannot be calibrated log-likelihood ratios (the rule of
+        ``docs/calibration.md``, "Scores that cannot be LLRs"; always True for distances),
+        so their actual DCF at the Bayes threshold says little.
+
+    Warns
+    -----
+    BiosigWarning
+        Once per call, when ``threshold="bayes"`` reads scores that cannot be LLRs as
+        LLRs (``not_llr``): calibrate them first (:func:`pandas_biosig.calibrate`).
 
     See Also
     --------
@@ -467,6 +485,7 @@ def dcf(
         raise ValueError(ERROR_BAYES_DISTANCE)
     sign = orientation_sign(trials)
     groups, rows = [], []
+    flags: dict[int, bool] = {}  # not_llr of each group, checked once
     for a, b, c in zip(pt, cm, cf, strict=True):
         bayes = {"bayes": lambda g, a=a, b=b, c=c: float(np.log(c * (1 - a) / (b * a)))}
         norm = min(b * a, c * (1 - a))
@@ -476,6 +495,9 @@ def dcf(
             g, sw, t, crit = r.group, r.sweep, r.threshold, r.criterion
             rates = rates_row(sw, t)
             min_cost, op = min_dcf_point(sw, a, b, c)
+            if id(g) not in flags:
+                flags[id(g)] = not_llr(sw, similarity=sign > 0)
+            act = (b * a * rates["frr"] + c * (1 - a) * rates["far"]) / norm
             rows.append(
                 dict(
                     p_target=a,
@@ -486,13 +508,17 @@ def dcf(
                     threshold=sign * t,
                     far=rates["far"],
                     frr=rates["frr"],
-                    act_dcf=(b * a * rates["frr"] + c * (1 - a) * rates["far"]) / norm,
+                    act_dcf=act,
                     min_dcf=min_cost / norm,
                     min_dcf_threshold=sign * op.threshold,
+                    dcf_loss=act - min_cost / norm,
+                    not_llr=flags[id(g)],
                     resample=r.resample,
                 )
             )
             groups.append(g)
+    if threshold == "bayes":  # actual costs read the scores as LLRs
+        warn_not_llr([g.system for g in trials.groups if flags.get(id(g))])
     out = result_frame(trials, groups, rows, DCF_COLUMNS)
     # group the operating points of one system together, systems in input order
     order = {id(g): i for i, g in enumerate(trials.groups)}
@@ -547,7 +573,22 @@ def summary(
           likelihood ratios (NaN for distances, which are not); ``min_cllr``: the same after the optimal monotone calibration
           (PAV);
         - ``d_prime``: :math:`|\mu_g - \mu_i| / \sqrt{(\sigma_g^2 + \sigma_i^2)/2}`
-          (population variances).
+          (population variances);
+        - ``act_dcf``: the normalized DCF at the Bayes threshold
+          :math:`\log\frac{c_{fa}(1-p)}{c_{miss}\,p}`, scores read as natural-log
+          likelihood ratios (NaN for distances), as :func:`dcf` computes it;
+        - ``dcf_loss`` = ``act_dcf - min_dcf`` and ``cllr_loss`` = ``cllr - min_cllr``:
+          the **calibration loss** (Brümmer), what reading the scores as LLRs costs over
+          the best monotone recalibration;
+        - ``not_llr``: the scores cannot be calibrated log-likelihood ratios (the rule of
+          ``docs/calibration.md``, "Scores that cannot be LLRs"; always True for
+          distances): ``act_dcf``, ``cllr`` and the losses then say little.
+
+    Warns
+    -----
+    BiosigWarning
+        Once per call, naming the systems whose (similarity) scores cannot be LLRs:
+        calibrate them first (:func:`pandas_biosig.calibrate`).
 
     See Also
     --------
@@ -588,6 +629,7 @@ def summary(
         zero_fnmr = bounded_point(sw, "frr", 0.0)
         best_hter, min_cost = best_hter_and_dcf(sw, p_target, c_miss, c_fa)
         min_cllr = sw.min_cllr()  # pools the hull once: eer_rocch reads the same blocks
+        cllr = sw.cllr() if sign > 0 else float("nan")
         rows.append(
             dict(
                 n_genuine=sw.p,
@@ -605,9 +647,14 @@ def summary(
                 p_target=p_target,
                 c_miss=c_miss,
                 c_fa=c_fa,
-                cllr=sw.cllr() if sign > 0 else float("nan"),
+                cllr=cllr,
                 min_cllr=min_cllr,
                 d_prime=d_prime(sw.neg, sw.pos),
+                **llr_columns(sw, cllr=cllr, min_cllr=min_cllr, min_dcf=min_cost / norm,
+                              p_target=p_target, c_miss=c_miss, c_fa=c_fa,
+                              similarity=sign > 0),
             )
         )
+    if sign > 0:
+        warn_not_llr([g.system for g, r in zip(trials.groups, rows, strict=True) if r["not_llr"]])
     return result_frame(trials, trials.groups, rows, SUMMARY_COLUMNS)
