@@ -40,6 +40,7 @@ from pandas_biosig.stats._common import McNemarMethod, RateCIMethod
 from pandas_biosig.tandem._metrics import CostsArg, TdcfVersion
 from pandas_biosig.tandem._resampling import Metric
 from pandas_biosig.verification._comparison import Test
+from pandas_biosig.verification._guarantee import GuaranteedRate
 
 __all__ = ["BiosigAccessor", "PlotAccessor"]
 
@@ -53,6 +54,8 @@ class PlotAccessor:
         far_grid=None,
         limits: tuple[float, float] | None = None,
         eer: bool = True,
+        band: bool | xr.Dataset = False,
+        rule_of_30: bool = False,
         ax: Axes | None = None,
         by: str | Sequence[str] | None = None,
         system: str = 'system',
@@ -60,6 +63,8 @@ class PlotAccessor:
         label: str = 'label',
         score: str = 'score',
         split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> Axes: ...
@@ -70,6 +75,7 @@ class PlotAccessor:
         far_grid=None,
         xscale: Literal['linear', 'log'] = 'linear',
         eer: bool = True,
+        band: bool | xr.Dataset = False,
         ax: Axes | None = None,
         by: str | Sequence[str] | None = None,
         system: str = 'system',
@@ -77,6 +83,8 @@ class PlotAccessor:
         label: str = 'label',
         score: str = 'score',
         split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> Axes: ...
@@ -341,6 +349,47 @@ class BiosigAccessor:
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> xr.Dataset: ...
+    def det_band(
+        self,
+        *,
+        far_grid=None,
+        frr_grid=None,
+        n_resamples: int = 1000,
+        confidence_level: float = 0.95,
+        resample: ResampleOption = 'auto',
+        seed: int | np.random.Generator | None = None,
+        progress: bool | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = 'system',
+        trial: str = 'trial',
+        label: str = 'label',
+        score: str = 'score',
+        split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
+        orientation: Orientation = 'similarity',
+        nonfinite: NonFinite = 'raise',
+    ) -> xr.Dataset: ...
+    def frr_at_far(
+        self,
+        *,
+        far_grid=(0.1, 0.01, 0.001, 0.0001, 1e-05, 1e-06),
+        n_resamples: int = 1000,
+        confidence_level: float = 0.95,
+        resample: ResampleOption = 'auto',
+        seed: int | np.random.Generator | None = None,
+        progress: bool | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = 'system',
+        trial: str = 'trial',
+        label: str = 'label',
+        score: str = 'score',
+        split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
+        orientation: Orientation = 'similarity',
+        nonfinite: NonFinite = 'raise',
+    ) -> pd.DataFrame: ...
     def rocch(
         self,
         *,
@@ -400,6 +449,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ): ...
@@ -426,6 +476,29 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
+        orientation: Orientation = 'similarity',
+        nonfinite: NonFinite = 'raise',
+    ) -> pd.DataFrame: ...
+    def threshold_guarantee(
+        self,
+        *,
+        target: float,
+        rate: GuaranteedRate = 'far',
+        confidence_level: float = 0.95,
+        alpha: float = 0.05,
+        on: Hashable | None = 'auto',
+        apply_to: Hashable | Sequence[Hashable] | None = 'auto',
+        resample: ResampleOption = 'auto',
+        group: str | None = None,
+        by: str | Sequence[str] | None = None,
+        system: str = 'system',
+        trial: str = 'trial',
+        label: str = 'label',
+        score: str = 'score',
+        split: str | None = 'split',
+        subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> pd.DataFrame: ...
@@ -454,6 +527,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> pd.DataFrame: ...
@@ -483,6 +557,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> BootstrapTestResult: ...
@@ -518,6 +593,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> pd.DataFrame: ...

@@ -39,15 +39,22 @@ def _cp(x, n, level=0.95):
 
 
 def _by_hand(errors, subjects, level=0.95):
-    """Korn & Graubard's Clopper-Pearson interval with the df-adjusted effective size."""
+    """Korn & Graubard's Clopper-Pearson interval with the df-adjusted effective size, the
+    degrees of freedom the smaller of the design's and the subjects' terms' Satterthwaite
+    values (at most k - 1)."""
     ids = np.unique(subjects)
     e = np.array([errors[subjects == s].sum() for s in ids], dtype=float)
     m = np.array([(subjects == s).sum() for s in ids], dtype=float)
     n, k = m.sum(), ids.size
     p = e.sum() / n
-    deff = max(1.0, (k / (k - 1) * ((e - p * m) ** 2).sum() / n**2) / (p * (1 - p) / n))
+    raw = (k / (k - 1) * ((e - p * m) ** 2).sum() / n**2) / (p * (1 - p) / n)
+    deff = max(1.0, raw)
+    rho = min(max((raw - 1) * n / ((m**2).sum() - n), 0.0), 1.0)
+    v = m + rho * m * (m - 1)
+    u2 = (e - p * m) ** 2
+    df = max(min(v.sum() ** 2 / (v**2).sum(), u2.sum() ** 2 / (u2**2).sum(), k - 1), 1.0)
     q = (1 + level) / 2
-    n_eff = min(n, n / deff * (student.ppf(q, n - 1) / student.ppf(q, k - 1)) ** 2)
+    n_eff = min(n, n / deff * (student.ppf(q, n - 1) / student.ppf(q, df)) ** 2)
     return p, n_eff, _cp(p * n_eff, n_eff, level)
 
 

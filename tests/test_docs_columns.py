@@ -29,6 +29,8 @@ CALLS = {
     "summary": lambda: pbs.summary(_trials()),
     "bootstrap": lambda: pbs.bootstrap(_trials(), n_resamples=20, seed=0),
     "ci": lambda: pbs.ci(_trials()),
+    "frr_at_far": lambda: pbs.frr_at_far(_trials(), n_resamples=20, seed=0),
+    "threshold_guarantee": lambda: pbs.threshold_guarantee(_trials(), target=0.05),
     "compare": lambda: pbs.compare(_trials(), n_resamples=20, seed=0),
     "calibrate": lambda: pbs.calibrate(_trials(), systems="cnn").params,
     "fuse": lambda: pbs.fuse(_trials(), systems=["cnn", "gmm"]).params,

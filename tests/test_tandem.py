@@ -297,10 +297,10 @@ def test_pairing_by_utterance_shares_one_cm_score():
     cm = pd.DataFrame({"system": "cm", "utterance": ["u1", "u2", "u2", "s1"],
                        "label": ["bonafide", "bonafide", "bonafide", "spoof"],
                        "score": [1.0, 0.5, 0.5, -1.0]})
-    t = pbs.tandem_table(asv, cm, on="utterance")
+    t = pbs.tandem_table(asv, cm, key="utterance")
     assert t.cm_score.tolist() == [1.0, 0.5, 0.5, -1.0]
     with pytest.raises(SchemaError, match="more than once with different scores"):
-        pbs.tandem_table(asv, cm.assign(score=[1.0, 0.5, 0.6, -1.0]), on="utterance")
+        pbs.tandem_table(asv, cm.assign(score=[1.0, 0.5, 0.6, -1.0]), key="utterance")
 
 
 # ------------------------------------------------------------------ named errors

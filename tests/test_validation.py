@@ -78,6 +78,9 @@ CALLS = {
     "pandas_biosig.ci": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.bootstrap": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.epc_bootstrap": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.det_band": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.frr_at_far": lambda f, kw: f(data("trials"), **kw),
+    "pandas_biosig.threshold_guarantee": lambda f, kw: f(data("trials"), target=0.05, **kw),
     "pandas_biosig.paired_bootstrap":
         lambda f, kw: f(data("trials"), system_a="cnn", system_b="lbp", **kw),
     "pandas_biosig.pad_rates": lambda f, kw: f(data("pad"), **kw),
@@ -212,6 +215,12 @@ OPTION_CALLS = {
         lambda f, kw: f(data("trials"), **kw),
     ("pandas_biosig.compare", "resample", "resample"):
         lambda f, kw: f(data("trials"), test="bootstrap", **kw),
+    ("pandas_biosig.det_band", "resample", "resample"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.frr_at_far", "resample", "resample"):
+        lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.threshold_guarantee", "resample", "resample"):
+        lambda f, kw: f(data("trials"), target=0.05, **kw),
     ("pandas_biosig.bootstrap", "metric", "metric"):
         lambda f, kw: f(data("trials"), **kw),
     ("pandas_biosig.paired_bootstrap", "metric", "metric"):
@@ -410,6 +419,8 @@ KINDS = {
     "dask_compare": lambda f, kw: f(data("dask"), test="hter_dependent", **kw),
     "folds": lambda f, kw: f(data("trials"), fold="split", split=None, **kw),
     "pair": lambda f, kw: f(data("trials"), system_a="cnn", system_b="lbp", **kw),
+    "tandem": lambda f, kw: f(data("tandem"), **kw),
+    "fusion": lambda f, kw: f(data("trials"), systems=["cnn", "gmm"], **kw),
 }
 TABLE_OF = {
     "bootstrap": "trials", "ci": "trials", "compare": "trials", "dcf": "trials",
@@ -422,17 +433,23 @@ TABLE_OF = {
     "compare_fairness": "demographic", "fmr_heatmap": "demographic", "group_det": "demographic",
     "detection_identification_rate": "search", "compare_identification": "search",
     "cmc_difference": "search", "recognition_rate": "search", "pairwise_counts": "dask",
+    "det": "trials", "roc": "trials", "det_band": "trials", "frr_at_far": "trials",
+    "threshold_guarantee": "trials", "calibrate": "trials", "fuse": "fusion",
+    "compare_fusion": "fusion", "tandem_table": "tandem", "tandem_bootstrap": "tandem",
+    "tandem_compare": "tandem", "tdcf": "tandem", "tdcf_curve": "tandem", "teer": "tandem",
+    "adcf": "tandem", "cm_metrics": "tandem",
 }
 #: The criterion that reads the parameter, per kind of table.
 READS = {
     "target": {"pad": dict(threshold="apcer"), "trials": dict(threshold="far"),
                "folds": dict(threshold="far"), "pair": dict(threshold="far", metric="hter"),
                "dask": dict(threshold="far"), "dask_compare": dict(threshold="far"),
-               "vulnerability": dict(threshold="far")},
+               "vulnerability": dict(threshold="far"), "fusion": dict(threshold="far")},
     "weight": {"trials": dict(threshold="min_weighted"), "folds": dict(threshold="min_weighted"),
                "pair": dict(threshold="min_weighted", metric="hter"),
                "dask": dict(threshold="min_weighted"),
-               "dask_compare": dict(threshold="min_weighted")},
+               "dask_compare": dict(threshold="min_weighted"),
+               "fusion": dict(threshold="min_weighted")},
 }
 #: Parameters a function takes but cannot act on, with the reason.
 EXEMPT = {
@@ -442,6 +459,8 @@ EXEMPT = {
     ("pandas_biosig.outofcore.compare", "n_resamples"),
     # names the column whose presence decides the default test; computes nothing on it
     ("pandas_biosig.verification.default_test", "subject"),
+    # builds a tandem table from two tables: carries the speaker column, resamples nothing
+    ("pandas_biosig.tandem_table", "subject"),
 }
 BAD_VALUES = {
     "threshold": (np.nan, lambda: _pattern(ERROR_THRESHOLD_VALUE)),
@@ -462,13 +481,20 @@ def _call(qual: str, param: str):
     if name == "bootstrap" and "threshold" in extra:
         extra["metric"] = "hter"  # a metric at the threshold policy
     if param == "subject":
-        frame = data(kind if kind not in ("folds", "pair") else "trials")
+        frame = data(kind if kind not in ("folds", "pair", "fusion") else "trials")
         frame = frame.assign(subject=np.nan)
         f = FUNCTIONS[qual]
         if kind == "pair":
             return lambda: f(frame, system_a="cnn", system_b="lbp", n_resamples=20)
-        return lambda: f(frame, **({"n_resamples": 20} if "n_resamples" in
-                                    inspect.signature(f).parameters else {}))
+        params = inspect.signature(f).parameters
+        kw = {"n_resamples": 20} if "n_resamples" in params else {}
+        if "band" in params:  # a figure reads the subjects for its bootstrap band
+            kw["band"] = True
+        if "target" in params and params["target"].default is inspect.Parameter.empty:
+            kw["target"] = 0.05
+        if kind == "fusion":
+            kw["systems"] = ["cnn", "gmm"]
+        return lambda: f(frame, **kw)
     value = BAD_VALUES[param][0]
     return lambda: KINDS[kind](FUNCTIONS[qual], {**extra, param: value})
 

@@ -19,10 +19,10 @@ Alternative = Literal["two-sided", "less", "greater"]
 #: How an EPC chooses its thresholds (:data:`pandas_biosig._kernels.curves.EPC_CRITERIA`).
 EPCCriterion = Literal["min_weighted", "precision_recall", "far", "frr"]
 #: How the bootstrap draws trials (:data:`pandas_biosig._core.protocol.RESAMPLE`).
-Resample = Literal["label", "trial", "subject"]
+Resample = Literal["label", "trial", "subject", "two_way"]
 #: ``resample=`` of the table functions: a unit, or ``"auto"`` (subjects when the table
 #: has a subject column, else labels).
-ResampleOption = Literal["auto", "label", "trial", "subject"]
+ResampleOption = Literal["auto", "label", "trial", "subject", "two_way"]
 #: Metrics of the bootstrap, the bootstrap test and the repeated-runs functions
 #: (:data:`pandas_biosig.verification.BOOTSTRAP_METRICS`).
 BootstrapMetric = Literal[
@@ -30,7 +30,7 @@ BootstrapMetric = Literal[
     "fmr_at_fnmr", "cllr", "min_cllr", "far", "frr", "hter",
 ]
 #: The bootstrap's interval (:data:`pandas_biosig._core.replicates.CI_METHODS`).
-BootstrapCIMethod = Literal["auto", "percentile", "basic", "studentized"]
+BootstrapCIMethod = Literal["auto", "percentile", "basic", "bca", "studentized"]
 #: Metrics of :func:`pandas_biosig.ci` (:data:`pandas_biosig.verification.CI_METRICS`).
 CIMetric = Literal["far", "frr", "hter", "dcf"]
 #: How :func:`pandas_biosig.ci` builds the HTER and DCF intervals.

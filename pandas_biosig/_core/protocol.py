@@ -24,6 +24,11 @@ turns it, for one validated table of any kind, into one frozen :class:`Resolved`
 reported group: its threshold, where it came from (``threshold_from``: the split it was
 chosen on, ``"fixed"`` or ``"same trials"``) and the group's sweep, built once.
 
+What a bootstrap resamples (:data:`RESAMPLE`, :meth:`Protocol.unit`): a table with a
+``subject`` column resamples whole subjects, and one with a ``reference_subject`` column
+too resamples people in both roles (``"two_way"``: an impostor trial compares two people);
+otherwise trials within each class (``"label"``).
+
 A table is any object with ``groups`` (each with ``key`` = ``(*by, system, split)``,
 ``system`` and ``split``), ``split_column`` (None without one), ``by``, ``orientation``
 and ``columns["found"]`` (the column names, for messages).
@@ -38,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._kernels.cluster import ClusterDesign, cluster_design, lower_bound, upper_bound
 from .._kernels.rates import Sweep
 from .._kernels.tandem import asv_eer_threshold
 from .criteria import CRITERIA, check_criterion, choose, criterion_parameters
@@ -47,6 +53,7 @@ from .schema import (
     ERROR_SPLIT_VALUE,
     ERROR_SUBJECT,
     ERROR_SUBJECT_MISSING,
+    Group,
     SchemaError,
     check_option,
     check_subjects,
@@ -65,6 +72,7 @@ __all__ = [
     "ERROR_THRESHOLD_MISSING",
     "EVAL_SPLITS",
     "FIXED",
+    "PEOPLE",
     "RESAMPLE",
     "SAME_TRIALS",
     "Protocol",
@@ -78,6 +86,7 @@ __all__ = [
     "resolve_splits",
     "select_split",
     "asvspoof_eer_threshold",
+    "people",
     "split_roles",
     "split_table",
     "split_values",
@@ -100,12 +109,32 @@ RESAMPLE = {
     "label": "trials within each class, so the genuine and impostor counts stay fixed",
     "trial": "trials regardless of class",
     "subject": "whole subjects (all their trials together), for trials that share a person",
+    "two_way": (
+        "people in both roles, for impostor trials that depend on their probe and their "
+        "reference: one draw of every person's multiplicity; a genuine trial weighs its "
+        "subject's, an impostor trial the product of its subject's and its reference's "
+        "(the pigeonhole bootstrap, Owen 2007)"
+    ),
 }
+
+#: The resampling units that draw people (``subject`` and ``reference_subject`` ids).
+PEOPLE = ("subject", "two_way")
 
 ERROR_THRESHOLD_MISSING = "no threshold given for system {system!r} (thresholds given for {given})"
 ERROR_ON_FIXED = "on={on!r} chooses a threshold by a criterion; threshold={value!r} is fixed"
 ERROR_ON_MISSING = (
     "system {system!r} has no trials in split {on!r}{where}, so no threshold can be chosen there"
+)
+ERROR_REFERENCE = (
+    "resample='two_way' needs a subject and a reference subject column; column "
+    "{column!r} is not in the table (its columns: {found})"
+)
+ERROR_REFERENCE_MISSING = (
+    "{n} trial(s){where} have no reference subject id (rows at positions {rows}); an impostor "
+    "trial depends on both people it compares, so resample='two_way' (the default when the "
+    "table has subject and reference subject columns) needs both ids of every trial: fill "
+    "them in, drop those trials, or pass resample='subject' to resample the probes' "
+    "subjects only"
 )
 ERROR_ONE_SPLIT = (
     "{function} reports one split, and {found} would be reported; pass apply_to=<split>"
@@ -349,18 +378,26 @@ class Protocol:
                               chooses=needs_threshold and self.is_criterion(named))
 
     # ---------------------------------------------------------------- resampling
-    def unit(self, table, *, subject: str | None = "subject") -> str:
-        """The resampling unit for this table (``"auto"``: subjects when the table has a
-        subject column), its subject ids checked by the one subject rule."""
+    def unit(self, table, *, subject: str | None = "subject",
+             reference_subject: str | None = "reference_subject") -> str:
+        """The resampling unit for this table (``"auto"``: ``"two_way"`` with subject and
+        reference subject columns, ``"subject"`` with a subject column, else ``"label"``),
+        its subject (and reference) ids checked by the one subject rule."""
         resample = self.resample
         has = bool(table.groups) and table.groups[0].subject is not None
+        has_ref = has and getattr(table.groups[0], "reference", None) is not None
         if is_auto(resample):
-            resample = "subject" if has else "label"
+            resample = ("two_way" if has_ref else "subject") if has else "label"
         check_option(resample, RESAMPLE, "resample")
-        if resample == "subject":
+        if resample == "two_way" and has and not has_ref:
+            raise SchemaError(ERROR_REFERENCE.format(column=reference_subject,
+                                                     found=_found_columns(table)))
+        if resample in PEOPLE:
             for g in table.groups:
                 check_subjects(g.subject, group_where(table, g), rows=g.rows, column=subject,
-                               found=_found_columns(table))
+                               found=_found_columns(table), option=f"resample={resample!r}")
+                if resample == "two_way":
+                    _check_references(g.reference, table, g)
         return resample
 
     # ---------------------------------------------------------------- thresholds
@@ -472,3 +509,134 @@ def asvspoof_eer_threshold(targets: np.ndarray, nontargets: np.ndarray) -> float
     ``obtain_asv_error_rates`` does), so its rates are those one tie-run lower than the
     EER's (:mod:`pandas_biosig._kernels.tandem`)."""
     return asv_eer_threshold(targets, nontargets)[1]
+
+
+def _check_references(ids: np.ndarray, table, g) -> None:
+    """:data:`ERROR_REFERENCE_MISSING` for trials without a reference subject id."""
+    missing = pd.isna(ids)
+    if np.any(missing):
+        pos = np.flatnonzero(missing)
+        rows = pos if g.rows is None else g.rows[pos]
+        raise SchemaError(ERROR_REFERENCE_MISSING.format(
+            n=pos.size, where=f" of {group_where(table, g)}", rows=[int(r) for r in rows[:10]]))
+
+
+def people(group: Group, resample: str, where: str = "the table"
+           ) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """The people a resampling unit draws: each trial's subject code, its reference's code
+    (``resample="two_way"``; None otherwise) and how many people there are.
+
+    Under ``"two_way"`` the subject and reference ids are read as one set of people (a
+    person can be the probe of one trial and the reference of another); missing ids and
+    fewer than two people raise :class:`~pandas_biosig.SchemaError`.
+    """
+    if resample != "two_way":
+        codes, k = subject_clusters(group.subject, where)
+        return codes, None, k
+    n = group.subject.size
+    sub, ref = np.asarray(group.subject), np.asarray(group.reference)
+    same_kind = sub.dtype.kind == ref.dtype.kind and sub.dtype.kind in "iuU"
+    both = (np.concatenate((sub, ref)) if same_kind
+            else np.concatenate((sub.astype(object), ref.astype(object))))
+    codes, uniques = pd.factorize(both, use_na_sentinel=True)
+    if (codes < 0).any():
+        pos = np.flatnonzero(codes < 0)
+        message = ERROR_SUBJECT_MISSING if pos[0] < n else ERROR_REFERENCE_MISSING
+        raise SchemaError(message.format(n=pos.size, where=f" of {where}",
+                                         rows=[int(r % n) for r in pos[:10]]))
+    if len(uniques) < 2:
+        raise SchemaError(ERROR_ONE_CLUSTER.format(where=where, n=len(uniques)))
+    return codes[:n].astype(np.int64), codes[n:].astype(np.int64), len(uniques)
+
+
+# ----------------------------------------------------------------------------- guarantees
+#: Rates a guaranteed threshold can bound.
+GUARANTEED_RATES = ("far", "frr")
+
+
+def rate_design(group: Group, threshold: float, rate: str, resample: str,
+                who: tuple | None = None) -> ClusterDesign:
+    """The design of ``rate`` (``"far"`` or ``"frr"``) at an oriented ``threshold``: its
+    errors, and the people they belong to under ``resample`` (``who`` the codes of
+    :func:`people`, computed when not given; each trial its own unit otherwise); an
+    impostor trial belongs to its subject and its reference under ``"two_way"``."""
+    accepted = group.scores >= threshold
+    cls = group.genuine if rate == "frr" else ~group.genuine
+    errors = ~accepted[cls] if rate == "frr" else accepted[cls]
+    if resample not in PEOPLE:  # independent trials: the binomial counts themselves
+        n = errors.size
+        return ClusterDesign(float(errors.mean()) if n else float("nan"), float(n), 1.0,
+                             float(max(n - 1, 1)), n)
+    probe, ref, _ = who if who is not None else people(group, resample)
+    two = ref is not None and rate == "far"
+    return cluster_design(errors, probe[cls], ref[cls] if two else None)
+
+
+def guaranteed_threshold(group: Group, sweep: Sweep, *, rate: str, target: float,
+                         confidence_level: float, resample: str, side: str = "upper",
+                         who: tuple | None = None) -> tuple[float, float]:
+    """The threshold whose ``rate`` (``"far"``: FAR, or ``"frr"``) stays at most
+    ``target`` on new trials with confidence ``confidence_level``, and its bound:
+    ``(oriented threshold, bound)``; ``(nan, bound at the safest threshold)`` when no
+    threshold reaches it.
+
+    The threshold criterion ``"far"`` takes the empirical quantile, whose FAR on new data
+    exceeds the target about half of the time. This one takes, among the thresholds of
+    the sweep, the one with the smallest other error rate whose one-sided upper
+    confidence bound (:func:`pandas_biosig._kernels.cluster.upper_bound`: Clopper–Pearson
+    on the effective counts of the subjects' design, or of the people in both roles)
+    stays at most ``target``: a binary search over the number of errors allowed, the
+    bound growing with it. The true rate at the chosen threshold exceeds ``target`` with
+    probability at most ``1 - confidence_level`` when the bound is valid at the
+    threshold whose true rate is ``target``.
+
+    ``side="lower"`` gives the mirror image: the threshold allowing the fewest errors
+    whose one-sided *lower* bound reaches ``target`` (its true rate is below ``target``
+    with probability at most ``1 - confidence_level``); ``(nan, bound)`` when even the
+    most permissive threshold's lower bound stays below it. ``who``: the codes of
+    :func:`people`, when the caller has them.
+    """
+    if who is None and resample in PEOPLE:
+        who = people(group, resample)
+    n = sweep.n if rate == "far" else sweep.p
+    bound_of = upper_bound if side == "upper" else lower_bound
+
+    def point(k: int):
+        op = sweep.fnmr_at_fmr(k / n) if rate == "far" else sweep.fmr_at_fnmr(k / n)
+        return op.threshold, bound_of(rate_design(group, op.threshold, rate, resample, who),
+                                      confidence_level)
+
+    return (_fewest_reaching if side == "lower" else _most_within)(point, n, target)
+
+
+def _most_within(point, n: int, target: float) -> tuple[float, float]:
+    """``point(k)`` = (threshold, bound) for k errors allowed, the bound growing with k:
+    the largest k whose bound is at most ``target`` (binary search)."""
+    best = point(0)
+    if not best[1] <= target:
+        return float("nan"), float(best[1])
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        t, b = point(mid)
+        if b <= target:
+            lo, best = mid, (t, b)
+        else:
+            hi = mid - 1
+    return float(best[0]), float(best[1])
+
+
+def _fewest_reaching(point, n: int, target: float) -> tuple[float, float]:
+    """The smallest k whose (lower) bound reaches ``target``."""
+    best = point(n)
+    if not best[1] >= target:
+        return float("nan"), float(best[1])
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        t, b = point(mid)
+        if b >= target:
+            hi, best = mid, (t, b)
+        else:
+            lo = mid + 1
+    return float(best[0]), float(best[1])

@@ -24,8 +24,8 @@ from scipy.stats import t as student_t
 
 from .._kernels.rates import Sweep
 from .._kernels.resample import (
-    cluster_counts,
     lazy_replicate,
+    people_weights,
     percentile_interval,
     stratified_counts,
     uniform_counts,
@@ -33,7 +33,7 @@ from .._kernels.resample import (
 from .criteria import bounded_point, eer_point, min_dcf_point, min_weighted_point
 from .options import Alternative, BootstrapMetric
 from .progress import progress_bar
-from .protocol import AUTO, RESAMPLE, subject_clusters
+from .protocol import AUTO, PEOPLE, RESAMPLE, people, subject_clusters
 from .results import ConfidenceInterval, TestResult
 from .schema import Group, SchemaError, check_option
 from .validation import check_confidence_level, check_n_resamples
@@ -48,6 +48,7 @@ CI_METHODS = {
     "auto": "studentized for far, frr, hter with subjects resampled, else percentile",
     "percentile": "quantiles of the replicates",
     "basic": "2*estimate - quantiles",
+    "bca": "bias-corrected and accelerated percentile (Efron 1987; jackknife over the units)",
     "studentized": "estimate ± t_df · se, Welch–Satterthwaite df (far, frr, hter)",
 }
 
@@ -120,7 +121,7 @@ def _far_or_nan(op) -> float:
     return float("nan") if op is None else op.far
 
 
-def _class_permutations(group: Group) -> tuple[np.ndarray, np.ndarray]:
+def class_permutations(group: Group) -> tuple[np.ndarray, np.ndarray]:
     """Trial positions of the group in each class's sorted order (computed once)."""
     neg_idx = np.flatnonzero(~group.genuine)
     pos_idx = np.flatnonzero(group.genuine)
@@ -137,9 +138,9 @@ class Replicates:
         self.lazy = lazy and resample == "label"
         if not self.lazy:
             sweep.prepare_resampling()
-        if resample == "subject":
-            self.perm = _class_permutations(group)
-            self.clusters, self.n_clusters = subject_clusters(group.subject, _named(group))
+        if resample in PEOPLE:
+            self.perm = class_permutations(group)
+            self.clusters, self.reference, self.n_clusters = people(group, resample, _named(group))
 
     def draw(self, rng: np.random.Generator) -> Sweep:
         sw = self.sweep
@@ -155,9 +156,40 @@ class Replicates:
             wn = uniform_counts(rng, sw.n, n_neg)
             wp = uniform_counts(rng, sw.p, total - n_neg)
             return sw.reweighted(wn, wp)
-        w = cluster_counts(rng, self.clusters, self.n_clusters)
+        w = people_weights(uniform_counts(rng, self.n_clusters), self.clusters, self.reference,
+                           self.group.genuine)
         neg_order, pos_order = self.perm
         return sw.reweighted(w[neg_order], w[pos_order])
+
+
+#: The most jackknife values a BCa acceleration reads (units are grouped beyond it).
+JACKKNIFE_GROUPS = 200
+
+
+def jackknife(reps: Replicates, f: Callable, t: float) -> np.ndarray:
+    """The metric with each unit left out in turn: the people a replicate draws (a
+    person's every trial, as subject or as reference), or for trial resampling each
+    trial. Beyond :data:`JACKKNIFE_GROUPS` units, units ``u`` form the groups
+    ``u mod JACKKNIFE_GROUPS`` (a grouped jackknife: the acceleration it estimates is the
+    same, Efron & Tibshirani 1993, §11.5). NaN where leaving a group out empties a class."""
+    g, sw = reps.group, reps.sweep
+    if reps.resample in PEOPLE:
+        probe, ref, k = reps.clusters, reps.reference, reps.n_clusters
+    else:
+        probe, ref, k = np.arange(g.scores.size), None, g.scores.size
+    n_groups = min(k, JACKKNIFE_GROUPS)
+    neg_order, pos_order = reps.perm if hasattr(reps, "perm") else class_permutations(g)
+    out = np.full(n_groups, np.nan)
+    for j in range(n_groups):
+        keep = probe % n_groups != j
+        if ref is not None:
+            keep &= g.genuine | (ref % n_groups != j)
+        w = keep.astype(np.int64)
+        try:
+            out[j] = f(sw.reweighted(w[neg_order], w[pos_order]), t)
+        except ValueError:  # a class left empty
+            continue
+    return out
 
 
 def _named(group: Group) -> str:
@@ -259,26 +291,28 @@ class PairedResampler:
     groups : list of Group
         Groups of one (``by``, split) family, already aligned: the same trials in the same
         order, with the same labels.
-    resample : {"label", "trial", "subject"}
+    resample : {"label", "trial", "subject", "two_way"}
     """
 
     def __init__(self, groups: Sequence[Group], resample: str):
         self.groups = list(groups)
         self.resample = resample
         self.sweeps = [Sweep.from_scores(g.scores, g.genuine).prepare_resampling() for g in groups]
-        self.perms = [_class_permutations(g) for g in groups]
+        self.perms = [class_permutations(g) for g in groups]
         genuine = groups[0].genuine
         if resample == "label":
             self.strata, self.n_strata = genuine.astype(np.int64), 2
         elif resample == "trial":
             self.strata, self.n_strata = np.zeros(genuine.size, dtype=np.int64), 1
         else:
-            self.clusters, self.n_clusters = subject_clusters(groups[0].subject, _named(groups[0]))
+            self.clusters, self.reference, self.n_clusters = people(groups[0], resample,
+                                                                     _named(groups[0]))
 
     def weights(self, rng: np.random.Generator) -> np.ndarray:
         """Multiplicities of the trials for one replicate."""
-        if self.resample == "subject":
-            return cluster_counts(rng, self.clusters, self.n_clusters)
+        if self.resample in PEOPLE:
+            return people_weights(uniform_counts(rng, self.n_clusters), self.clusters,
+                                  self.reference, self.groups[0].genuine)
         return stratified_counts(rng, self.strata, self.n_strata)
 
     def sweeps_for(self, w: np.ndarray) -> list[Sweep]:
@@ -327,6 +361,7 @@ def _take(g: Group, idx: np.ndarray) -> Group:
         g.trial[idx],
         None if g.rows is None else g.rows[idx],
         None if g.subject is None else g.subject[idx],
+        reference=None if g.reference is None else g.reference[idx],
     )
 
 
@@ -361,6 +396,14 @@ class FamilyDraws:
     def subjects(self, g: Group) -> tuple[np.ndarray, int]:
         return self._memo("subjects", (g.subject,),
                           lambda: subject_clusters(g.subject, _named(g)))
+
+    def people(self, g: Group) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+        """Subject and reference codes of the trials (one set of people), how many people,
+        and the two codes side by side (the key of the draws of :meth:`multiplicities`)."""
+        def make():
+            probe, ref, k = people(g, "two_way", _named(g))
+            return probe, ref, k, np.concatenate((probe, ref))
+        return self._memo("people", (g.subject, g.reference), make)
 
     def multiplicities(self, rng, codes: np.ndarray, n_subjects: int, n_resamples: int):
         """The subjects' multiplicities of every replicate, ``(n_resamples, n_subjects)``
@@ -413,6 +456,8 @@ def bootstrap_difference(
         df = math.nan
         if resample == "subject":
             df = satterthwaite_df(_subject_table(a, b, thresholds, shared)[0], metric)
+        elif resample == "two_way":
+            df = _two_way_df(a, b, thresholds, metric, shared)
         return bootstrap_result(est, deltas, alternative, n=a.genuine.size, df=df)
     res = PairedResampler([a, b], resample)
     est = f(res.sweeps[0], thresholds[0]) - f(res.sweeps[1], thresholds[1])
@@ -433,6 +478,8 @@ def fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng,
         table, codes = _subject_table(a, b, thresholds, shared)
         mult = shared.multiplicities(rng, codes, table.shape[0], n_resamples)
         counts = mult @ table.astype(np.float64)
+    elif resample == "two_way":
+        counts = _two_way_counts(a, b, thresholds, shared, rng, n_resamples)
     else:
         counts = _cell_draws(np.bincount(_cells(a, b, thresholds), minlength=8), n_resamples,
                              resample, rng)
@@ -465,6 +512,46 @@ def _subject_table(a: Group, b: Group, thresholds, shared: FamilyDraws):
     return table, codes
 
 
+def _two_way_counts(a: Group, b: Group, thresholds, shared: FamilyDraws, rng,
+                    n_resamples: int) -> np.ndarray:
+    """Replicated counts of the 8 cells when people are drawn in both roles
+    (:func:`~pandas_biosig._kernels.resample.people_weights`): per replicate, the genuine
+    cells of each person times its multiplicity, and the impostor cells of each (subject,
+    reference) pair times the product of the two multiplicities."""
+    probe, ref, k, key = shared.people(a)
+    cell = _cells(a, b, thresholds)
+    gen = a.genuine
+    table_g = np.bincount(probe[gen] * 8 + cell[gen], minlength=8 * k).reshape(k, 8)
+    pair, pair_of = np.unique(probe[~gen] * k + ref[~gen], return_inverse=True)
+    n_pairs = pair.size
+    table_i = np.bincount(pair_of.reshape(-1) * 8 + cell[~gen],
+                          minlength=8 * n_pairs).reshape(n_pairs, 8).astype(np.float64)
+    mult = shared.multiplicities(rng, key, k, n_resamples)
+    counts = mult @ table_g.astype(np.float64)
+    block = max(1, (1 << 24) // max(n_pairs, 1))
+    for lo in range(0, n_resamples, block):
+        m = mult[lo:lo + block]
+        counts[lo:lo + block] += (m[:, pair // k] * m[:, pair % k]) @ table_i
+    return counts
+
+
+def _two_way_df(a: Group, b: Group, thresholds, metric: str, shared: FamilyDraws) -> float:
+    """:func:`satterthwaite_df` with people in both roles: each person's influence sums
+    the impostor trials they take part in (as subject or as reference) and their genuine
+    trials."""
+    from .._kernels.cluster import person_sums
+
+    probe, ref, k, _ = shared.people(a)
+    cell = _cells(a, b, thresholds)
+    gen = a.genuine
+    # impostors: A alone accepts - B alone; genuines: A alone rejects - B alone
+    d_imp = (cell[~gen] == 2).astype(np.float64) - (cell[~gen] == 1)
+    d_gen = (cell[gen] == 5).astype(np.float64) - (cell[gen] == 6)
+    imp = tuple(person_sums(v, probe[~gen], ref[~gen], k)[0] for v in (d_imp, np.ones(d_imp.size)))
+    gen_ = tuple(np.bincount(probe[gen], weights=v, minlength=k) for v in (d_gen, np.ones(d_gen.size)))
+    return _welch_df(metric, (*imp, d_imp.sum(), d_imp.size), (*gen_, d_gen.sum(), d_gen.size))
+
+
 def satterthwaite_df(table: np.ndarray, metric: str) -> float:
     """Welch–Satterthwaite degrees of freedom of the subjects' variance of a paired
     difference of ``far``, ``frr`` or ``hter`` at fixed thresholds.
@@ -487,25 +574,35 @@ def satterthwaite_df(table: np.ndarray, metric: str) -> float:
 
 
 def rate_df(group: Group, threshold: float, metric: str, codes: np.ndarray,
-            n_units: int) -> float:
+            n_units: int, reference: np.ndarray | None = None) -> float:
     """Welch–Satterthwaite degrees of freedom of the variance of one system's ``far``,
     ``frr`` or ``hter`` at a fixed threshold, over the units ``codes`` (each trial's
     subject, or each trial its own unit): as :func:`satterthwaite_df` with ``d_j`` the
-    unit's errors, so df is about the number of units that err."""
+    unit's errors, so df is about the number of units that err. With ``reference`` (people
+    drawn in both roles) an impostor trial counts for its subject and its reference."""
+    from .._kernels.cluster import person_sums
+
     accept = group.scores >= threshold
     neg, pos = ~group.genuine, group.genuine
     count = lambda mask: np.bincount(codes, weights=mask, minlength=n_units)  # noqa: E731
-    return _welch_df(metric, (count(neg & accept), count(neg)),
-                     (count(pos & ~accept), count(pos)))
+    if reference is None:
+        imp = (count(neg & accept), count(neg))
+    else:
+        fa = accept[neg].astype(np.float64)
+        imp = (*(person_sums(v, codes[neg], reference[neg], n_units)[0]
+                 for v in (fa, np.ones(fa.size))), fa.sum(), fa.size)
+    return _welch_df(metric, imp, (count(pos & ~accept), count(pos)))
 
 
 def _welch_df(metric: str, impostor, genuine) -> float:
     """``(Σ u_j²)² / Σ u_j⁴`` of the units' influences on ``metric``; ``impostor`` and
-    ``genuine`` are each class's (count d_j, trials n_j) per unit."""
+    ``genuine`` are each class's (count d_j, trials n_j) per unit, and optionally the
+    class's totals (D, N) when the units' sums count a trial more than once."""
     parts = []
-    for name, (d, n) in (("far", impostor), ("frr", genuine)):
+    for name, (d, n, *totals) in (("far", impostor), ("frr", genuine)):
         if metric in (name, "hter"):
-            parts.append((d - d.sum() / n.sum() * n) / n.sum())
+            big_d, big_n = totals if totals else (d.sum(), n.sum())
+            parts.append((d - big_d / big_n * n) / big_n)
     u2 = np.square(sum(parts) / len(parts))
     total = float(u2.sum())
     if not total > 0:

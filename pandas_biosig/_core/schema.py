@@ -228,7 +228,9 @@ class Group:
 
     ``scores`` are oriented (higher = more genuine) float64 and finite: under
     ``nonfinite='reject'`` the failures to acquire are not among them but counted in
-    ``fta``, ``(impostor failures, genuine failures)``.
+    ``fta``, ``(impostor failures, genuine failures)``. ``subject`` holds each trial's
+    (probe's) subject id and ``reference`` the reference's, when the table has those
+    columns.
     """
 
     key: tuple
@@ -238,6 +240,7 @@ class Group:
     rows: np.ndarray | None
     subject: np.ndarray | None = None
     fta: tuple[int, int] = (0, 0)
+    reference: np.ndarray | None = None
 
     @property
     def system(self) -> Hashable:
@@ -427,11 +430,13 @@ def validate_trials(
     by: str | Sequence[str] | None = None,
     orientation: str = "similarity",
     nonfinite: str = "raise",
+    reference_subject: str | None = "reference_subject",
 ) -> Trials:
     """Validate a tidy trial table and split it into per-system groups.
 
-    The input is never modified. ``split`` and ``subject`` are used when present; they are
-    required only when the caller names a column other than the default.
+    The input is never modified. ``split``, ``subject`` and ``reference_subject`` are used
+    when present; they are required only when the caller names a column other than the
+    default.
 
     The steps, in the order their errors are raised: the arguments and columns
     (:func:`_check_table`), the labels, the scores and the non-finite policy
@@ -439,9 +444,10 @@ def validate_trials(
     class only, duplicate trial ids) once the key columns have split the rows
     (:func:`_group_rows`).
     """
-    by_cols, split_col, subject_col = _check_table(
+    by_cols, split_col, subject_col, reference_col = _check_table(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject,
     )
     genuine = genuine_from_labels(data, label)
     scores, keep = _finite_scores(data, score, nonfinite)
@@ -455,6 +461,7 @@ def validate_trials(
         uniques_list.append(uniques)
     trial_values = _trial_ids(data, trial)
     subject_values = data[subject_col].to_numpy() if subject_col is not None else None
+    reference_values = data[reference_col].to_numpy() if reference_col is not None else None
     slices, fta_codes, fta_genuine = _group_rows(
         codes_list, uniques_list, len(data), keep, genuine, nonfinite
     )
@@ -468,7 +475,8 @@ def validate_trials(
         ]
         key = tuple(key_vals) if split_col is not None else (*key_vals, None)
         if rows is None:
-            g = Group(key, scores, genuine, trial_values, None, subject_values)
+            g = Group(key, scores, genuine, trial_values, None, subject_values,
+                      reference=reference_values)
         else:
             fta = (0, 0)
             if fta_codes is not None:
@@ -476,7 +484,9 @@ def validate_trials(
                 n_gen = int(np.count_nonzero(fta_genuine[mine]))
                 fta = (int(np.count_nonzero(mine)) - n_gen, n_gen)
             subjects = None if subject_values is None else subject_values[rows]
-            g = Group(key, scores[rows], genuine[rows], trial_values[rows], rows, subjects, fta)
+            refs = None if reference_values is None else reference_values[rows]
+            g = Group(key, scores[rows], genuine[rows], trial_values[rows], rows, subjects, fta,
+                      refs)
         _check_group(data, g, trial, by_cols, split_col)
         groups.append(g)
     # order groups as (by..., system, split) codes: first appearance within each column
@@ -485,14 +495,22 @@ def validate_trials(
         by=by_cols,
         split_column=split_col,
         orientation=orientation,
-        columns={"found": list(data.columns), "trial": trial, "system": system, "label": label},
+        columns={"found": list(data.columns), "trial": trial, "system": system, "label": label,
+                 "subject": subject, "reference_subject": reference_subject},
     )
 
 
+def _optional_column(data, name, default) -> str | None:
+    """An optional column: None when not asked for or absent under its default name."""
+    return name if name is not None and (name in data.columns or name != default) else None
+
+
 def _check_table(
-    data, *, system, trial, label, score, split, subject, by, orientation, nonfinite
-) -> tuple[tuple[str, ...], str | None, str | None]:
-    """The arguments and the columns: ``(by columns, split column, subject column)``, the
+    data, *, system, trial, label, score, split, subject, by, orientation, nonfinite,
+    reference_subject=None,
+) -> tuple[tuple[str, ...], str | None, str | None, str | None]:
+    """The arguments and the columns: ``(by columns, split column, subject column,
+    reference subject column)``, the
     optional ones None when absent under their default name; errors for a non-frame, an
     unknown option, a non-string column name, bad column labels, missing columns and an
     empty table, in that order."""
@@ -503,15 +521,14 @@ def _check_table(
     by_cols = by_columns(by)
     check_column_names(
         system=system, trial=trial, label=label, score=score, split=split, subject=subject,
-        by=list(by_cols),
+        by=list(by_cols), reference_subject=reference_subject,
     )
     check_columns(data)
     required = [*by_cols, system, trial, label, score]
-    split_col = split if split is not None and (split in data.columns or split != "split") else None
-    subject_col = (
-        subject if subject is not None and (subject in data.columns or subject != "subject") else None
-    )
-    for optional in (split_col, subject_col):
+    split_col = _optional_column(data, split, "split")
+    subject_col = _optional_column(data, subject, "subject")
+    reference_col = _optional_column(data, reference_subject, "reference_subject")
+    for optional in (split_col, subject_col, reference_col):
         if optional is not None:
             required.append(optional)
     missing = [c for c in dict.fromkeys(required) if c not in data.columns]
@@ -519,7 +536,7 @@ def _check_table(
         raise SchemaError(ERROR_MISSING_COLUMNS.format(missing=missing, found=list(data.columns)))
     if len(data) == 0:
         raise SchemaError(ERROR_EMPTY)
-    return by_cols, split_col, subject_col
+    return by_cols, split_col, subject_col, reference_col
 
 
 def _finite_scores(

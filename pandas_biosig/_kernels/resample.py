@@ -26,8 +26,11 @@ from .rocch import rocch_eer
 __all__ = [
     "HullReplicates",
     "LazyPrefix",
+    "acceleration",
+    "bca_interval",
     "cluster_counts",
     "lazy_replicate",
+    "people_weights",
     "percentile_interval",
     "stratified_counts",
     "uniform_counts",
@@ -57,6 +60,27 @@ def cluster_counts(rng: np.random.Generator, clusters: np.ndarray, n_clusters: i
     """Multiplicities of items when whole clusters (subjects) are resampled with
     replacement: every item gets the multiplicity of its cluster."""
     return uniform_counts(rng, n_clusters)[clusters]
+
+
+def people_weights(mult: np.ndarray, probe: np.ndarray, reference: np.ndarray | None = None,
+                   genuine: np.ndarray | None = None) -> np.ndarray:
+    """Multiplicities of trials from the multiplicities ``mult`` of people (last axis; any
+    leading axes, e.g. replicates): a trial weighs its probe's, and with ``reference`` an
+    impostor trial (``~genuine``) the product of its probe's and its reference's.
+
+    This is the pigeonhole bootstrap (Owen 2007) with one set of people in both roles,
+    the product weights of Owen & Eckles (2012): a replicate draws the people once, each
+    with its multiplicity, and an impostor trial appears as often as the draws of its two
+    people pair up. A genuine trial compares a person with themself and weighs that
+    person's multiplicity, as under the subject bootstrap.
+    """
+    w = mult[..., probe]
+    if reference is None:
+        return w
+    other = mult[..., reference]
+    if genuine is not None:
+        other = np.where(genuine, 1, other)
+    return w * other
 
 
 class LazyPrefix:
@@ -140,6 +164,47 @@ def percentile_interval(values: np.ndarray, confidence_level: float, axis: int =
     alpha = 1 - confidence_level
     low, high = np.nanquantile(values, [alpha / 2, 1 - alpha / 2], axis=axis)
     return low, high
+
+
+def acceleration(jackknife: np.ndarray) -> float:
+    r"""BCa acceleration from jackknife values :math:`\theta_{(i)}` (NaN ignored):
+    :math:`a = \sum d_i^3 / (6 (\sum d_i^2)^{3/2})`, :math:`d_i = \bar\theta_{(\cdot)} -
+    \theta_{(i)}` (Efron 1987, eq. 6.6); 0 when the values do not vary."""
+    j = np.asarray(jackknife, dtype=np.float64)
+    j = j[np.isfinite(j)]
+    if j.size < 3:
+        return 0.0
+    d = j.mean() - j
+    ss = float(np.dot(d, d))
+    return float(np.sum(d**3) / (6.0 * ss**1.5)) if ss > 0 else 0.0
+
+
+def bca_interval(values: np.ndarray, estimate: float, accel: float,
+                 confidence_level: float) -> tuple[float, float]:
+    r"""Bias-corrected and accelerated percentile interval (Efron 1987).
+
+    :math:`z_0 = \Phi^{-1}(\#\{\theta^* < \hat\theta\} + \tfrac12 \#\{\theta^* =
+    \hat\theta\}) / B)` (ties counted half, so a discrete statistic is not biased by
+    its own atoms), and the interval is the replicates' quantiles at
+    :math:`\Phi(z_0 + (z_0 + z_\alpha)/(1 - a (z_0 + z_\alpha)))` for
+    :math:`z_\alpha = \Phi^{-1}((1 \mp \delta)/2)`. NaN replicates are ignored.
+    """
+    from scipy.special import ndtr, ndtri
+
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    b = v.size
+    if b == 0 or not np.isfinite(estimate):
+        return float("nan"), float("nan")
+    share = (np.count_nonzero(v < estimate) + 0.5 * np.count_nonzero(v == estimate)) / b
+    share = min(max(share, 0.5 / b), 1 - 0.5 / b)
+    z0 = float(ndtri(share))
+    za = ndtri(np.array([(1 - confidence_level) / 2, (1 + confidence_level) / 2]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        levels = ndtr(z0 + (z0 + za) / (1 - accel * (z0 + za)))
+    levels = np.clip(np.nan_to_num(levels, nan=0.5), 0.0, 1.0)
+    low, high = np.quantile(v, levels)
+    return float(low), float(high)
 
 
 class HullReplicates:

@@ -38,6 +38,7 @@ from ..export._latex import to_latex
 from ..export._rules import BEST
 from ..io._open import DEFAULT_MAX_BYTES
 from ..io._scores import FORMATS
+from ..verification._bands import det_band
 from ..verification._comparison import TESTS, DecisionTestError, Test, compare, default_test
 from ..verification._epc import epc_bootstrap
 from ..verification._intervals import ci
@@ -351,7 +352,8 @@ def _compare_section(out: Report, trials: pd.DataFrame, cols: dict, *, apriori, 
 
 
 #: What a bootstrap drew, in words, by its ``resample`` unit.
-_DRAWN = {"subject": "subjects", "label": "trials within each class", "trial": "trials"}
+_DRAWN = {"subject": "subjects", "label": "trials within each class", "trial": "trials",
+          "two_way": "people in both roles"}
 
 
 def _test_description(test: Test, cmp: pd.DataFrame) -> str:
@@ -376,11 +378,21 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
     cols = dict(split=split, orientation=orientation, nonfinite=nonfinite)
     figs = {}
     fig = new_figure(8.0, 5.5)
-    plot.det(trials, apply_to=apply_to if apriori else None, ax=fig.add_subplot(), **cols)
+    band = _det_band(trials, apriori=apriori, apply_to=apply_to, n_resamples=n_resamples,
+                     confidence_level=confidence_level, resample=resample, seed=seed,
+                     progress=progress, cols=cols)
+    plot.det(trials, apply_to=apply_to if apriori else None, ax=fig.add_subplot(),
+             band=band if band is not None else False, rule_of_30=True, **cols)
     fig.axes[0].set_title(f"DET curves{f' on {apply_to}' if apriori else ''}")
+    shaded = (
+        f"; shaded: the {100 * confidence_level:g}% bootstrap bands of each curve "
+        f"({_DRAWN.get(band.attrs['resample'], band.attrs['resample'])} resampled; darker: "
+        "pointwise, lighter: simultaneous over the FAR grid)" if band is not None else "")
     figs["det"] = (
         fig, "DET curves; the dot on each curve and the legend give its EER (threshold), "
-        "bob.measure's (FAR + FRR)/2 where the two are closest",
+        "bob.measure's (FAR + FRR)/2 where the two are closest" + shaded
+        + "; faded where fewer than 30 false acceptances or false rejections support a "
+        "point (Doddington's rule of 30), a diamond where 30 are reached",
     )
     steps("DET figure")
     if apriori:
@@ -433,6 +445,17 @@ def _fta_note(trials: pd.DataFrame, nonfinite: str, ax, apply_to: str) -> str:
     ax.set_ylabel(f"HTER of the acquired trials on {apply_to} (%)")
     return ("; the HTER of the acquired trials: failures to acquire (non-finite scores) are "
             "left out, while the a-priori table's HTER counts them")
+
+
+def _det_band(trials, *, apriori, apply_to, n_resamples, confidence_level, resample, seed,
+              progress, cols):
+    """The bands of the drawn DET curves (the reported split only), None without
+    resamples."""
+    if not n_resamples:
+        return None
+    drawn = trials[trials[cols["split"]] == apply_to] if apriori else trials
+    return det_band(drawn, n_resamples=n_resamples, confidence_level=confidence_level,
+                    resample=resample, seed=seed, progress=progress, **cols)
 
 
 # ----------------------------------------------------------------------------- command line

@@ -228,8 +228,8 @@ BEST: dict[str, Literal["min", "max"]] = {
 
 #: Columns whose meaning on a row is given by that row's ``metric``.
 BY_METRIC = (
-    "estimate", "se", "ci_low", "ci_high", "mean", "std", "min", "max", "mean_a", "mean_b",
-    "value_a", "value_b",
+    "estimate", "se", "ci_low", "ci_high", "band_low", "band_high", "mean", "std", "min",
+    "max", "mean_a", "mean_b", "value_a", "value_b",
 )
 
 #: Columns that record how a result was computed. By default one that has a single value

@@ -119,7 +119,7 @@ def _read_2019(asv, cm, names, split_name) -> pd.DataFrame:
                                                       n_cm=len(c)))
     if c["utterance"].astype(str).str.contains("/").all():  # the t-DCF package's ids
         c["subject"] = _speaker(c["utterance"].to_numpy())
-    return tandem_table(a, c, on="trial")
+    return tandem_table(a, c, key="trial")
 
 
 def _unique_join(scores: pd.DataFrame, keys: pd.DataFrame, on: list[str], names) -> pd.DataFrame:
@@ -177,7 +177,7 @@ def _read_2021(asv, cm, asv_keys, cm_keys, names, split_name) -> pd.DataFrame:
         "pai": np.where(c["label"] == "attack", c["attack"], None)})
     if split_name is not None:
         asv_table["split"] = cm_table["split"] = split_name
-    return tandem_table(asv_table, cm_table, on="utterance")
+    return tandem_table(asv_table, cm_table, key="utterance")
 
 
 def _tsv(path, expected: list[str]) -> tuple[pd.DataFrame, str]:

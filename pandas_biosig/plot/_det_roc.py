@@ -34,6 +34,15 @@ from ._axes import (
     _percent_axis,
     _select_split,
 )
+from ._bands import (
+    band_dataset,
+    band_legend,
+    draw_band,
+    draw_rule_of_30,
+    rule_of_30_legend,
+    supported,
+    with_neighbours,
+)
 
 ERROR_XSCALE = "xscale={value!r} is not one of ['linear', 'log']"
 
@@ -45,6 +54,8 @@ def det(
     far_grid=None,
     limits: tuple[float, float] | None = None,
     eer: bool = True,
+    band: bool | xr.Dataset = False,
+    rule_of_30: bool = False,
     ax: Axes | None = None,
     by: str | Sequence[str] | None = None,
     system: str = "system",
@@ -52,6 +63,8 @@ def det(
     label: str = "label",
     score: str = "score",
     split: str | None = "split",
+    subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> Axes:
@@ -84,11 +97,23 @@ def det(
         exact curve), and the dot is that point. For a :func:`pandas_biosig.rocch`
         Dataset it is the hull's EER, and the dot is where the hull, drawn as straight
         ROC segments, crosses FAR = FRR.
+    band : bool or Dataset, default False
+        A bootstrap band around each curve: a Dataset of :func:`pandas_biosig.det_band`
+        (its FRR at each grid FAR), or True to compute one from the table with
+        :func:`pandas_biosig.det_band`'s defaults (1,000 replicates, subjects resampled
+        when the table names them; a new draw each time). The pointwise interval is
+        shaded in the curve's colour, the simultaneous band drawn dashed.
+    rule_of_30 : bool, default False
+        Doddington's rule of 30: fade the parts of each curve whose FAR or FRR rests on
+        fewer than 30 errors (false acceptances or false rejections), and mark with a
+        diamond where each count reaches 30. A rate from fewer errors is not known to
+        within ±30 % at 90 % confidence.
     ax : matplotlib Axes, optional
         Draw into these axes; by default a new figure (constrained layout), widened
         until the legend fits. The legend is placed outside the axes, on their right.
-    by, system, trial, label, score, split, orientation, nonfinite
-        Table only: as in :func:`pandas_biosig.det`.
+    by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
+        Table only: as in :func:`pandas_biosig.det` (``subject``, ``reference_subject``:
+        read by ``band=True``, see :func:`pandas_biosig.det_band`).
 
     Returns
     -------
@@ -99,7 +124,8 @@ def det(
         axes' length and the tick font: decades first (0.1 %, 1 %, 10 %... and 90 %,
         99 %...), then fives, then the rest, each kept only if its label does not
         touch one already kept. Lines: the dotted diagonal FAR = FRR, then per curve its
-        line and (with ``eer``) its EER marker.
+        line and (with ``eer``) its EER marker; with ``band``, the simultaneous band's two
+        dashed lines of each curve after its line.
 
     Raises
     ------
@@ -137,6 +163,10 @@ def det(
             score=score, split=split, orientation=orientation, nonfinite=nonfinite,
         ),
     )
+    table = dict(by=by, system=system, trial=trial, label=label, score=score, split=split,
+                 subject=subject, reference_subject=reference_subject,
+                 orientation=orientation, nonfinite=nonfinite)
+    bands = band_dataset(band, data, "det", table)
     ds = _select_split(ds, apply_to)
     found = _lines(ds, "det", split_style=True)
     frr_all = _frr(ds)
@@ -154,15 +184,21 @@ def det(
         x, y = x[keep], y[keep]
         px, py, e = _hull_eer_point(x, y) if hull else _eer_point(x, y)
         lx, ly = _hull_path(x, y) if hull else (x, y)
-        colours.plot(
-            ax, c, ppndf(lx), ppndf(ly), label=_eer_label(c.label, e) if eer else c.label,
-            linewidth=1.5, zorder=2,
+        ok = _supported(ds, c, x, y) if rule_of_30 and not hull else None
+        line = colours.plot(
+            ax, c, ppndf(lx), ppndf(ly) if ok is None else np.where(with_neighbours(ok), ppndf(ly), np.nan),
+            label=_eer_label(c.label, e) if eer else c.label, linewidth=1.5, zorder=2,
         )
         if eer and np.isfinite(e):
             ax.plot(ppndf(px), ppndf(py), marker="o", markersize=6, linestyle="none",
                     color=colours[c.group], markeredgecolor="white", markeredgewidth=0.8,
                     zorder=3)
+        if bands is not None:
+            draw_band(ax, bands, c.sel, colours[c.group], ppndf, ppndf)
+        if ok is not None:
+            draw_rule_of_30(ax, x, y, ok, line, ppndf)
         drawn.append((x, y))
+    _extra_legend(ax, bands, rule_of_30 and not hull)
     xlim, ylim = _det_limits(drawn) if limits is None else _check_limits(limits)
     _det_axes(ax, xlim, ylim)
     ax.grid(True, color="0.88", linewidth=0.6)
@@ -183,6 +219,7 @@ def roc(
     far_grid=None,
     xscale: Literal["linear", "log"] = "linear",
     eer: bool = True,
+    band: bool | xr.Dataset = False,
     ax: Axes | None = None,
     by: str | Sequence[str] | None = None,
     system: str = "system",
@@ -190,6 +227,8 @@ def roc(
     label: str = "label",
     score: str = "score",
     split: str | None = "split",
+    subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> Axes:
@@ -211,11 +250,13 @@ def roc(
         :func:`det` does: bob.measure's threshold EER at its operating point, or for a
         :func:`pandas_biosig.rocch` Dataset the hull's EER where the hull crosses the
         dotted line FAR = FRR. The legend's title says which.
+    band : bool or Dataset, default False
+        A bootstrap band around each curve, as in :func:`det` (drawn as 1 - FRR).
     ax : matplotlib Axes, optional
         Draw into these axes; by default a new figure (constrained layout). The legend
         is placed outside the axes, on their right.
-    by, system, trial, label, score, split, orientation, nonfinite
-        Table only: as in :func:`pandas_biosig.roc`.
+    by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
+        Table only: as in :func:`det`.
 
     Returns
     -------
@@ -254,6 +295,10 @@ def roc(
             score=score, split=split, orientation=orientation, nonfinite=nonfinite,
         ),
     )
+    table = dict(by=by, system=system, trial=trial, label=label, score=score, split=split,
+                 subject=subject, reference_subject=reference_subject,
+                 orientation=orientation, nonfinite=nonfinite)
+    bands = band_dataset(band, data, "roc", table)
     ds = _select_split(ds, apply_to)
     found = _lines(ds, "roc", split_style=True)
     frr_all = _frr(ds)
@@ -281,6 +326,9 @@ def roc(
             ax.plot(px, 1.0 - py, marker="o", markersize=6, linestyle="none",
                     color=colours[c.group], markeredgecolor="white", markeredgewidth=0.8,
                     zorder=3)
+        if bands is not None:
+            draw_band(ax, bands, c.sel, colours[c.group], lambda v: 1.0 - v)
+    _extra_legend(ax, bands, False)
     ax.set_xscale(xscale)
     if xscale == "log":
         ax.set_xlim(lowest, 1.0)
@@ -295,6 +343,20 @@ def roc(
     title = "EER of the ROC convex hull" if hull else "EER at the threshold (dot)"
     _legend(ax, title=title if eer else None, title_fontsize="small")
     return ax
+
+
+def _supported(ds: xr.Dataset, c, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Whether each point of one curve rests on 30 errors of each class."""
+    counts = ds[["n_impostor", "n_genuine"]].sel(c.sel)
+    return supported(x, y, int(counts["n_impostor"]), int(counts["n_genuine"]))
+
+
+def _extra_legend(ax, bands, rule_of_30: bool) -> None:
+    """Legend entries that say what the band and the marks are."""
+    if bands is not None:
+        band_legend(ax, bands)
+    if rule_of_30:
+        rule_of_30_legend(ax)
 
 
 def _frr(ds: xr.Dataset) -> xr.DataArray:

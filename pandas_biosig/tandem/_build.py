@@ -1,7 +1,7 @@
 """The tandem table from an ASV table and a CM table: how trials pair, and the refusals.
 
 Each ASV trial gets the CM score of the row of the CM table with the same value of the
-pairing key ``on`` (the trial id by default; with ``split`` added when both tables have
+pairing key ``key`` (the trial id by default; with ``split`` added when both tables have
 a split column). The pairing is refused, by name, when it is ambiguous or incomplete:
 
 - a CM key that appears more than once with different scores or labels
@@ -47,7 +47,7 @@ __all__ = [
 ERROR_AMBIGUOUS_PAIR = (
     "the CM table holds {n} key(s) {on} more than once with different scores or labels "
     "(CM system {system!r}), e.g. {examples}: an ASV trial cannot be paired with one CM "
-    "score; pair on a key that names one CM trial (e.g. on=['subject', 'utterance'])"
+    "score; pair on a key that names one CM trial (e.g. key=['subject', 'utterance'])"
 )
 ERROR_NO_CM_PAIR = (
     "{n} trial(s) of ASV system {asv!r} have an ASV score but no CM score of CM system "
@@ -153,7 +153,7 @@ def tandem_table(
     cm: pd.DataFrame,
     /,
     *,
-    on: str | Sequence[str] = "trial",
+    key: str | Sequence[str] = "trial",
     system: str = "system",
     trial: str = "trial",
     kind: str = "kind",
@@ -173,10 +173,10 @@ def tandem_table(
         or spoof (the vulnerability tables' vocabulary: genuine / zei / attack also), as
         :func:`pandas_biosig.read_asvspoof_asv` reads them.
     cm : DataFrame
-        The CM's trials: ``system, label, score`` and the key columns ``on``, with
+        The CM's trials: ``system, label, score`` and the key columns ``key``, with
         ``label`` bona fide or attack (the PAD vocabulary), as
         :func:`pandas_biosig.read_asvspoof_cm` reads them.
-    on : str or list of str, default "trial"
+    key : str or list of str, default "trial"
         The key that pairs an ASV trial with its CM score, in both tables; ``split`` is
         added when both tables have a split column. ``"trial"`` pairs the 2019 t-DCF
         files line by line (their readers number the lines); ``"utterance"`` (or
@@ -195,7 +195,7 @@ def tandem_table(
     DataFrame
         The tandem table: ``asv_system, cm_system, trial`` (the ASV table's), ``kind``
         (``target``, ``nontarget``, ``spoof``), ``asv_score, cm_score``, then
-        ``subject, split, pai`` when known and the other key columns of ``on``, one row
+        ``subject, split, pai`` when known and the other key columns of ``key``, one row
         per (ASV system, CM system, ASV trial), in the ASV table's order.
 
     Raises
@@ -223,8 +223,8 @@ def tandem_table(
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(ERROR_NOT_A_FRAME.format(type=type(frame).__name__))
         check_columns(frame)
-    keys = [on] if isinstance(on, str) else list(on)
-    check_column_names(on=keys, system=system, trial=trial, kind=kind, label=label,
+    keys = [key] if isinstance(key, str) else list(key)
+    check_column_names(key=keys, system=system, trial=trial, kind=kind, label=label,
                        score=score, pai=pai, split=split, subject=subject)
     both = {c for c in (split,) if c is not None and c in asv and c in cm}
     keys = [*keys, *(c for c in both if c not in keys)]

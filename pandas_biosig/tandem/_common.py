@@ -5,11 +5,9 @@ result frame."""
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import asdict
 
-import numpy as np
 import pandas as pd
 
 from .._core.protocol import (
@@ -22,6 +20,7 @@ from .._core.protocol import (
     select_split,
 )
 from .._core.schema import SchemaError, Trials
+from .._core.validation import check_threshold_value
 from .._kernels.tandem import PRESETS
 from ._table import TandemGroup, group_keys, where
 
@@ -83,8 +82,8 @@ def fixed_threshold(value, name: str, key: str, of: Hashable, allowed) -> float:
             raise SchemaError(ERROR_TANDEM_THRESHOLD_MISSING.format(
                 name=name, key=key, value=of, given=list(given)))
         value = given[of]
-    if (isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real)
-            or not math.isfinite(value)):
+    value = check_threshold_value(value)  # a real number: the message of every kind
+    if not math.isfinite(value):
         raise ValueError(ERROR_TANDEM_THRESHOLD.format(name=name, value=value, key=key,
                                                        allowed=list(allowed)))
     return float(value)

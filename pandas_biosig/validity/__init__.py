@@ -17,6 +17,9 @@ pandas_biosig.validity defaults`` the run over every default call.
 :func:`calibrated_cllr_coverage`, ...               component, a known Cllr (``_calibration``)
 :func:`simulate_tandem`, :func:`tandem_coverage`,   ASV + CM in tandem (``_tandem``)
 :func:`tandem_rejection_rates`, :func:`tandem_report`
+:func:`crossed_trials`, :func:`ci_coverage`,        crossed probe/reference effects, bands,
+:func:`eer_tails`, :func:`band_coverage`,           guarantees (``_crossed``,
+:func:`guarantee_exceedance`                        ``_uncertainty``)
 ======================================  =====================================================
 """
 
@@ -29,6 +32,7 @@ from ._calibration import (
     simulate_calibration_trials,
     true_cllr,
 )
+from ._crossed import CrossedSetting, crossed_trials
 from ._defaults import PROTOCOLS, defaults_report, dev_eval_trials
 from ._demographics import (
     demographic_coverage,
@@ -53,6 +57,13 @@ from ._tandem import (
     tandem_rejection_rates,
     tandem_report,
 )
+from ._uncertainty import (
+    band_coverage,
+    ci_coverage,
+    eer_tails,
+    guarantee_exceedance,
+    uncertainty_report,
+)
 from ._verification import (
     Setting,
     coverage,
@@ -67,18 +78,24 @@ __all__ = [
     "CalibrationSetting",
     "PAD_TESTS",
     "PROTOCOLS",
+    "CrossedSetting",
     "PadSetting",
     "Setting",
     "calibrated_cllr_coverage",
     "calibration_report",
     "TandemSetting",
+    "band_coverage",
+    "ci_coverage",
     "coverage",
+    "crossed_trials",
     "defaults_report",
     "demographic_coverage",
     "demographic_rejection_rates",
     "dev_eval_trials",
+    "eer_tails",
     "fairness_rejection_rates",
     "fusion_rejection_rates",
+    "guarantee_exceedance",
     "pad_coverage",
     "pad_rejection_rates",
     "pad_report",
@@ -96,6 +113,7 @@ __all__ = [
     "true_cllr",
     "true_eer",
     "vulnerability_coverage",
+    "uncertainty_report",
 ]
 
 

@@ -66,8 +66,10 @@ class Setting:
     ``mu_a``, ``mu_b``: genuine means (impostor mean 0, unit variances); ``rho``: correlation
     of the two systems' noise on the same trial; ``subject_sd``: standard deviation of the
     per-subject effect (the rest of the unit variance is per-trial noise); ``n_subjects``:
-    subjects (each trial belongs to one). Thresholds are fixed at ``mu/2`` (the true EER
-    threshold), as a-priori thresholds would be.
+    subjects (each trial belongs to one); ``top_share``: the share of the trials that
+    subject 0 holds (0: subjects drawn uniformly; 0.5: one subject holds half of the
+    trials, the rest spread over the others). Thresholds are fixed at ``mu/2`` (the true
+    EER threshold), as a-priori thresholds would be.
     """
 
     n_genuine: int
@@ -78,6 +80,7 @@ class Setting:
     subject_sd: float = 0.0
     n_subjects: int = 200
     shift_b: float = 0.0
+    top_share: float = 0.0
 
     @property
     def thresholds(self) -> tuple[float, float]:
@@ -106,7 +109,10 @@ def _draw(rng: np.random.Generator, s: Setting):
     n = s.n_genuine + s.n_impostor
     genuine = np.zeros(n, dtype=bool)
     genuine[: s.n_genuine] = True
-    subject = rng.integers(0, s.n_subjects, n)
+    if s.top_share > 0:  # one subject holds a share of the trials
+        subject = np.where(rng.random(n) < s.top_share, 0, rng.integers(1, s.n_subjects, n))
+    else:
+        subject = rng.integers(0, s.n_subjects, n)
     tau = s.subject_sd
     own = math.sqrt(max(1 - tau**2, 0.0))
     z1 = rng.standard_normal(n)

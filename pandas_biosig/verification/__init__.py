@@ -15,6 +15,10 @@ The core of the library. A tidy trial table (``system, trial, label, score``, op
 :func:`ci`                                      FAR, FRR, HTER, DCF intervals (``_intervals``)
 :func:`bootstrap`, :func:`paired_bootstrap`     bootstrap intervals and paired tests
                                                 (``_resampling``)
+:func:`det_band`, :func:`frr_at_far`            bootstrap bands of DET/ROC curves, FRR at
+                                                fixed FARs with intervals (``_bands``)
+:func:`threshold_guarantee`                     a threshold whose FAR holds on new data
+                                                with stated confidence (``_guarantee``)
 :func:`compare`                                 every pair of systems (``_comparison``)
 :func:`fold_metrics`, :func:`fold_summary`,     repeated runs (``_folds``)
 :func:`compare_folds`
@@ -23,6 +27,7 @@ The core of the library. A tidy trial table (``system, trial, label, score``, op
 =============================================  ==============================================
 """
 
+from ._bands import DEFAULT_BAND_GRID, FRR_AT_FAR_COLUMNS, NIST_FAR, det_band, frr_at_far
 from ._comparison import (
     COMPARE_COLUMNS,
     DECISION_TESTS,
@@ -44,6 +49,7 @@ from ._folds import (
     fold_metrics,
     fold_summary,
 )
+from ._guarantee import GUARANTEE_COLUMNS, threshold_guarantee
 from ._intervals import CI_COLUMNS, CI_COMBINE, CI_METRICS, ci
 from ._literature import EER_BOUND_COLUMNS, eer_bound_table
 from ._metrics import EER_METHODS, dcf, eer, error_rates, summary
@@ -58,12 +64,16 @@ __all__ = [
     "COMPARE_COLUMNS",
     "COMPARE_FOLDS_COLUMNS",
     "DECISION_TESTS",
+    "DEFAULT_BAND_GRID",
     "DEFAULT_WEIGHTS",
     "EER_BOUND_COLUMNS",
     "EER_METHODS",
     "FOLD_METRICS",
     "FOLD_METRICS_COLUMNS",
     "FOLD_SUMMARY_COLUMNS",
+    "FRR_AT_FAR_COLUMNS",
+    "GUARANTEE_COLUMNS",
+    "NIST_FAR",
     "NULL_HYPOTHESIS",
     "TESTS",
     "DecisionTestError",
@@ -76,6 +86,7 @@ __all__ = [
     "dcf",
     "default_test",
     "det",
+    "det_band",
     "det_grid",
     "eer",
     "eer_bound_table",
@@ -84,11 +95,13 @@ __all__ = [
     "error_rates",
     "fold_metrics",
     "fold_summary",
+    "frr_at_far",
     "paired_bootstrap",
     "ppndf",
     "roc",
     "rocch",
     "summary",
+    "threshold_guarantee",
 ]
 
 

@@ -359,6 +359,7 @@ def compare(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -616,16 +617,17 @@ def compare(
                                          n_resamples=n_resamples, target=target,
                                          mcnemar_method=mcnemar_method)
     check_costs(p_target, c_miss, c_fa)
+    who = dict(subject=subject, reference_subject=reference_subject)  # read by the bootstrap
     trials = validate_trials(
-        data, system=system, trial=trial, label=label, score=score, split=split,
-        subject=subject if test == "bootstrap" else None, by=by, orientation=orientation,
-        nonfinite=nonfinite,
+        data, system=system, trial=trial, label=label, score=score, split=split, by=by,
+        orientation=orientation, nonfinite=nonfinite,
+        **(who if test == "bootstrap" else dict.fromkeys(who)),
     )
     sign = -1.0 if trials.orientation == "distance" else 1.0
     fixed = test != "bootstrap" or metric in FIXED_THRESHOLD_METRICS
     protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
-    unit = protocol.unit(trials, subject=subject) if test == "bootstrap" else None
+    unit = protocol.unit(trials, **who) if test == "bootstrap" else None
     members = protocol.resolve(trials, needs_threshold=fixed, resample=unit)
     null = null_hypothesis_of(test, protocol, members, test_decision_rules)
     n_by = len(trials.by)

@@ -35,16 +35,16 @@ from .._core.protocol import (
     SAME_TRIALS,
     Protocol,
     one_reported_split,
+    people,
     reported_groups,
     resolve_splits,
     select_split,
-    subject_clusters,
 )
 from .._core.replicates import align_pair, check_common, make_rng, replicate_progress
 from .._core.schema import SchemaError, Trials, check_option, validate_trials
 from .._kernels import curves as _k
 from .._kernels.curves import EPC_CRITERIA
-from .._kernels.resample import cell_draws, cluster_counts, percentile_interval
+from .._kernels.resample import cell_draws, people_weights, percentile_interval, uniform_counts
 
 __all__ = ['DEFAULT_WEIGHTS', 'epc', 'epc_bootstrap']
 
@@ -320,6 +320,7 @@ def epc_bootstrap(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ):
@@ -340,8 +341,9 @@ def epc_bootstrap(
         As in :func:`pandas_biosig.epc`.
     n_resamples, confidence_level, resample, seed, progress
         As in :func:`pandas_biosig.bootstrap`.
-    system, trial, label, score, split, subject, orientation, nonfinite
-        Column names and policies, as in :func:`pandas_biosig.eer`.
+    system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
+        Column names and policies, as in :func:`pandas_biosig.bootstrap` (with subject and
+        reference subject columns, people are drawn in both roles: ``"two_way"``).
 
     Returns
     -------
@@ -389,8 +391,10 @@ def epc_bootstrap(
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject,
     )
-    resample = Protocol(resample=resample).unit(trials, subject=subject)
+    resample = Protocol(resample=resample).unit(trials, subject=subject,
+                                                reference_subject=reference_subject)
     aligned, buckets, orders = _threshold_buckets(trials, criterion, alpha, on, apply_to)
     apply_to = aligned[0].split
     genuine = aligned[0].genuine
@@ -403,7 +407,7 @@ def epc_bootstrap(
         replicate_progress(progress, n_resamples, "EPC bootstrap")(n_resamples)
     else:
         (hter, value), diff = _epc_subject_replicates(rng, aligned, buckets, orders, alpha,
-                                                      criterion, n_resamples, apply_to, progress)
+                                                      criterion, n_resamples, apply_to, progress, resample)
     return _epc_result(ds, aligned, hter, value, diff, confidence_level, n_resamples, resample)
 
 
@@ -427,14 +431,16 @@ def _threshold_buckets(trials, criterion, alpha, on, apply_to):
 
 
 def _epc_subject_replicates(rng, aligned, buckets, orders, alpha, criterion, n_resamples,
-                            apply_to, progress):
+                            apply_to, progress, unit="subject"):
     """Replicated HTER and criterion value of every system, and HTER differences of every
-    pair, drawing whole subjects: per chunk of replicates, the trials' multiplicities, then
+    pair, drawing whole subjects (or, ``unit="two_way"``, people in both roles: an impostor
+    trial weighs the product of its two people's multiplicities): per chunk of
+    replicates, the trials' multiplicities, then
     each system's accepted counts per bucket (one gather and one reduceat per chunk)."""
     ref = aligned[0]
     genuine = ref.genuine
     n_w, n_trials, k = alpha.size, genuine.size, len(aligned)
-    codes, n_subjects = subject_clusters(ref.subject, f"split {apply_to!r}")
+    codes, refs, n_subjects = people(ref, unit, f"split {apply_to!r}")
     layouts = [_bucket_layout(b, genuine, n_w) for b in buckets]
     hter = np.empty((n_resamples, k, n_w))
     value = np.empty((n_resamples, k, n_w))
@@ -444,7 +450,8 @@ def _epc_subject_replicates(rng, aligned, buckets, orders, alpha, criterion, n_r
     gen_idx = np.flatnonzero(genuine)
     for lo in range(0, n_resamples, chunk):
         b_c = min(chunk, n_resamples - lo)
-        mult = np.stack([cluster_counts(rng, codes, n_subjects) for _ in range(b_c)])
+        mult = np.stack([people_weights(uniform_counts(rng, n_subjects), codes, refs, genuine)
+                         for _ in range(b_c)])
         w = mult.astype(np.int32)
         n = w[:, imp_idx].sum(axis=1, dtype=np.int64)[:, None]
         p = w[:, gen_idx].sum(axis=1, dtype=np.int64)[:, None]

@@ -46,7 +46,7 @@ from .._core.options import (
 from .._core.pairwise import (
     SIGNED_STATISTIC,
 )
-from .._core.protocol import AUTO, RESAMPLE, Protocol, group_where, subject_clusters
+from .._core.protocol import AUTO, PEOPLE, RESAMPLE, Protocol, group_where, people
 from .._core.schema import Group, Trials, check_option, validate_trials
 
 # The pairwise tables, the repeated runs and literature mode live in their own modules;
@@ -55,7 +55,7 @@ from .._core.validation import (
     check_confidence_level,
     check_costs,
 )
-from .._kernels.cluster import design_effect
+from .._kernels.cluster import cluster_design
 from .._kernels.mover import mover_sum
 from ..stats._common import RateCIMethod
 
@@ -171,6 +171,7 @@ def ci(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -372,15 +373,16 @@ def ci(
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject,
     )
     sign = -1.0 if trials.orientation == "distance" else 1.0
     protocol = Protocol(
         threshold=threshold, weight=weight, target=target, p_target=p_target, c_miss=c_miss,
         c_fa=c_fa, on=on, apply_to=apply_to, resample=resample,
     )
-    unit = protocol.unit(trials, subject=subject)
+    unit = protocol.unit(trials, subject=subject, reference_subject=reference_subject)
     members = protocol.resolve(trials, resample=unit)
-    clustered = unit == "subject"
+    clustered = unit in PEOPLE
     suffix = "-deff" if clustered else ""
     from scipy.stats import norm
 
@@ -430,7 +432,8 @@ def _rate_intervals(trials: Trials, m, ci_method: RateCIMethod, level: float, cl
     # the design-effect sample size
     eff = [(float(fa), float(ni)), (float(fr), float(nc))]
     if clustered:
-        eff = _effective_counts(trials, m.group, m.threshold, (fa, ni), (fr, nc), level)
+        eff = _effective_counts(trials, m.group, m.threshold, (fa, ni), (fr, nc), level,
+                                m.resample)
     parts = [_rate_interval(x, n, ci_method, level, exact=not clustered, counts=c)
              for (x, n), c in zip(eff, ((fa, ni), (fr, nc)), strict=True)]
     return (fa / ni, fr / nc), (eff[0][1], eff[1][1]), parts
@@ -461,29 +464,28 @@ def _metric_interval(name: str, rates, combine: str, z: float, *, p_target: floa
 
 
 def _effective_counts(trials: Trials, g: Group, threshold: float, far_counts, frr_counts,
-                      level: float) -> list[tuple[float, float]]:
-    """``[(x*, n*)]`` of FAR and FRR at ``threshold`` under subject clustering: the counts
-    divided by each class's design effect (:func:`._kernels.cluster.design_effect`, from
-    the per-subject error counts), with Korn & Graubard's degrees-of-freedom factor
-    :math:`(t_{N-1}/t_{k-1})^2` for ``k`` subjects in the class."""
+                      level: float, unit: str) -> list[tuple[float, float]]:
+    """``[(x*, n*)]`` of FAR and FRR at ``threshold`` when trials share people: the counts
+    divided by each class's design effect, with Korn & Graubard's degrees-of-freedom
+    factor :math:`(t_{N-1}/t_{\nu})^2`, :math:`\nu` the Satterthwaite degrees of freedom
+    of the cluster variance (:func:`._kernels.cluster.cluster_design`; :math:`K - 1` for
+    K people of equal weight). Under ``unit="two_way"`` an impostor trial belongs to its
+    subject and its reference (the two-way variance); a genuine trial to its subject."""
     from scipy.stats import t as student
 
-    codes, _ = subject_clusters(g.subject, group_where(trials, g))
+    probe, ref, _ = people(g, unit, group_where(trials, g))
     accepted = g.scores >= threshold
     impostor = ~g.genuine
     out = []
-    for cls, wrong, (x, n) in ((impostor, accepted, far_counts),
-                               (g.genuine, ~accepted, frr_counts)):
-        c = codes[cls]
-        errors = wrong[cls]
-        k = np.unique(c).size
-        if n == 0 or k < 2:
+    for cls, wrong, (x, n), two in ((impostor, accepted, far_counts, ref is not None),
+                                    (g.genuine, ~accepted, frr_counts, False)):
+        design = cluster_design(wrong[cls], probe[cls], ref[cls] if two else None)
+        if n == 0 or design.k < 2:
             out.append((float(x), float(n)))
             continue
-        deff = design_effect(np.bincount(c, weights=errors.astype(np.float64)), np.bincount(c))
         q = (1 + level) / 2
-        df = (student.ppf(q, max(n - 1, 1)) / student.ppf(q, k - 1)) ** 2 if n > 1 else 1.0
-        n_eff = min(n / deff * df, float(n))
+        df = (student.ppf(q, max(n - 1, 1)) / student.ppf(q, design.df)) ** 2 if n > 1 else 1.0
+        n_eff = min(n / design.deff * df, float(n))
         out.append((x / n * n_eff, n_eff))
     return out
 

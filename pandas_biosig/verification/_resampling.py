@@ -30,7 +30,7 @@ from .._core.options import (
     Orientation,
     ResampleOption,
 )
-from .._core.protocol import AUTO, Protocol, Resolved
+from .._core.protocol import AUTO, PEOPLE, Protocol, Resolved
 from .._core.replicates import (
     FIXED_THRESHOLD_METRICS,
     LOCAL_METRICS,
@@ -40,6 +40,7 @@ from .._core.replicates import (
     bootstrap_difference,
     canonical_metric,
     check_common,
+    jackknife,
     make_rng,
     metric_function,
     rate_df,
@@ -52,7 +53,12 @@ from .._core.validation import (
     check_costs,
     check_rate,
 )
-from .._kernels.resample import HullReplicates, percentile_interval
+from .._kernels.resample import (
+    HullReplicates,
+    acceleration,
+    bca_interval,
+    percentile_interval,
+)
 
 __all__ = ['BOOTSTRAP_COLUMNS', 'BOOTSTRAP_METRICS', 'bootstrap', 'paired_bootstrap']
 
@@ -116,16 +122,28 @@ def _studentized(values, estimate, confidence_level, reps: Replicates | None, t,
     has no spread (no error, or every trial an error)."""
     assert reps is not None  # a rate's replicates: the hull EER's are never studentized
     g = reps.group
-    if reps.resample == "subject":
-        codes, n_units = reps.clusters, reps.n_clusters
+    reference = None
+    if reps.resample in PEOPLE:
+        codes, n_units, reference = reps.clusters, reps.n_clusters, reps.reference
     else:
         codes, n_units = np.arange(g.scores.size), g.scores.size
-    df = rate_df(g, t, metric, codes, n_units)
+    df = rate_df(g, t, metric, codes, n_units, reference)
     se = float(np.nanstd(values, ddof=1)) if values.size > 1 else math.nan
     if not (np.isfinite(df) and se > 0):
         return _interval(values, estimate, confidence_level, "percentile")
     q = float(student_t.ppf((1 + confidence_level) / 2, df))
     return max(estimate - q * se, 0.0), min(estimate + q * se, 1.0)
+
+
+def _bounds(method, values, estimate, level, reps, r: Resolved, f, metric, unit):
+    """The interval of one group's replicates by ``method``."""
+    if method == "studentized":
+        return _studentized(values, estimate, level, reps, r.threshold, metric)
+    if method == "bca":
+        reps = reps or Replicates(r.group, r.sweep, unit, lazy=False)
+        accel = acceleration(jackknife(reps, f, r.threshold))
+        return bca_interval(values, estimate, accel, level)
+    return _interval(values, estimate, level, method)
 
 
 def _interval(values, estimate, confidence_level, ci_method):
@@ -161,6 +179,7 @@ def bootstrap(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -276,12 +295,13 @@ def bootstrap(
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject,
     )
     sign = -1.0 if orientation == "distance" else 1.0
     f = metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
     protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
-    unit = protocol.unit(trials, subject=subject)
+    unit = protocol.unit(trials, subject=subject, reference_subject=reference_subject)
     method = _ci_method(ci_method, metric, unit)
     plan = protocol.resolve(trials, needs_threshold=metric in FIXED_THRESHOLD_METRICS, resample=unit)
     rng = make_rng(seed)
@@ -299,9 +319,8 @@ def bootstrap(
             values[i] = hull.draw(rng) if hull else f(cast(Replicates, reps).draw(rng), t)
             done += 1
             tick(done)
-        low, high = (_studentized(values, estimate, confidence_level, reps, t, metric)
-                     if method == "studentized"
-                     else _interval(values, estimate, confidence_level, method))
+        low, high = _bounds(method, values, estimate, confidence_level, reps, r, f, metric,
+                            unit)
         groups.append(g)
         rows.append(
             dict(
@@ -349,6 +368,7 @@ def paired_bootstrap(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> BootstrapTestResult:
@@ -406,11 +426,12 @@ def paired_bootstrap(
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=None, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject,
     )
     f = metric_function(metric, target=target, p_target=p_target, c_miss=c_miss, c_fa=c_fa)
     protocol = Protocol(threshold=threshold, weight=weight, target=target, p_target=p_target,
                         c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, resample=resample)
-    unit = protocol.unit(trials, subject=subject)
+    unit = protocol.unit(trials, subject=subject, reference_subject=reference_subject)
     # no threshold to choose: "auto" tests on the evaluation split
     plan = protocol.resolve(trials, needs_threshold=metric in FIXED_THRESHOLD_METRICS,
                             resample=unit, one_split=True)
