@@ -26,6 +26,7 @@ _demo = pbs.datasets.example_demographic_trials
 _search = pbs.datasets.example_search
 _pad = pbs.datasets.example_pad
 _vuln = pbs.datasets.example_vulnerability
+_tandem = pbs.datasets.example_tandem
 
 
 def _folds():
@@ -63,6 +64,17 @@ RESULTS = {
     "recognition_rate": lambda: pbs.recognition_rate(_search()),
     "detection_identification_rate": lambda: pbs.detection_identification_rate(_search()),
     "compare_identification": lambda: pbs.compare_identification(_search()),
+    "calibrate.params": lambda: pbs.calibrate(_trials()).params,
+    "fuse.params": lambda: pbs.fuse(_trials()).params,
+    "compare_fusion": lambda: pbs.compare_fusion(_trials(), n_resamples=20, seed=0),
+    "frr_at_far": lambda: pbs.frr_at_far(_trials(), n_resamples=20, seed=0),
+    "threshold_guarantee": lambda: pbs.threshold_guarantee(_trials(), target=0.01),
+    "tdcf": lambda: pbs.tdcf(_tandem()),
+    "teer": lambda: pbs.teer(_tandem()),
+    "cm_metrics": lambda: pbs.cm_metrics(_tandem()),
+    "adcf": lambda: pbs.adcf(pbs.sasv_score(_tandem())),
+    "tandem_bootstrap": lambda: pbs.tandem_bootstrap(_tandem(), n_resamples=20, seed=0),
+    "tandem_compare": lambda: pbs.tandem_compare(_tandem(), n_resamples=20, seed=0),
 }
 
 #: Columns that hold a rate in [0, 1] (shown in % under a "%" caption).
@@ -72,23 +84,30 @@ RATES = {
     "recognition_rate", "target", "apcer_max", "apcer_pooled", "bpcer", "acer", "rate",
     "iapmr", "iapmr_max", "fmr_max", "fmr_min", "fnmr_max", "fnmr_min", "rate_a", "rate_b",
     "dir", "eer_a", "eer_b", "min_significant_difference", "fnmr_at_fmr", "fmr_at_fnmr",
+    "bound", "teer", "asv_pfa", "asv_pmiss", "asv_pmiss_spoof", "asv_pfa_spoof", "cm_pmiss",
+    "cm_pfa", "min_pmiss_cm", "min_pfa_cm", "act_pmiss_cm", "act_pfa_cm", "min_pmiss",
+    "min_pfa", "min_pfa_spoof", "act_pmiss", "act_pfa", "act_pfa_spoof",
 }
 #: Metrics (values of ``metric``) that are rates.
 RATE_METRICS = RATES | {"apcer", "bpcer"}
 #: Ratios and indices: never in %.
 UNITLESS = {"fdr", "garbe", "gini_fmr", "gini_fnmr", "inequity_rate", "fmr_ratio",
-            "fnmr_ratio", "auc", "cllr", "min_cllr", "min_dcf", "statistic"}
+            "fnmr_ratio", "auc", "cllr", "min_cllr", "min_dcf", "statistic", "min_tdcf",
+            "act_tdcf", "min_adcf", "act_adcf", "c0", "c1", "c2", "tdcf_norm", "p_nontarget",
+            "p_spoof", "prior"}
 #: Whole numbers.
 COUNTS = {
     "n", "n_genuine", "n_impostor", "fa", "fr", "n_bonafide", "n_attack", "n_species",
     "n_zei", "errors", "accepted", "n_groups", "n_subjects", "n_a", "n_b", "n_resamples",
     "rank", "n_probes", "n_mated", "n_unmated", "n_correct", "n_detected", "n_false_alarms",
-    "n_references", "n_mates", "wins_a", "wins_b", "ties",
+    "n_references", "n_mates", "wins_a", "wins_b", "ties", "n_target", "n_nontarget",
+    "n_spoof", "n_failed", "iterations",
 }
 #: Interval bounds of a named estimate (without a ``metric`` column).
 BOUNDS = {"fmr_low": "fmr", "fmr_high": "fmr", "fnmr_low": "fnmr", "fnmr_high": "fnmr"}
 #: Columns whose meaning is the row's metric.
-BY_METRIC = {"estimate", "ci_low", "ci_high", "se", "mean", "std", "min", "max", "mean_a",
+BY_METRIC = {"estimate", "ci_low", "ci_high", "band_low", "band_high",
+             "se", "mean", "std", "min", "max", "mean_a",
              "mean_b", "value_a", "value_b"}
 
 
@@ -194,7 +213,9 @@ def test_a_column_under_a_percent_caption_or_header_is_in_percent(result, flavor
                     or (column in BY_METRIC and metric is not None
                         and metric[i] in RATE_METRICS))
             in_percent = header_percent or cell.endswith("%")
-            if says_percent and rate and not pd.isna(value):
+            number = isinstance(value, int | float | np.number) and not isinstance(
+                value, bool | np.bool_)  # threshold_guarantee's rate names one ("far")
+            if says_percent and rate and number and not pd.isna(value):
                 assert in_percent, f"{name}: rate column {column} not in % under 'Rates in %'"
             if in_percent:
                 assert says_percent, f"{name}: {column} in % without the caption saying so"
