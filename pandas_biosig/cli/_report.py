@@ -104,14 +104,16 @@ def _report(trials: pd.DataFrame, /, *, title: str, **options) -> tuple[Report, 
 def _verification_section(out: Report, trials: pd.DataFrame, o: Options) -> dict:
     """The verification report: summary, bootstrap EERs, a-priori rates, pairwise tests,
     DET and EPC."""
-    split, on, apply_to, n_resamples = o.split, o.on, o.apply_to, o.n_resamples
+    split, n_resamples = o.split, o.n_resamples
+    on: Any = o.on  # a split value once the protocol has resolved it
+    apply_to: Any = o.apply_to
     resample, confidence_level, seed, progress = o.resample, o.confidence_level, o.seed, o.progress
     orientation, nonfinite, figures = o.orientation, o.nonfinite, o.figures
     cols = dict(split=split, orientation=orientation, nonfinite=nonfinite)
     has_split = split in trials.columns
     splits = list(dict.fromkeys(trials[split].dropna())) if has_split else []
-    roles = resolve_splits(split_table(splits, split if has_split else None, trials.columns),
-                           on, apply_to)
+    roles = resolve_splits(
+        split_table(splits, split if has_split else None, list(trials.columns)), on, apply_to)
     apriori = roles.apriori
     # the protocol's roles: thresholds on one split and rates on others, or each split's own
     on = roles.on
