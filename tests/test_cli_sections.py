@@ -212,7 +212,7 @@ def test_a_table_with_groups_gets_the_demographic_section(capsys, tmp_path):
                  pbs.group_rates(table, n_resamples=50, seed=0))
     report = (out / "report.md").read_text()
     assert "## Fairness across groups" in report
-    for name in ("group_det.png", "fmr_heatmap.png", "det.png"):
+    for name in ("group_det_1.png", "fmr_heatmap_3.png", "det.png"):
         assert (out / name).exists()
 
 

@@ -19,19 +19,23 @@ from ._document import Options, Report, Steps, new_figure, one_line
 from ._folder import escape_markdown
 from ._pad_section import columns_of
 
-__all__ = ["DEMOGRAPHICS_NOTES", "demographics_section"]
+__all__ = ["DEMOGRAPHICS_NOTES", "MAX_FIGURE_SYSTEMS", "demographics_section"]
+
+#: The most systems whose group figures the report draws (two figures each).
+MAX_FIGURE_SYSTEMS = 6
 
 DEMOGRAPHICS_NOTES = (
     "Demographic groups, rates in %: one threshold per system (the FMR target over all "
-    "groups, as the Threshold column gives), then FMR and FNMR within each group; FDR "
-    "(fairness discrepancy rate, de Freitas Pereira & Marcel) and GARBE (Howard et al.) are "
-    "unitless: 1 and 0 are perfectly fair."
+    "groups, as the Threshold column gives), then FMR and FNMR within each group. FDR "
+    "(fairness discrepancy rate, de Freitas Pereira & Marcel) is unitless and 1 when the "
+    "groups' rates are equal; GARBE (Howard et al.) is unitless and 0 then. The group "
+    f"figures show the first {MAX_FIGURE_SYSTEMS} systems."
 )
 
 
 def demographics_section(out: Report, trials: pd.DataFrame, o: Options) -> dict:
     """The demographic tables and figures (see the module docstring)."""
-    steps = Steps(3 + 2 * o.figures, o.progress)
+    steps = Steps(3 + o.figures, o.progress)
     cols = columns_of(o)
     intervals = dict(confidence_level=o.confidence_level, n_resamples=max(o.n_resamples, 1),
                      seed=o.seed)
@@ -64,12 +68,17 @@ def _figures(trials: pd.DataFrame, o: Options, steps: Steps) -> dict:
     from .. import plot
 
     figs = {}
-    fig = new_figure(8.0, 5.5)
-    plot.group_det(trials, ax=fig.add_subplot(), split=o.split)
-    figs["group_det"] = (fig, "DET curve of each group, one colour per group")
-    steps("per-group DET figure")
-    fig = new_figure(6.5, 5.0)
-    plot.fmr_heatmap(trials, ax=fig.add_subplot())
-    figs["fmr_heatmap"] = (fig, "FMR of every pair of reference and probe groups (%)")
-    steps("FMR heatmap")
+    systems = list(dict.fromkeys(trials["system"]))[:MAX_FIGURE_SYSTEMS]
+    for k, name in enumerate(systems, start=1):
+        fig = new_figure(8.0, 5.5)
+        plot.group_det(trials, select=name, ax=fig.add_subplot(), split=o.split)
+        figs[f"group_det_{k}"] = (
+            fig, f"{name}: DET curve of each group, one colour per group; the dots are the "
+                 "groups' operating points at the system's one threshold")
+        fig = new_figure(6.5, 5.0)
+        plot.fmr_heatmap(trials, select=name, ax=fig.add_subplot())
+        figs[f"fmr_heatmap_{k}"] = (
+            fig, f"{name}: FMR (%) of every pair of probe and reference groups at that "
+                 "threshold")
+    steps("group figures")
     return figs
