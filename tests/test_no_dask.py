@@ -47,7 +47,7 @@ def test_package_imports_and_computes_without_dask():
         """
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["0.0402", "(8,", "20)", "outofcore", "needs", "dask",
+    assert result.stdout.split() == ["0.0402", "(8,", "24)", "outofcore", "needs", "dask",
                                      "guard", "ok"]
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -200,6 +200,10 @@ def eer_point_of_scores(scores: np.ndarray, genuine: np.ndarray,
     return threshold_eer(*(eer_points(scores, genuine) if points is None else points))
 
 
+@overload
+def bounded_point(sweep, rate: Literal["far"], target: float) -> OperatingPoint: ...
+@overload
+def bounded_point(sweep, rate: str, target: float) -> OperatingPoint | None: ...
 def bounded_point(sweep, rate: str, target: float) -> OperatingPoint | None:
     """The operating point with ``rate`` (``"far"`` or ``"frr"``) at most ``target`` and
     the other rate smallest, read as a metric (None when no threshold reaches an FRR

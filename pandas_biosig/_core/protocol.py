@@ -36,9 +36,9 @@ and ``columns["found"]`` (the column names, for messages).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -47,6 +47,7 @@ from .._kernels.cluster import ClusterDesign, cluster_design, lower_bound, upper
 from .._kernels.rates import Sweep
 from .._kernels.tandem import asv_eer_threshold
 from .criteria import CRITERIA, check_criterion, choose, criterion_parameters
+from .options import Resample
 from .schema import (
     ERROR_NO_SPLIT,
     ERROR_ONE_CLUSTER,
@@ -205,7 +206,7 @@ class _SplitTable:
     by: tuple = ()
 
 
-def split_table(values: Sequence, column: str | None, found: Sequence = ()) -> _SplitTable:
+def split_table(values: Sequence, column: str | None, found: Iterable = ()) -> _SplitTable:
     """A table of its split values only (one group per value; none without a split
     column), for a caller that has not validated the trials (the ``biosig report``
     command) to resolve the roles of its splits with :func:`resolve_splits`."""
@@ -228,7 +229,8 @@ class Splits:
     @property
     def apriori(self) -> bool:
         """Thresholds chosen on one split and reported on others."""
-        return self.on is not None and bool(self.apply_to) and self.on not in self.apply_to
+        return (self.on is not None and self.apply_to is not None and len(self.apply_to) > 0
+                and self.on not in self.apply_to)
 
 
 def _as_list(value) -> list:
@@ -269,7 +271,7 @@ def reported_groups(table, splits: Splits) -> list:
     """The groups of the reported splits, in the table's order."""
     if splits.apply_to is None:
         return list(table.groups)
-    keep = set()
+    keep: set[int] = set()
     for value in splits.apply_to:
         keep.update(id(g) for g in select_split(table, value, name="apply_to"))
     return [g for g in table.groups if id(g) in keep]
@@ -379,7 +381,7 @@ class Protocol:
 
     # ---------------------------------------------------------------- resampling
     def unit(self, table, *, subject: str | None = "subject",
-             reference_subject: str | None = "reference_subject") -> str:
+             reference_subject: str | None = "reference_subject") -> Resample:
         """The resampling unit for this table (``"auto"``: ``"two_way"`` with subject and
         reference subject columns, ``"subject"`` with a subject column, else ``"label"``),
         its subject (and reference) ids checked by the one subject rule."""
@@ -398,7 +400,7 @@ class Protocol:
                                found=_found_columns(table), option=f"resample={resample!r}")
                 if resample == "two_way":
                     _check_references(g.reference, table, g)
-        return resample
+        return cast(Resample, resample)  # checked against RESAMPLE above
 
     # ---------------------------------------------------------------- thresholds
     def resolve(
@@ -533,6 +535,7 @@ def people(group: Group, resample: str, where: str = "the table"
     if resample != "two_way":
         codes, k = subject_clusters(group.subject, where)
         return codes, None, k
+    assert group.subject is not None  # two_way: Protocol.unit checked the subject ids
     n = group.subject.size
     sub, ref = np.asarray(group.subject), np.asarray(group.reference)
     same_kind = sub.dtype.kind == ref.dtype.kind and sub.dtype.kind in "iuU"
@@ -603,6 +606,7 @@ def guaranteed_threshold(group: Group, sweep: Sweep, *, rate: str, target: float
 
     def point(k: int):
         op = sweep.fnmr_at_fmr(k / n) if rate == "far" else sweep.fmr_at_fnmr(k / n)
+        assert op is not None  # a group's scores are finite: every FRR bound is reached
         return op.threshold, bound_of(rate_design(group, op.threshold, rate, resample, who),
                                       confidence_level)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 import pandas as pd
@@ -87,6 +88,10 @@ def replicate_progress(enabled: bool | None, total: int, label: str) -> Callable
 DEFAULT_EER = "eer_threshold"
 
 
+@overload
+def canonical_metric(metric: BootstrapMetric) -> BootstrapMetric: ...
+@overload
+def canonical_metric(metric: str) -> str: ...
 def canonical_metric(metric: str) -> str:
     """The one name of a metric: ``"eer"`` is :data:`DEFAULT_EER`."""
     return DEFAULT_EER if metric == "eer" else metric
@@ -402,6 +407,7 @@ class FamilyDraws:
         and the two codes side by side (the key of the draws of :meth:`multiplicities`)."""
         def make():
             probe, ref, k = people(g, "two_way", _named(g))
+            assert ref is not None  # two_way: the reference codes beside the probe's
             return probe, ref, k, np.concatenate((probe, ref))
         return self._memo("people", (g.subject, g.reference), make)
 

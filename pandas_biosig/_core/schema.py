@@ -154,7 +154,7 @@ def check_option(value: Any, allowed: Sequence[Any] | dict, name: str) -> Any:
 
 def check_subjects(
     subject: np.ndarray | None, where: str = "the table", *, rows: np.ndarray | None = None,
-    column: str = "subject", found: Sequence = (), option: str = "resample='subject'",
+    column: str | None = "subject", found: Sequence = (), option: str = "resample='subject'",
 ) -> tuple[np.ndarray, int]:
     """Integer codes of the subject ids and how many subjects there are: the one subject
     rule of every kind of table.

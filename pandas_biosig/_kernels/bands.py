@@ -15,6 +15,7 @@ without sorting anything again:
 from __future__ import annotations
 
 import warnings
+from typing import Literal
 
 import numpy as np
 
@@ -49,7 +50,8 @@ def max_counts(rates: np.ndarray, totals: np.ndarray) -> np.ndarray:
     return np.clip(k, 0, n).astype(np.int64)
 
 
-def _rowwise_search(cum: np.ndarray, values: np.ndarray, side: str) -> np.ndarray:
+def _rowwise_search(cum: np.ndarray, values: np.ndarray,
+                    side: Literal["left", "right"]) -> np.ndarray:
     """``np.searchsorted(cum[i], values[i, j], side)`` for every row ``i`` at once: the rows
     are non-decreasing, so offsetting row ``i`` by ``i * (max + 1)`` makes the flattened
     array sorted."""

@@ -462,12 +462,12 @@ class ExactSweep:
     def rates_at_threshold(self, threshold):
         """As :meth:`Sweep.rates_at_threshold` (one threshold, or an array of them)."""
         if np.ndim(threshold) == 0:
-            t = float(threshold)
-            if np.isfinite(t):
-                b = self.scores.bin_of(t)
+            one = float(threshold)
+            if np.isfinite(one):
+                b = self.scores.bin_of(one)
                 if b >= 0 and self.scores.opaque()[b]:
                     self.needs.add(int(self.scores.lo[b]))
-            return self.sweep.rates_at_threshold(t)
+            return self.sweep.rates_at_threshold(one)
         t = np.asarray(threshold, dtype=np.float64)
         fin = t[np.isfinite(t)]
         if fin.size:

@@ -196,7 +196,7 @@ def bca_interval(values: np.ndarray, estimate: float, accel: float,
     b = v.size
     if b == 0 or not np.isfinite(estimate):
         return float("nan"), float("nan")
-    share = (np.count_nonzero(v < estimate) + 0.5 * np.count_nonzero(v == estimate)) / b
+    share: float = (np.count_nonzero(v < estimate) + 0.5 * np.count_nonzero(v == estimate)) / b
     share = min(max(share, 0.5 / b), 1 - 0.5 / b)
     z0 = float(ndtri(share))
     za = ndtri(np.array([(1 - confidence_level) / 2, (1 + confidence_level) / 2]))

@@ -13,16 +13,13 @@ r"""Calibration and fusion: from scores to log-likelihood ratios under the proto
 =============================================  ==============================================
 
 The formulas, conventions (LLRs in nats, Cllr in bits) and the references they were
-checked against are in ``docs/calibration.md``.
+checked against are in ``docs/calibration.md``. The messages of the named errors are
+the ``ERROR_*`` constants of the modules that raise them.
 """
 
 from ._api import (
-    ERROR_FUSE_SYSTEMS,
-    ERROR_PRIOR,
-    ERROR_UNKNOWN_SYSTEMS,
     METHODS,
     NAME_PATTERN,
-    WARN_DISTANCE,
     CalibrationResult,
     calibrate,
     fuse,
@@ -30,38 +27,19 @@ from ._api import (
 from ._curves import cllr_curve
 from ._fit import (
     CALIBRATION_COLUMN,
-    ERROR_FIT_MISSING,
-    ERROR_FUSE_MISSING,
-    ERROR_FUSE_TRIALS,
-    ERROR_NAME_TAKEN,
     FITS,
     PARAMS_COLUMNS,
-    WARN_SAME_TRIALS,
     CalibrationError,
 )
-from ._folds import ERROR_FEW_UNITS, ERROR_FOLD_ONE_CLASS, ERROR_FOLDS
-from ._gain import ERROR_REFIT_SPLITS, NULL_REFIT, compare_fusion
+from ._gain import NULL_REFIT, compare_fusion
 
 __all__ = [
     "CALIBRATION_COLUMN",
-    "ERROR_FEW_UNITS",
-    "ERROR_FOLDS",
-    "ERROR_FIT_MISSING",
-    "ERROR_FOLD_ONE_CLASS",
-    "ERROR_FUSE_MISSING",
-    "ERROR_FUSE_SYSTEMS",
-    "ERROR_FUSE_TRIALS",
-    "ERROR_NAME_TAKEN",
-    "ERROR_PRIOR",
-    "ERROR_REFIT_SPLITS",
-    "ERROR_UNKNOWN_SYSTEMS",
     "FITS",
     "METHODS",
     "NAME_PATTERN",
     "NULL_REFIT",
     "PARAMS_COLUMNS",
-    "WARN_DISTANCE",
-    "WARN_SAME_TRIALS",
     "CalibrationError",
     "CalibrationResult",
     "calibrate",

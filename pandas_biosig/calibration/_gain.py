@@ -14,7 +14,7 @@ carries the weights' own estimation noise and the thresholds'.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -43,6 +43,7 @@ from .._core.validation import (
     check_n_resamples,
     check_rate,
 )
+from .._kernels.calibration import LinearFit
 from .._kernels.rates import Sweep
 from ..verification import BOOTSTRAP_METRICS, COMPARE_COLUMNS, compare
 from ._api import fusion_plan
@@ -191,7 +192,7 @@ def compare_fusion(
 @dataclass(frozen=True)
 class _Options:
     metric: str
-    f: object  # metric_function(metric, ...)
+    f: Callable[[Sweep, float], float]  # metric_function(metric, ...)
     protocol: Protocol
     unit: str  # the resampling unit, decided later
     alpha: float
@@ -250,7 +251,7 @@ class _Family:
     ev_x: np.ndarray
     ev_genuine: np.ndarray
     where: str
-    full: object = None
+    full: LinearFit | None = None
     folds: list | None = None
     dev_llr: np.ndarray | None = None
 
@@ -268,6 +269,7 @@ class _Family:
         s, u = self.settings, self.unit
         needs = opt.metric in FIXED_THRESHOLD_METRICS
         if w_dev is None:
+            assert self.full is not None  # fitted by fit() before any replicate
             m, llr = self.full, self.dev_llr
         else:
             try:
@@ -280,6 +282,7 @@ class _Family:
                 return np.full(len(u.sources), np.nan)
         t_fused = math.nan
         if needs:
+            assert llr is not None  # cross-fitted when a threshold is needed
             t_fused = _threshold(opt.protocol, _counted(llr, self.dev_genuine, w_dev), u.name,
                                  self.where)
         v_fused = opt.f(_counted(m.apply(self.ev_x), self.ev_genuine, w_ev), t_fused)
@@ -293,6 +296,7 @@ class _Family:
         """The point estimate's thresholds: the components', then the fused system's."""
         if opt.metric not in FIXED_THRESHOLD_METRICS:
             return [math.nan] * (len(self.unit.sources) + 1)
+        assert self.dev_llr is not None  # cross-fitted by fit()
         fused = _threshold(opt.protocol, Sweep.from_scores(self.dev_llr, self.dev_genuine),
                            self.unit.name, self.where)
         return [_threshold(opt.protocol, sw, src, self.where)

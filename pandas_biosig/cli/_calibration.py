@@ -16,6 +16,7 @@ import warnings
 
 import pandas as pd
 
+from .._core.options import NonFinite
 from .._core.schema import BiosigWarning
 from ..calibration import METHODS, calibrate, fuse
 from ._folder import escape_markdown
@@ -55,7 +56,7 @@ def calibration_arguments(rep: argparse.ArgumentParser) -> None:
 
 
 def calibrated_trials(trials: pd.DataFrame, args, *, split: str, on: str, apply_to: str,
-                      orientation: str, nonfinite: str) -> tuple[pd.DataFrame, list]:
+                      orientation: str, nonfinite: NonFinite) -> tuple[pd.DataFrame, list]:
     """The table with the calibrated and fused systems added (``--calibrate``,
     ``--fuse``), and the parameter frames with the notes of their calibrations."""
     if args.calibrate is None and args.fuse is None:

@@ -398,41 +398,53 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
     )
     steps("DET figure")
     if apriori:
-        fig = new_figure(8.0, 4.5)
-        if n_resamples:
-            try:
-                ds = epc_bootstrap(
-                    trials, on=on, apply_to=apply_to, n_resamples=n_resamples,
-                    confidence_level=confidence_level, resample=resample, seed=seed,
-                    progress=progress, **cols,
-                )
-            except SchemaError:  # systems that do not share their trials: no paired bands
-                ds = None
-        if not n_resamples or ds is None:
-            from ..verification._epc import epc
-
-            ds = epc(trials, on=on, apply_to=apply_to, **cols)
-        pair = None
-        if n_systems > 1 and "significant" in ds:
-            best = ds["area_hter"].to_series().sort_values().index[:2]
-            pair = (str(best[0]), str(best[1]))
-        plot.epc(ds, pair=pair, ax=fig.add_subplot())
-        fig.axes[0].set_title(
-            f"Expected performance curve: thresholds on {on}, HTER on {apply_to}"
-        )
-        fta = _fta_note(trials, nonfinite, fig.axes[0], apply_to)
-        bands = (
-            f" with {100 * confidence_level:g}% bootstrap bands "
-            f"({_DRAWN.get(ds.attrs['resample'], ds.attrs['resample'])} resampled)"
-            if "hter_low" in ds else " (no bootstrap bands)"
-        )
-        figs["epc"] = (
-            fig,
-            f"EPC{bands}" + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else "")
-            + fta,
-        )
+        figs["epc"] = _epc_figure(trials, on=on, apply_to=apply_to,
+                                  n_systems=n_systems, n_resamples=n_resamples,
+                                  confidence_level=confidence_level, resample=resample,
+                                  seed=seed, progress=progress, nonfinite=nonfinite, cols=cols)
     steps("EPC figure")
     return figs
+
+
+def _epc_figure(trials, *, on, apply_to, n_systems, n_resamples, confidence_level,
+                resample, seed, progress, nonfinite, cols) -> tuple:
+    """The EPC figure of an a-priori report and its caption: bootstrap bands when there
+    are resamples and the systems share their trials, the best pair's differences shaded."""
+    from .. import plot
+
+    fig = new_figure(8.0, 4.5)
+    if n_resamples:
+        try:
+            ds = epc_bootstrap(
+                trials, on=on, apply_to=apply_to, n_resamples=n_resamples,
+                confidence_level=confidence_level, resample=resample, seed=seed,
+                progress=progress, **cols,
+            )
+        except SchemaError:  # systems that do not share their trials: no paired bands
+            ds = None
+    if not n_resamples or ds is None:
+        from ..verification._epc import epc
+
+        ds = epc(trials, on=on, apply_to=apply_to, **cols)
+    pair = None
+    if n_systems > 1 and "significant" in ds:
+        best = ds["area_hter"].to_series().sort_values().index[:2]
+        pair = (str(best[0]), str(best[1]))
+    plot.epc(ds, pair=pair, ax=fig.add_subplot())
+    fig.axes[0].set_title(
+        f"Expected performance curve: thresholds on {on}, HTER on {apply_to}"
+    )
+    fta = _fta_note(trials, nonfinite, fig.axes[0], apply_to)
+    bands = (
+        f" with {100 * confidence_level:g}% bootstrap bands "
+        f"({_DRAWN.get(ds.attrs['resample'], ds.attrs['resample'])} resampled)"
+        if "hter_low" in ds else " (no bootstrap bands)"
+    )
+    return (
+        fig,
+        f"EPC{bands}" + (f"; shaded where {pair[0]} and {pair[1]} differ" if pair else "")
+        + fta,
+    )
 
 
 def _fta_note(trials: pd.DataFrame, nonfinite: str, ax, apply_to: str) -> str:

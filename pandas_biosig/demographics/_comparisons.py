@@ -247,7 +247,8 @@ def _exact_fallback(d, est, a, b, level, units):
     return (0.0 if est == 0 else float("nan")), p, low, high, why
 
 
-def _fom_values(metric: str, fmr: np.ndarray, fnmr: np.ndarray, weight: float) -> np.ndarray:
+def _fom_values(metric: str, fmr: np.ndarray, fnmr: np.ndarray,
+                weight: float) -> np.ndarray | float:
     if metric == "fdr":
         return _fair.fdr(fmr, fnmr, weight)
     if metric == "garbe":
@@ -377,8 +378,8 @@ def compare_fairness(
                 confidence_level=level, ci_low=lo, ci_high=hi, fallback_reason=why,
             ))
         p_adj, reject = _adjust(np.array([r["pvalue"] for r in rows]), adj, alpha)
-        for r, pa, rj in zip(rows, p_adj, reject, strict=True):
-            r["pvalue_adj"], r["reject"] = float(pa), bool(rj)
+        for row, pa, rj in zip(rows, p_adj, reject, strict=True):
+            row["pvalue_adj"], row["reject"] = float(pa), bool(rj)
         out.extend(rows)
     return _frame(out, COMPARE_FAIRNESS_COLUMNS)
 

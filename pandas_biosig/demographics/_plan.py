@@ -206,6 +206,7 @@ def check_clusters(plan: _Plan, option: str, column: str | None) -> None:
     split, group) it reads."""
     if not plan.has_subject:
         return
+    assert plan.subject is not None  # read from the subject column when has_subject
     if plan.subject.hasnans:  # the missing ids, named by the one rule's message
         check_subjects(plan.subject.to_numpy(), "the table", column=column, found=plan.found,
                        option=option)

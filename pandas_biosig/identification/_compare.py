@@ -182,6 +182,7 @@ class _NoDiscordance(TestResult):
     def confidence_interval(self, *, confidence_level: float = 0.95) -> ConfidenceInterval:
         level = check_confidence_level(confidence_level)
         sides = 2 if self.alternative == "two-sided" else 1
+        assert self.n is not None  # made with the number of probes
         high = clopper_pearson(0, self.n, 2 * (1 - level) / (2 * sides))[1]
         low = -high
         if self.alternative == "greater":
@@ -191,7 +192,7 @@ class _NoDiscordance(TestResult):
         return ConfidenceInterval(low, high)
 
 
-def _sign_result(wins_a: int, wins_b: int, alternative: str) -> TestResult:
+def _sign_result(wins_a: int, wins_b: int, alternative: Alternative) -> TestResult:
     if wins_a + wins_b == 0:  # every run tied: no evidence either way
         return TestResult(
             statistic=0.0, pvalue=1.0, log10_pvalue=0.0, estimate=0.0, alternative=alternative,
@@ -627,7 +628,8 @@ def _exact_where_constant(ra, rb, r, low, high, band_low, band_high, level):
     return (*out, constant)
 
 
-def _bands(est: np.ndarray, reps: np.ndarray, level: float):
+def _bands(est: np.ndarray, reps: np.ndarray,
+           level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Pointwise percentile interval and sup-t band of bootstrap replicates."""
     alpha = 1.0 - level
     low, high = np.quantile(reps, [alpha / 2, 1 - alpha / 2], axis=0)

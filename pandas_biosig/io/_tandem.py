@@ -170,11 +170,11 @@ def _read_2021(asv, cm, asv_keys, cm_keys, names, split_name) -> pd.DataFrame:
         "system": names[0], "trial": np.arange(len(a)), "kind": a["label"].to_numpy(),
         "score": a["score"].to_numpy(), "utterance": a["trial"].to_numpy(),
         "subject": a["speaker"].to_numpy(),
-        "pai": np.where(a["label"] == "attack", a["attack"], None)})
+        "pai": np.where(a["label"] == "attack", a["attack"], np.array(None))})
     cm_table = pd.DataFrame({
         "system": names[1], "utterance": c["trial"].to_numpy(), "label": c["label"].to_numpy(),
         "score": c["score"].to_numpy(),
-        "pai": np.where(c["label"] == "attack", c["attack"], None)})
+        "pai": np.where(c["label"] == "attack", c["attack"], np.array(None))})
     if split_name is not None:
         asv_table["split"] = cm_table["split"] = split_name
     return tandem_table(asv_table, cm_table, key="utterance")

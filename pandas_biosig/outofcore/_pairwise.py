@@ -290,6 +290,7 @@ def compare(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
 ) -> pd.DataFrame:
@@ -304,10 +305,11 @@ def compare(
     ----------
     data : dask.dataframe.DataFrame
         Tidy trial table.
-    test, baseline, threshold, weight, target, p_target, c_miss, c_fa, on, apply_to, alpha, adjust, confidence_level, alternative, common_trials, mcnemar_method, metric, n_resamples, resample, seed, progress, by, system, trial, label, score, split, subject, orientation, nonfinite
+    test, baseline, threshold, weight, target, p_target, c_miss, c_fa, on, apply_to, alpha, adjust, confidence_level, alternative, common_trials, mcnemar_method, metric, n_resamples, resample, seed, progress, by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
         As in :func:`pandas_biosig.compare`. ``test="bootstrap"`` resamples every trial of
         a pair and is not available out of core (``ValueError``); ``metric``,
-        ``n_resamples``, ``resample``, ``seed``, ``progress`` and ``subject`` belong to it.
+        ``n_resamples``, ``resample``, ``seed``, ``progress``, ``subject`` and
+        ``reference_subject`` belong to it.
 
     Returns
     -------

@@ -167,6 +167,7 @@ def _units(table: PadTable, g: PadGroup, order: np.ndarray, k: int, use_subject:
     """What a replicate draws: whole subjects (their codes, checked by the one subject
     rule) or presentations within each stratum."""
     if use_subject:
+        assert g.subject is not None  # use_subject: the table's groups have subject ids
         ordered = PadGroup(g.key, g.scores, g.bonafide, g.species, g.trial, g.subject[order],
                            None if g.rows is None else g.rows[order])
         codes, n_units = subject_codes(table, ordered, "the subject bootstrap of pad_compare")

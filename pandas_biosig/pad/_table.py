@@ -344,7 +344,7 @@ def _cluster_bootstrap(g: PadGroup, codes: np.ndarray, n_c: int, t: float, k: in
     W = rng.multinomial(n_c, np.full(n_c, 1.0 / n_c), size=n_resamples).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         reps = (W @ E) / (W @ N)
-    out = []
+    out: list[tuple[float, float, str | None]] = []
     for s in range(k + 1):
         e, n = E[:, s].sum(), N[:, s].sum()
         col = reps[:, s]

@@ -5,7 +5,7 @@ application's prior varies, against the best monotone recalibration and saying n
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
@@ -111,7 +111,7 @@ def cllr_curve(
     from matplotlib.lines import Line2D
 
     handles, labels = ax.get_legend_handles_labels()
-    styles = [("-", "actual")] if has_actual else []
+    styles: list[tuple[Literal["-", "--", ":"], str]] = [("-", "actual")] if has_actual else []
     for style, text in [*styles, ("--", "minimum (PAV)"), (":", "saying nothing")]:
         handles.append(Line2D([], [], color="0.3", linestyle=style))
         labels.append(text)
@@ -128,8 +128,8 @@ def _draw(ax, ds: xr.Dataset, found, plo: np.ndarray) -> tuple[float, bool]:
     for c in found:
         act, low = ds["act_nxe"].sel(c.sel).values, ds["min_nxe"].sel(c.sel).values
         cllr, min_cllr = float(ds["cllr"].sel(c.sel)), float(ds["min_cllr"].sel(c.sel))
-        text = f"{c.label}: {cllr:.3f} / {min_cllr:.3f}" if np.isfinite(cllr) else \
-            f"{c.label}: - / {min_cllr:.3f}"
+        text: str | None = f"{c.label}: {cllr:.3f} / {min_cllr:.3f}" if np.isfinite(cllr) \
+            else f"{c.label}: - / {min_cllr:.3f}"
         if np.isfinite(act).any():
             has_actual = True
             colours.plot(ax, c, plo, act, label=text, linewidth=1.5, linestyle="-", zorder=2)

@@ -167,7 +167,8 @@ def hist(
     chooses = isinstance(threshold, str)
     groups = reported_groups(trials, resolve_splits(trials, on if chooses else None, apply_to,
                                                     chooses=chooses))
-    thresholds, policy = {}, None
+    thresholds: dict[tuple, tuple[float, str]] = {}
+    policy: str | None = None
     if threshold is not None:
         thresholds, policy = _thresholds(
             data, threshold=threshold, weight=weight, target=target, p_target=p_target,

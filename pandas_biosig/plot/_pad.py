@@ -238,9 +238,10 @@ def epsc(
     """
     from ..pad._vulnerability import epsc
 
-    kwargs: dict[str, Any] = dict(beta=(beta,), criterion=criterion, on=on, apply_to=apply_to, by=by,
-                  system=system, trial=trial, kind=kind, score=score, pai=pai, split=split,
-                  orientation=orientation, nonfinite=nonfinite)
+    kwargs: dict[str, Any] = dict(
+        beta=(beta,), criterion=criterion, on=on, apply_to=apply_to, by=by, system=system,
+        trial=trial, kind=kind, score=score, pai=pai, split=split, orientation=orientation,
+        nonfinite=nonfinite)
     apply_to = None if is_auto(apply_to) else apply_to
     ds = _dataset(data, "epsc", "epsc", lambda d: epsc(d, **kwargs))
     ds = ds.sel(beta=beta)

@@ -44,6 +44,14 @@ ERROR_TANDEM_ALIGN = (
 )
 
 
+def _differ(mine: np.ndarray | None, theirs: np.ndarray | None) -> bool:
+    """Whether two members' optional columns differ (one present, the other not, or
+    unequal arrays)."""
+    if mine is None or theirs is None:
+        return (mine is None) != (theirs is None)
+    return not np.array_equal(mine, theirs)
+
+
 def _aligned(members: list[TandemGroup], metric: str, split_column) -> list[TandemGroup]:
     """The members reordered to the first one's trials; refused unless every member has
     the same trials, kinds, speakers (and, for the ASV-based metrics, ASV scores)."""
@@ -55,18 +63,17 @@ def _aligned(members: list[TandemGroup], metric: str, split_column) -> list[Tand
         what = "trial ids"
         ok = pos is not None and (pos >= 0).all() and np.unique(pos).size == pos.size
         if ok:
+            assert pos is not None and m.rows is not None  # ok: the same trials; rows kept
             order = np.argsort(pos)
+            asv, cm, sasv = (None if getattr(m, r) is None else getattr(m, r)[order]
+                             for r in ("asv", "cm", "sasv"))
             m = TandemGroup(m.key, m.scores[order], m.genuine[order], m.trial[order],
                             m.rows[order], None if m.subject is None else m.subject[order],
-                            kind=m.kind[order],
-                            **{r: (None if getattr(m, r) is None else getattr(m, r)[order])
-                               for r in ("asv", "cm", "sasv")})
+                            kind=m.kind[order], asv=asv, cm=cm, sasv=sasv)
             checks = [("kinds", m.kind, base.kind), ("speakers", m.subject, base.subject)]
             if metric != "min_adcf":
                 checks.append(("ASV scores", m.asv, base.asv))
-            differ = [name for name, mine, theirs in checks
-                      if not (mine is None and theirs is None)
-                      and not np.array_equal(mine, theirs)]
+            differ = [name for name, mine, theirs in checks if _differ(mine, theirs)]
             if differ:
                 ok, what = False, differ[0]
         if not ok:

@@ -37,7 +37,7 @@ from ._common import (
     tandem_frame,
     threshold_from,
 )
-from ._table import validate_tandem
+from ._table import TandemGroup, validate_tandem
 
 __all__ = [
     "ASV_THRESHOLDS",
@@ -425,6 +425,7 @@ def teer(
                             subject=None)
     rows = []
     for g in table.groups:
+        assert isinstance(g, TandemGroup)  # validate_tandem's groups
         p = in_group(g, table.split_column, teer_kernel, g.of("asv", 0), g.of("asv", 1),
                      g.of("asv", 2), g.bonafide_cm, g.of("cm", 2))
         rows.append(dict(**g.counts, teer=p.teer, asv_threshold=p.asv_threshold,

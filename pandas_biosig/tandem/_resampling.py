@@ -70,7 +70,8 @@ TANDEM_CI_METHODS = {
     "basic": "2 * estimate - quantiles of the replicates",
 }
 #: The interval ``ci_method="auto"`` (the default) gives each metric (docs/validity.md).
-TANDEM_DEFAULT_CI = {"min_tdcf": "bc", "min_adcf": "bc", "teer": "percentile"}
+TANDEM_DEFAULT_CI: dict[str, Literal["bc", "percentile"]] = {
+    "min_tdcf": "bc", "min_adcf": "bc", "teer": "percentile"}
 TANDEM_BOOTSTRAP_COLUMNS = [
     "asv_system", "cm_system", "split", "metric", "version", "costs", "estimate", "ci_low",
     "ci_high", "confidence_level", "ci_method", "resample", "n_resamples", "n_failed",
@@ -88,18 +89,21 @@ class _Engine:
         self.metric, self.costs, self.k = metric, costs, len(members)
         base = members[0]
         if metric == "min_tdcf":
-            self.asv = AsvReplicates(base.asv, base.kind, asv_threshold)
-            self.cms = [ClassReplicates(m.cm, (m.kind == 2).astype(np.int8), 2) for m in members]
+            self.asv = AsvReplicates(base.scores_of("asv"), base.kind, asv_threshold)
+            self.cms = [ClassReplicates(m.scores_of("cm"), (m.kind == 2).astype(np.int8), 2)
+                        for m in members]
         elif metric == "min_adcf":
-            self.sasv = [ClassReplicates(m.sasv, m.kind, 3) for m in members]
+            self.sasv = [ClassReplicates(m.scores_of("sasv"), m.kind, 3) for m in members]
         else:
-            self.orders = [[_order(base.asv, base.kind == c) for c in range(3)]
-                           + [_order(m.cm, m.kind != 2), _order(m.cm, m.kind == 2)]
+            self.orders = [[_order(base.scores_of("asv"), base.kind == c) for c in range(3)]
+                           + [_order(m.scores_of("cm"), m.kind != 2),
+                              _order(m.scores_of("cm"), m.kind == 2)]
                            for m in members]
 
     def values(self, W) -> np.ndarray:
         """``(replicates, members)`` values of a block: ``W`` the multiplicities
         (replicates x trials) or a :func:`~pandas_biosig._kernels.tandem_replicates.taker`."""
+        out: list[np.ndarray | list[float]]
         if self.metric == "min_tdcf":
             c0, c1, c2, norm = tdcf_weight_arrays(self.costs, *self.asv.rates(W))
             out = [_tdcf_min(cm.below(W), c0, c1, c2, norm) for cm in self.cms]
@@ -148,6 +152,7 @@ def _adcf_min(below, costs) -> np.ndarray:
 def _estimate(g: TandemGroup, metric, costs, point: _Point | None, split_column) -> float:
     """The metric of the group itself (the kernels' named errors, said of the group)."""
     if metric == "min_tdcf":
+        assert point is not None  # made for the t-DCF
         t = point.choose_asv(g, g, None)[0]
         w = point.weights(g, t)[1]
         return min_tdcf(g.bonafide_cm, g.of("cm", 2), w).tdcf

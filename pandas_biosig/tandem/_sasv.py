@@ -223,7 +223,7 @@ def adcf(
     0      cm_a  eval    0.2295    0.2409
     1      cm_b  eval    0.3072    0.3392
     """
-    costs = check_tandem_costs(costs, "tandem")
+    adcf_costs = check_tandem_costs(costs, "tandem")
     check_threshold(threshold, "threshold", "cm_system", ADCF_THRESHOLDS)
     table = validate_tandem(data, asv_system=asv_system, cm_system=cm_system, trial=trial,
                             kind=kind, scores={"sasv": score}, split=split, subject=None,
@@ -231,17 +231,19 @@ def adcf(
     on, pairs = plan(table, on=on, apply_to=apply_to, chosen=isinstance(threshold, str))
     rows = []
     for g, src in pairs:
-        classes = [g.of("sasv", k) for k in range(3)]
-        best = in_group(g, table.split_column, min_adcf, *classes, costs)
+        classes = (g.of("sasv", 0), g.of("sasv", 1), g.of("sasv", 2))
+        best = in_group(g, table.split_column, min_adcf, *classes, adcf_costs)
         if isinstance(threshold, str):
-            mine = best if src is g else in_group(src, table.split_column, min_adcf,
-                                                  *(src.of("sasv", k) for k in range(3)), costs)
+            mine = best if src is g else in_group(
+                src, table.split_column, min_adcf, *(src.of("sasv", k) for k in range(3)),
+                adcf_costs)
             t, frm = mine.threshold, threshold_from(on, g, src)
         else:
             t = fixed_threshold(threshold, "threshold", "cm_system", g.key[1], ADCF_THRESHOLDS)
             frm = FIXED
-        act = adcf_at(*classes, costs, t)
-        rows.append(dict(**cost_columns(costs, _ADCF_COSTS), **g.counts, min_adcf=best.adcf,
+        act = adcf_at(*classes, adcf_costs, t)
+        rows.append(dict(**cost_columns(adcf_costs, _ADCF_COSTS), **g.counts,
+                         min_adcf=best.adcf,
                          min_adcf_threshold=best.threshold, min_pmiss=best.pmiss,
                          min_pfa=best.pfa, min_pfa_spoof=best.pfa_spoof, threshold=t,
                          threshold_from=frm, act_adcf=act.adcf, act_pmiss=act.pmiss,
@@ -305,26 +307,28 @@ def cm_metrics(
     2      cm_b   dev   0.4940   0.5111  0.6009  0.1941
     3      cm_b  eval   0.4856   0.5257  0.6043  0.1892
     """
-    costs = check_tandem_costs(costs, "cm")
+    cm_costs = check_tandem_costs(costs, "cm")
     check_threshold(threshold, "threshold", "cm_system", CM_DCF_THRESHOLDS)
     table = validate_tandem(data, asv_system=asv_system, cm_system=cm_system, trial=trial,
                             kind=kind, scores={"cm": cm_score}, split=split, subject=None)
     on, pairs = plan(table, on=on, apply_to=apply_to,
                      chosen=isinstance(threshold, str) and threshold == "min")
     rows = []
+    frm: Hashable
     for g, src in pairs:
         bona, spoof = g.bonafide_cm, g.of("cm", 2)
-        best, best_t = in_group(g, table.split_column, cm_min_dcf, bona, spoof, costs)
+        best, best_t = in_group(g, table.split_column, cm_min_dcf, bona, spoof, cm_costs)
         if isinstance(threshold, str) and threshold == "bayes":
             t, frm = None, "bayes"
         elif isinstance(threshold, str):
-            t = best_t if src is g else cm_min_dcf(src.bonafide_cm, src.of("cm", 2), costs)[1]
+            t = (best_t if src is g
+                 else cm_min_dcf(src.bonafide_cm, src.of("cm", 2), cm_costs)[1])
             frm = threshold_from(on, g, src)
         else:
             t = fixed_threshold(threshold, "threshold", "cm_system", g.key[1], CM_DCF_THRESHOLDS)
             frm = FIXED
-        act, t = cm_act_dcf(bona, spoof, costs, t)
-        rows.append(dict(**cost_columns(costs, ("p_spoof", "c_miss", "c_fa")),
+        act, t = cm_act_dcf(bona, spoof, cm_costs, t)
+        rows.append(dict(**cost_columns(cm_costs, ("p_spoof", "c_miss", "c_fa")),
                          n_bonafide=int(bona.size), n_spoof=int(spoof.size), min_dcf=best,
                          min_dcf_threshold=best_t, threshold=t, threshold_from=frm,
                          act_dcf=act, cllr=cm_cllr(bona, spoof),

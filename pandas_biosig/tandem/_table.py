@@ -87,14 +87,15 @@ ERROR_SCORE_INFINITE = (
 )
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class TandemGroup(Group):
     """The trials of one (ASV system, CM system, split): ``scores`` are the group's main
     scores (the ASV's, or the spoofing-aware score of an a-DCF table), ``genuine`` the
     targets; ``kind`` codes every trial (0 target, 1 non-target, 2 spoof), ``asv``,
-    ``cm`` and ``sasv`` hold the scores the table has (None for a missing column)."""
+    ``cm`` and ``sasv`` hold the scores the table has (None for a missing column); these
+    four are keyword arguments."""
 
-    kind: np.ndarray | None = None
+    kind: np.ndarray
     asv: np.ndarray | None = None
     cm: np.ndarray | None = None
     sasv: np.ndarray | None = None
@@ -108,9 +109,15 @@ class TandemGroup(Group):
         ``code``."""
         return getattr(self, which)[self.kind == code]
 
+    def scores_of(self, which: str) -> np.ndarray:
+        """The ``which`` scores (``"asv"``, ``"cm"``, ``"sasv"``) of every trial."""
+        values = getattr(self, which)
+        assert values is not None, which  # the table was validated with these scores
+        return values
+
     @property
     def bonafide_cm(self) -> np.ndarray:
-        return self.cm[self.kind != 2]
+        return self.scores_of("cm")[self.kind != 2]
 
     @property
     def counts(self) -> dict:
@@ -193,10 +200,12 @@ def _check_group(data, g: TandemGroup, split_column, trial_column) -> None:
     index = pd.Index(g.trial)
     if index.has_duplicates:
         dup = index.duplicated(keep=False)
+        rows = g.rows
+        assert rows is not None  # validate_tandem gives every group its row positions
         raise SchemaError(ERROR_DUPLICATE_TRIALS.format(
             where=where(g, split_column), n=int(index.duplicated().sum()), column=trial_column,
             examples=[scalar_value(v) for v in pd.unique(g.trial[dup])[:5]],
-            rows=example_rows(data, g.rows[dup])))
+            rows=example_rows(data, rows[dup])))
 
 
 def _optional(data: pd.DataFrame, name: str | None, default: str) -> str | None:
@@ -246,14 +255,16 @@ def validate_tandem(
                                                       rows=example_rows(data, bad)))
     subjects = None if subject_col is None else data[subject_col].to_numpy()
     keys = [asv_system, cm_system] + ([split_col] if split_col is not None else [])
-    groups = []
+    groups: list[Group] = []
     for key, rows in _group_rows(data, keys):
         key = key if split_col is not None else (*key, None)
         main = next(values[r] for r in ("asv", "sasv", "cm") if r in values)
+        asv, cm, sasv = (values[r][rows] if r in values else None
+                         for r in ("asv", "cm", "sasv"))
         g = TandemGroup(
             key, main[rows], kinds[rows] == 0, trial_ids[rows], rows,
-            None if subjects is None else subjects[rows], kind=kinds[rows],
-            **{r: (values[r][rows] if r in values else None) for r in ("asv", "cm", "sasv")})
+            None if subjects is None else subjects[rows], kind=kinds[rows], asv=asv, cm=cm,
+            sasv=sasv)
         _check_group(data, g, split_col, trial)
         groups.append(g)
     return Trials(groups=groups, by=("asv_system",), split_column=split_col,

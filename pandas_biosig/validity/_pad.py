@@ -211,7 +211,7 @@ def simulate_vulnerability(setting: PadSetting, *, zei_per_subject: int = 8,
     kinds += ["attack"] * (k * s.attacks_per_subject)
     means = [s.mu_bonafide] * s.bonafide_per_subject + [0.0] * zei_per_subject
     means += list(np.repeat(np.asarray(s.attack_means, dtype=float), s.attacks_per_subject))
-    pai = [None] * (s.bonafide_per_subject + zei_per_subject)
+    pai: list[str | None] = [None] * (s.bonafide_per_subject + zei_per_subject)
     pai += [f"s{i}" for i in np.repeat(np.arange(k), s.attacks_per_subject)]
     frames = []
     for split in ("dev", "eval"):

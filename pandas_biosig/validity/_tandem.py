@@ -185,7 +185,8 @@ def tandem_coverage(
     rng = np.random.default_rng(seed)
     truth = setting.truth()
     methods = [c for c in TANDEM_CI_METHODS if c != "auto"]
-    out = {(m, c): [] for m in metrics for c in methods}
+    out: dict[tuple[str, str], list[tuple[float, float, float]]] = {
+        (m, c): [] for m in metrics for c in methods}
     for _ in range(n_replications):
         data = simulate_tandem(setting, seed=rng)
         data = data[data.cm_system == "A"]

@@ -19,11 +19,13 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from .._core.options import BootstrapCIMethod
 from ..verification._bands import det_band
 from ..verification._guarantee import threshold_guarantee
 from ..verification._intervals import ci
@@ -97,6 +99,7 @@ def ci_coverage(setting, *, n_replications: int = 500, drop: tuple[str, ...] = (
     (['far', 'frr', 'hter', 'dcf'], 4)
     """
     hits: dict = {}
+    row: Any  # pandas' stubs type a row's fields as any scalar
     for i in _replications(n_replications, progress, "ci() coverage"):
         t = _table(setting, seed + i).drop(columns=list(drop))
         for row in ci(t).itertuples():
@@ -105,7 +108,8 @@ def ci_coverage(setting, *, n_replications: int = 500, drop: tuple[str, ...] = (
     return _rates(hits)
 
 
-def eer_tails(setting: Setting, *, n_replications: int = 500, ci_method: str = "auto",
+def eer_tails(setting: Setting, *, n_replications: int = 500,
+              ci_method: BootstrapCIMethod = "auto",
               n_resamples: int = 1000, seed: int = 0,
               progress: bool | None = None) -> pd.DataFrame:
     """How often the true EER (Phi(-mu/2)) lies above and below the default
@@ -121,6 +125,7 @@ def eer_tails(setting: Setting, *, n_replications: int = 500, ci_method: str = "
     """
     truth = float(norm.cdf(-setting.mu_a / 2))
     hits: dict = {"above": [], "below": [], "covered": []}
+    row: Any  # pandas' stubs type a row's fields as any scalar
     for i in _replications(n_replications, progress, "bootstrap() EER tails"):
         t = dev_eval_trials(setting, seed=seed + i)
         res = bootstrap(t[t.system == "A"], seed=seed + i, ci_method=ci_method,
@@ -196,6 +201,7 @@ def guarantee_exceedance(setting, *, target: float, confidence_level: float = 0.
         "guaranteed: true FAR > target", "guaranteed: eval FAR > target",
         "guaranteed: test rejects", "empirical quantile: true FAR > target")}
     means: dict = {"guaranteed: mean true FAR": [], "guaranteed: mean true FRR": []}
+    row: Any  # pandas' stubs type a row's fields as any scalar
     for i in _replications(n_replications, progress, "threshold guarantee"):
         t = _table(setting, seed + i)
         g = threshold_guarantee(t, target=target, confidence_level=confidence_level)
@@ -206,7 +212,7 @@ def guarantee_exceedance(setting, *, target: float, confidence_level: float = 0.
             hits["guaranteed: test rejects"].append(row.reject)
             means["guaranteed: mean true FAR"].append(true_far)
             means["guaranteed: mean true FRR"].append(norm.cdf(row.threshold - mu))
-        on = dict(on="dev", apply_to="eval") if "split" in t.columns else {}
+        on: dict[str, Any] = dict(on="dev", apply_to="eval") if "split" in t.columns else {}
         e = error_rates(t, threshold="far", target=target, **on)
         hits["empirical quantile: true FAR > target"] += list(norm.sf(e.threshold) > target)
     out = _rates(hits)
@@ -224,7 +230,7 @@ LOW_EER = Setting(1000, 10000, mu_a=2 * float(norm.isf(0.005)), mu_b=2 * float(n
                   rho=0.5, n_subjects=200)
 BAND = Setting(500, 5000, mu_a=3.0, mu_b=3.0, subject_sd=0.5, n_subjects=100)
 BAND_GRID = (0.001, 0.01, 0.05, 0.1, 0.2)
-GUARANTEE = {"subject effects": (Setting(200, 2000, subject_sd=0.5, n_subjects=100), 0.01),
+GUARANTEE: dict[str, tuple[Setting | CrossedSetting, float]] = {"subject effects": (Setting(200, 2000, subject_sd=0.5, n_subjects=100), 0.01),
              "crossed, tau 0.5": (CrossedSetting(), 0.02)}
 
 
@@ -242,11 +248,11 @@ def uncertainty_report(*, replications: int = 500, n_resamples: int = 1000,
             add("ci", f"one subject holds {share:.0%} of the trials",
                 ci_coverage(st, n_replications=replications, progress=progress))
     if "crossed" in parts:
-        for tau, st in CROSSED.items():
+        for tau, crossed in CROSSED.items():
             add("crossed", f"tau {tau}, subject and reference columns",
-                ci_coverage(st, n_replications=replications, progress=progress))
+                ci_coverage(crossed, n_replications=replications, progress=progress))
             add("crossed", f"tau {tau}, subject column only",
-                ci_coverage(st, n_replications=replications, drop=("reference_subject",),
+                ci_coverage(crossed, n_replications=replications, drop=("reference_subject",),
                             progress=progress))
     if "eer" in parts:
         for method in ("auto", "percentile"):
@@ -258,9 +264,9 @@ def uncertainty_report(*, replications: int = 500, n_resamples: int = 1000,
             BAND, far_grid=BAND_GRID, n_replications=replications, n_resamples=n_resamples,
             progress=progress))
     if "guarantee" in parts:
-        for name, (st, target) in GUARANTEE.items():
+        for name, (setting, target) in GUARANTEE.items():
             add("guarantee", f"{name}, target {target}", guarantee_exceedance(
-                st, target=target, n_replications=replications, progress=progress))
+                setting, target=target, n_replications=replications, progress=progress))
     cols = ["part", "protocol", "quantity", "rate", "mc_se", "n"]
     return pd.concat(frames, ignore_index=True)[cols]
 

@@ -18,6 +18,7 @@ and its values are NaN, not the rate at zero errors.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -145,7 +146,8 @@ def _exact(g: Group, sw, unit: str, grid, axis: str, alpha: float, resolved):
     for j, x in enumerate(grid):
         if not resolved[j]:
             continue
-        kw = dict(rate=bounded, target=float(x), confidence_level=q, resample=unit, who=who)
+        kw: dict[str, Any] = dict(rate=bounded, target=float(x), confidence_level=q,
+                                  resample=unit, who=who)
         t_safe = guaranteed_threshold(g, sw, **kw)[0]
         t_risky = guaranteed_threshold(g, sw, side="lower", **kw)[0]
         # the read rate grows with the threshold (FRR) or falls with it (FAR)

@@ -643,22 +643,16 @@ def compare(
         in_where = _pw.in_where(names, fam)
         # one sort per system and one subject draw per family, shared by its pairs
         shared = FamilyDraws() if boot is not None else None
+        counts = None
         if boot is None:
             counts = pair_counts(*_error_columns(fam_members, common_trials=common_trials,
                                                  in_where=in_where))
         for a, b in pairs:
             ma, mb = fam_members[a], fam_members[b]
             pair = (ma.group.system, mb.group.system)
-            if boot is not None:
-                res = boot.test(ma, mb, len(rows), common_trials=common_trials,
-                                in_where=in_where, alternative=alternative, shared=shared)
-            elif math.isnan(ma.threshold) or math.isnan(mb.threshold):
-                res = None  # no threshold reaches the criterion: no decisions to compare
-            else:
-                res = result_from_counts(
-                    test, counts, a, b, alternative=alternative,
-                    mcnemar_method=mcnemar_method, names=pair, in_where=in_where,
-                )
+            res = _pair_result(boot, shared, test, counts, (a, ma), (b, mb), len(rows),
+                               common_trials=common_trials, in_where=in_where,
+                               alternative=alternative, mcnemar_method=mcnemar_method)
             row = _pw.pair_row(trials.by, fam, pair, test=test, level=level, res=res,
                                metric=metric if boot is not None else TEST_METRIC[test],
                                alternative=alternative, nan_method=TESTS[test])
@@ -669,6 +663,22 @@ def compare(
             rows.append(row)
             family_of.append(i_fam)
     return _pw.finish(rows, trials.by, COMPARE_COLUMNS, family_of, adjust, alpha)
+
+
+def _pair_result(boot, shared, test, counts, a, b, row, *, common_trials, in_where,
+                 alternative, mcnemar_method):
+    """The test of one pair (``a``, ``b``: position in the family and member): the paired
+    bootstrap's, or the test from the family's discordance counts; None when a threshold
+    is NaN (no threshold reaches the criterion: no decisions to compare)."""
+    (i, ma), (j, mb) = a, b
+    if boot is not None:
+        return boot.test(ma, mb, row, common_trials=common_trials, in_where=in_where,
+                         alternative=alternative, shared=shared)
+    if math.isnan(ma.threshold) or math.isnan(mb.threshold):
+        return None
+    return result_from_counts(test, counts, i, j, alternative=alternative,
+                              mcnemar_method=mcnemar_method,
+                              names=(ma.group.system, mb.group.system), in_where=in_where)
 
 
 @dataclass(frozen=True)

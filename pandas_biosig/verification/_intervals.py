@@ -477,9 +477,9 @@ def _effective_counts(trials: Trials, g: Group, threshold: float, far_counts, fr
     accepted = g.scores >= threshold
     impostor = ~g.genuine
     out = []
-    for cls, wrong, (x, n), two in ((impostor, accepted, far_counts, ref is not None),
-                                    (g.genuine, ~accepted, frr_counts, False)):
-        design = cluster_design(wrong[cls], probe[cls], ref[cls] if two else None)
+    for cls, wrong, (x, n), refs in ((impostor, accepted, far_counts, ref),
+                                     (g.genuine, ~accepted, frr_counts, None)):
+        design = cluster_design(wrong[cls], probe[cls], None if refs is None else refs[cls])
         if n == 0 or design.k < 2:
             out.append((float(x), float(n)))
             continue
