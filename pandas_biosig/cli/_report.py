@@ -475,7 +475,8 @@ def _det_band(trials, *, apriori, apply_to, n_resamples, confidence_level, resam
 # ----------------------------------------------------------------------------- command line
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="biosig", description="Evaluate biometric verification scores."
+        prog="biosig",
+        description="Evaluate biometric verification, PAD and vulnerability scores."
     )
     parser.add_argument("--version", action="version", version=f"pandas_biosig {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -501,7 +502,10 @@ def _input_arguments(rep: argparse.ArgumentParser) -> None:
         help="score files or directories (bob, NIST with --trials, lists) or tidy CSV/Parquet "
              "tables (columns system, trial, label, score, optionally split); the split is read "
              "off the file names (tokens dev, eval, test = eval, train; any case): "
-             "dev-1.txt test-1.txt dev-2.txt test-2.txt gives systems 1 and 2",
+             "dev-1.txt test-1.txt dev-2.txt test-2.txt gives systems 1 and 2. PAD files "
+             "(ASVspoof CM, bob.pad CSV, a table with bona fide / attack labels) get the PAD "
+             "report, vulnerability files (bob.bio.base vuln CSV, ASVspoof ASV, a table with "
+             "a kind column) the vulnerability report, a group column the demographic one",
     )
     rep.add_argument("-e", "--dev-eval", action="store_true",
                      help="the files come in dev/eval pairs, in order: dev of system 1, eval "
