@@ -170,7 +170,7 @@ class PlotAccessor:
         self,
         *,
         apply_to: Hashable | Sequence[Hashable] | None = None,
-        limits: tuple[float, float] = (0.001, 0.6),
+        limits: tuple[float, float] | None = None,
         ax: Axes | None = None,
         by: str | Sequence[str] | None = None,
         system: str = 'system',

@@ -17,6 +17,10 @@ from pandas_biosig import calibration as C
 from pandas_biosig._core.schema import ERROR_ONE_CLASS
 from pandas_biosig._kernels import calibration as kernel
 from pandas_biosig._kernels.rates import Sweep
+from pandas_biosig.calibration._api import ERROR_PRIOR
+from pandas_biosig.calibration._fit import ERROR_FIT_MISSING, ERROR_FUSE_MISSING
+from pandas_biosig.calibration._folds import ERROR_FOLDS
+from pandas_biosig.calibration._gain import ERROR_REFIT_SPLITS
 
 PRIORS = (0.01, 0.5, 0.9)
 
@@ -341,11 +345,11 @@ def test_systems_that_do_not_share_trials_are_refused(example):
 
 def test_a_fused_system_missing_from_a_split_is_refused(example):
     t = example.drop(example.query("system == 'gmm' and split == 'eval'").index)
-    want = C.ERROR_FUSE_MISSING.format(system="gmm", split="eval", where="")
+    want = ERROR_FUSE_MISSING.format(system="gmm", split="eval", where="")
     with pytest.raises(pbs.SchemaError, match=f"^{re.escape(want)}$"):
         C.fuse(t, systems=["cnn", "gmm"])
     t = example.drop(example.query("system == 'gmm' and split == 'dev'").index)
-    want = C.ERROR_FIT_MISSING.format(system="gmm", on="dev", where="")
+    want = ERROR_FIT_MISSING.format(system="gmm", on="dev", where="")
     with pytest.raises(pbs.SchemaError, match=f"^{re.escape(want)}$"):
         C.calibrate(t, systems="gmm", on="dev", apply_to="eval")
 
@@ -369,7 +373,7 @@ def test_a_fold_without_a_class_is_refused():
 
 @pytest.mark.parametrize("prior", [0.0, 1.0, -0.2, 1.5, np.nan, True, "0.5", None])
 def test_an_effective_prior_outside_the_open_unit_interval_is_refused(example, prior):
-    want = C.ERROR_PRIOR.format(value=prior)
+    want = ERROR_PRIOR.format(value=prior)
     for f in (C.calibrate, C.fuse, C.compare_fusion):
         with pytest.raises(ValueError, match=f"^{re.escape(want)}$"):
             f(example, prior=prior)
@@ -379,7 +383,7 @@ def test_other_bad_options_get_named_errors(example):
     with pytest.raises(ValueError, match=re.escape("method='logistic' is not one of")):
         C.calibrate(example, method="logistic")
     for bad in (1, 0, 2.5, "5", True):
-        with pytest.raises(ValueError, match=re.escape(C.ERROR_FOLDS.format(value=bad))):
+        with pytest.raises(ValueError, match=re.escape(ERROR_FOLDS.format(value=bad))):
             C.calibrate(example, folds=bad)
     with pytest.raises(pbs.SchemaError, match=r"systems \['svm'\] are not systems"):
         C.calibrate(example, systems=["svm"])
@@ -391,7 +395,7 @@ def test_other_bad_options_get_named_errors(example):
         C.calibrate(taken, systems="cnn")
     with pytest.raises(pbs.SchemaError, match=re.escape("on='train': column 'split' has only")):
         C.calibrate(example, on="train")
-    with pytest.raises(ValueError, match=re.escape(C.ERROR_REFIT_SPLITS.format(on=None))):
+    with pytest.raises(ValueError, match=re.escape(ERROR_REFIT_SPLITS.format(on=None))):
         C.compare_fusion(example.query("split == 'dev'"), on=None, refit=True)
     with pytest.raises(ValueError, match="refit must be True or False"):
         C.compare_fusion(example, refit="yes")

@@ -348,7 +348,8 @@ def test_read_bob_pad_csv_and_four_column(tmp_path):
     t = pbs.read_bob_pad(csv, split_name="dev")
     assert t.label.tolist() == ["bona fide", "attack", "attack"]
     assert t.pai.tolist() == [None, "print", "mask"]
-    assert t.split.unique().tolist() == ["dev"] and t.system.iloc[0] == "scores-dev"
+    # bob's layout: a generic file name names the system by its folder
+    assert t.split.unique().tolist() == ["dev"] and t.system.iloc[0] == tmp_path.name
     four = tmp_path / "pad.txt.gz"
     four.write_bytes(gzip.compress(b"c1 c1 c1/real/1 0.8\nc1 attack c1/print/2 0.3\nc2 attack c2/replay/1 0.4\n"))
     f = pbs.read_bob_pad(four, system_name="s", pai_field="test_label", pai_pattern=r"/(print|replay)/")

@@ -455,23 +455,87 @@ def test_hist_into_given_axes(trials):
 
 
 # ------------------------------------------------------------------ PAD
-def test_pad_det_labels_its_percent_axes_and_its_thin_lines():
+def test_pad_det_labels_its_percent_axes_and_names_its_species_lines():
     ax = plot.pad_det(pbs.datasets.example_pad(), apply_to="eval")
     # the ticks are rates in percent, as on the verification DET
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("BPCER (%)", "APCER (%)")
-    assert ax.get_legend().get_title().get_text() == "thin: one line per species"
-    assert _legend(ax) == ["resnet / eval: max over species", "cnn / eval: max over species"]
+    assert ax.get_legend().get_title().get_text() == "thin: one line per species (named)"
+    assert _legend(ax) == ["resnet: max over species", "cnn: max over species"]
+    # every species line carries its species' name, in its colour
+    species = [line for line in ax.get_lines() if str(line.get_gid()).startswith("species:")]
+    names = sorted(t.get_text() for t in ax.texts)
+    assert names == sorted(str(line.get_gid()).split(":")[1] for line in species)
+    assert names == ["mask", "mask", "print", "print", "replay", "replay"]
 
 
-def test_pad_figures_tell_dev_from_eval_and_explain_every_line():
+def test_pad_det_names_the_species_it_cannot_draw():
+    """A species never accepted has APCER 0 everywhere: no line on probit axes; the legend
+    says so instead of leaving it out silently."""
+    pad = pbs.datasets.example_pad().query("split == 'eval' and system == 'cnn'")
+    low = pad.label.eq("attack") & pad.pai.eq("mask")
+    pad = pad.assign(score=pad.score.where(~low, pad.score.min() - 10.0))
+    ax = plot.pad_det(pad)
+    assert "mask" not in [t.get_text() for t in ax.texts]
+    assert ax.get_legend().get_title().get_text().endswith("APCER 0 on these axes:\nmask")
+
+
+def test_pad_figures_colour_the_system_and_style_the_split():
     both = plot.pad_det(pbs.datasets.example_pad())
     thick = [line for line in both.get_lines() if line.get_linewidth() > 2]
-    assert len(thick) == 4 and len({line.get_color() for line in thick}) == 4
+    assert len(thick) == 4 and len({line.get_color() for line in thick}) == 2
+    assert {line.get_linestyle() for line in thick} == {"-", "--"}
     ax = plot.epsc(pbs.datasets.example_vulnerability(), apply_to=["dev", "eval"])
-    assert _legend(ax) == ["face / dev: WER (area 0.124)", "face / eval: WER (area 0.120)",
-                           "face / dev: IAPMR", "face / eval: IAPMR"]
-    wer = [line.get_color() for line in ax.get_lines()]
-    assert len(set(wer)) == 2  # dev and eval of one system in two colours
+    assert _legend(ax) == ["face (dev): area 0.124", "face (eval): area 0.120"]
+    assert ax.get_ylabel() == "WER at beta = 0.5, IAPMR (%)"
+    assert len(ax.figure.axes) == 1  # one y axis: WER and IAPMR, both in %
+    lines = ax.get_lines()
+    assert len(lines) == 4 and len({line.get_color() for line in lines}) == 1
+    assert [line.get_linestyle() for line in lines] == ["-", "-", "--", "--"]
+    assert [line.get_linewidth() > 1.5 for line in lines] == [True, False, True, False]
+    ds = pbs.epsc(pbs.datasets.example_vulnerability(), apply_to=["dev", "eval"]).sel(
+        beta=0.5, split="eval")
+    np.testing.assert_allclose(lines[3].get_ydata(), 100 * ds.iapmr.sel(system="face"))
+    bayes = plot.bayes_error(pbs.datasets.example_trials())
+    curves = [line for line in bayes.get_lines()
+              if line.get_label() and not line.get_label().startswith("_")]
+    colours = {line.get_label().split(" (")[0]: set() for line in curves}
+    for line in curves:
+        colours[line.get_label().split(" (")[0]].add(line.get_color())
+    assert all(len(c) == 1 for c in colours.values()) and len(colours) == 4
+
+
+@pytest.mark.parametrize("draw", [
+    lambda: plot.pad_det(pbs.datasets.example_pad()),
+    lambda: plot.epsc(pbs.datasets.example_vulnerability(), apply_to=["dev", "eval"]),
+    lambda: plot.bayes_error(pbs.datasets.example_trials()),
+    lambda: plot.fmr_heatmap(pbs.datasets.example_demographic_trials()),
+    lambda: plot.group_det(pbs.datasets.example_demographic_trials()),
+], ids=["pad_det", "epsc", "bayes_error", "fmr_heatmap", "group_det"])
+def test_a_plain_savefig_keeps_every_label_and_the_legend(draw, tmp_path):
+    """pad_det's tick labels, y label and legend were cut off by fig.savefig(path)."""
+    fig = draw().figure
+    fig.savefig(tmp_path / "figure.png")
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    width, height = fig.get_size_inches()
+    assert box.x0 >= -0.02 and box.y0 >= -0.02, (box, width, height)
+    assert box.x1 <= width + 0.02 and box.y1 <= height + 0.02, (box, width, height)
+
+
+def test_fmr_heatmap_colours_in_percent_and_says_what_it_shows():
+    demo = pbs.datasets.example_demographic_trials()
+    ax = plot.fmr_heatmap(demo)
+    bar = ax.figure.axes[-1]
+    assert bar.get_ylabel() == "FMR (%)"
+    ds = pbs.cross_group_fmr(demo)
+    first = ds.sel(system="net_a").isel(split=0)
+    assert ax.get_title() == (
+        f"net_a, eval (1 of 3 systems; select= another)\nthreshold "
+        f"{float(first.threshold):.4g}: FAR 0.1% over all groups\nwhite: no false match")
+    image = ax.get_images()[0]
+    shown = np.ma.getdata(image.get_array())
+    hit = first.fmr.values > 0
+    np.testing.assert_allclose(shown[hit], 100 * first.fmr.values[hit])
+    assert np.ma.getmaskarray(image.get_array()).sum() == int((first.fmr.values == 0).sum())
 
 
 # ------------------------------------------------------------------ accessor and files

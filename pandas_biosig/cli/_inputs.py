@@ -24,10 +24,21 @@ from typing import Literal
 
 import pandas as pd
 
-from ..io._formats import reads_as_table
+from .._core.schema import SchemaError
+from ..io._formats import BOB_VULN_CSV_COLUMNS, read_kind_table, reads_as_table
 from ..io._names import GENERIC_NAMES, SPLIT_TOKENS, parse_name
 from ..io._open import DEFAULT_MAX_BYTES
+from ..io._pad import (
+    ASVSPOOF_ASV_KEYS,
+    ASVSPOOF_CM_KEYS,
+    BOB_PAD_CSV_COLUMNS,
+    read_asvspoof_asv,
+    read_asvspoof_cm,
+    read_bob_pad,
+    read_bob_vuln,
+)
 from ..io._scores import read_scores
+from ._kinds import table_kind
 
 __all__ = ["cli_message", "load_trials"]
 
@@ -53,6 +64,14 @@ ERROR_NAMES_UNIQUE = "--name gives the name(s) {names} more than once"
 ERROR_KEY_AS_SCORES = (
     "{path} is a trials key (its third field is {value!r}), not a score file; give the "
     "key with --trials, or one key per split with --trials-dev and --trials-eval"
+)
+ERROR_KINDS_MIXED = (
+    "{first} is a {kind_first} score file ({reader_first}) and {second} a {kind_second} one "
+    "({reader_second}): give the files of one kind of table to one report"
+)
+ERROR_KIND_OPTIONS = (
+    "{path} is a {kind} score file, read by pandas_biosig.{reader}: {flags} only apply to "
+    "verification score files"
 )
 ERROR_TRIALS_BOTH = "give either --trials or --trials-dev / --trials-eval, not both"
 ERROR_EMPTY_SYSTEM = (
@@ -116,6 +135,109 @@ def cli_message(text: str) -> str:
     if text.startswith("missing column(s)"):
         text += "; map a file's columns to them with --column OLD=NEW"
     return text
+
+
+def read_pad_table(path, /, *, split_name=None, max_bytes=DEFAULT_MAX_BYTES) -> pd.DataFrame:
+    """A tidy PAD table (:func:`~pandas_biosig.io._formats.read_kind_table`); ``split_name``
+    (``--dev``/``--eval``) for a table without a split column."""
+    table = read_kind_table(path, max_bytes=max_bytes)
+    if split_name is not None and "split" not in table.columns:
+        table["split"] = split_name
+    return table
+
+
+def read_vulnerability_table(path, /, *, split_name=None,
+                             max_bytes=DEFAULT_MAX_BYTES) -> pd.DataFrame:
+    """A tidy vulnerability table (a ``kind`` column), as :func:`read_pad_table`."""
+    return read_pad_table(path, split_name=split_name, max_bytes=max_bytes)
+
+
+#: Score files of another kind than verification, each read by its own reader:
+#: ``{reader: (kind of table, kind of file)}``.
+KIND_READERS = {
+    read_bob_pad: ("PAD", "bob.pad"),
+    read_asvspoof_cm: ("PAD", "ASVspoof countermeasure"),
+    read_pad_table: ("PAD", "tidy PAD"),
+    read_bob_vuln: ("vulnerability", "bob.bio.base vulnerability"),
+    read_asvspoof_asv: ("vulnerability", "ASVspoof ASV"),
+    read_vulnerability_table: ("vulnerability", "tidy vulnerability"),
+}
+
+
+def kind_reader(path: Path):
+    """The reader of a PAD or vulnerability score file (:data:`KIND_READERS`), told by its
+    first line, or None for any other file (read by :func:`read_scores`): a bob.pad or
+    bob.bio.base vulnerability CSV header, or ASVspoof lines whose key field holds
+    ``bonafide``/``spoof`` (countermeasure) or ``target``/``nontarget``/``spoof`` (ASV)."""
+    if not path.is_file() or path.suffix.lower() in (".parquet", ".pq"):
+        return None
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096).decode("utf-8")
+    except (OSError, UnicodeDecodeError):  # compressed or binary: read_scores names it
+        return None
+    first = next((line for line in head.splitlines() if line.strip()), "")
+    header = {field.strip() for field in first.split("\t" if "\t" in first else ",")}
+    if set(BOB_PAD_CSV_COLUMNS) <= header:
+        return read_bob_pad
+    if set(BOB_VULN_CSV_COLUMNS) <= header:
+        return read_bob_vuln
+    if reads_as_table(path, "auto"):
+        return _table_reader(path, header)
+    fields = first.split()
+    if len(fields) in (4, 5, 6) and fields[-2] in ASVSPOOF_CM_KEYS:
+        return read_asvspoof_cm
+    if len(fields) == 3 and fields[1] in ASVSPOOF_ASV_KEYS:
+        return read_asvspoof_asv
+    return None
+
+
+def _table_reader(path: Path, header: set[str]):
+    """The reader of a tidy table of PAD or vulnerability trials: a ``kind`` column and no
+    ``label``; or a ``pai`` column, when the table reads as a PAD table
+    (:func:`~pandas_biosig.cli._kinds.table_kind`). None for a verification table (also one
+    whose impostors mix zero-effort impostors and attacks: it is read as one)."""
+    if "kind" in header and "label" not in header:
+        return read_vulnerability_table
+    if "pai" in header and "label" in header:
+        try:
+            table = read_kind_table(path)
+        except (SchemaError, ValueError):  # read_scores says what is wrong
+            return None
+        if table_kind(table) == "pad":
+            return read_pad_table
+    return None
+
+
+def _read_kind_files(files, dev, ev, *, names, max_bytes, flags) -> pd.DataFrame | None:
+    """The table of PAD or vulnerability score files (see :func:`kind_reader`), None when
+    no file is one; files of two kinds, one of another kind beside a verification score
+    file, or the verification files' ``flags`` given, are refused."""
+    given = [*[(p, None) for p in files], *[(p, "dev") for p in dev or []],
+             *[(p, "eval") for p in ev or []]]
+    readers = [(path, split, kind_reader(Path(path))) for path, split in given]
+    special = [(path, reader) for path, _, reader in readers if reader is not None]
+    if not special:
+        return None
+    first, reader_first = special[0]
+    if flags:
+        raise ValueError(ERROR_KIND_OPTIONS.format(
+            path=first, kind=KIND_READERS[reader_first][1], reader=reader_first.__name__,
+            flags=" and ".join(flags)))
+    for path, _, reader in readers:
+        if reader is None or KIND_READERS[reader][0] != KIND_READERS[reader_first][0]:
+            raise ValueError(ERROR_KINDS_MIXED.format(
+                first=first, kind_first=KIND_READERS[reader_first][0],
+                reader_first=reader_first.__name__, second=path,
+                kind_second=KIND_READERS[reader][0] if reader else "verification",
+                reader_second=reader.__name__ if reader else "read_scores",
+            ))
+    tables = [reader(path, split_name=split, max_bytes=max_bytes)
+              for path, split, reader in readers]
+    table = pd.concat(tables, ignore_index=True) if len(tables) > 1 else tables[0]
+    table = _rename(table, names) if names else table
+    _check_system_names(table)
+    return table
 
 
 def _system_and_split(path: Path) -> tuple[str, str | None]:
@@ -231,6 +353,11 @@ def load_trials(
         {"dev": trials_dev, "eval": trials_eval} if trials_dev or trials_eval
         else None if trials is None else trials
     )
+    flags = [f for f, on in (("-e/--dev-eval", pairs), ("--trials", keys is not None),
+                             ("--column", bool(columns)), ("--format", format != "auto")) if on]
+    special = _read_kind_files(files, dev, eval, names=names, max_bytes=max_bytes, flags=flags)
+    if special is not None:
+        return special
     if isinstance(keys, dict):
         keys = {k: str(v) for k, v in keys.items() if v is not None}
     if keys is not None and format == "auto":

@@ -22,7 +22,7 @@ import argparse
 import re
 import sys
 import warnings
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
 
@@ -32,11 +32,9 @@ import pandas as pd
 from .. import __version__, datasets, stats
 from .._core.options import ResampleOption
 from .._core.pairwise import ADJUST_METHODS
-from .._core.progress import interactive, make_bar
 from .._core.protocol import resolve_splits, split_table
-from .._core.schema import BiosigWarning, SchemaError, validate_trials
+from .._core.schema import BiosigWarning, SchemaError
 from ..export._latex import to_latex
-from ..export._markdown import to_markdown
 from ..export._rules import BEST
 from ..io._open import DEFAULT_MAX_BYTES
 from ..io._scores import FORMATS
@@ -47,10 +45,15 @@ from ..verification._intervals import ci
 from ..verification._metrics import error_rates, summary
 from ..verification._resampling import BOOTSTRAP_METRICS, bootstrap
 from ._calibration import calibrated_trials, calibration_arguments, calibration_section
-from ._folder import escape_frame, escape_markdown, write_report
+from ._demographics_section import demographics_section
+from ._document import Options, Report, Steps, new_figure, one_line
+from ._folder import escape_markdown, write_report
 from ._independent import _compare_independent_sets
-from ._inputs import cli_message, load_trials
+from ._inputs import load_trials
+from ._kinds import attack_rows, genuine_rows, table_kind
+from ._pad_section import pad_section
 from ._tandem import TANDEM_NOTES, load_tandem, tandem_figures, tandem_sections
+from ._vulnerability_section import vulnerability_section
 
 __all__ = ["main"]
 
@@ -67,101 +70,57 @@ NOTES = (
     "FMR100 / FMR1000: FNMR at FMR <= 1% / 0.1%. minDCF at p_target = 0.01 and unit costs; "
     "Cllr in bits."
 )
-ERROR_MATPLOTLIB = (
-    "the report's figures (--out) need matplotlib, a dependency of pandas-biosig that is "
-    "missing from this environment: pip install matplotlib"
-)
-
-
-class _Steps:
-    """The report's steps as one progress bar on stderr (tqdm: count, rate, time left),
-    shown where someone is watching (see :func:`pandas_biosig._core.progress.interactive`)."""
-
-    def __init__(self, total: int, enabled: bool | None = None):
-        self.enabled = interactive() if enabled is None else enabled
-        self.bar = make_bar(total, "biosig report", unit="step", delay=0) if self.enabled else None
-
-    def __call__(self, what: str) -> None:
-        if self.bar is not None:
-            self.bar.set_postfix_str(what, refresh=False)
-            self.bar.update(1)
-            if self.bar.n >= self.bar.total:
-                self.bar.close()
-
-
-class _Report:
-    """What one report holds: its Markdown sections, tables and figures."""
-
-    def __init__(self, title: str, notes: str = NOTES):
-        self.title = title
-        self.notes = notes
-        self.sections: list[str] = []
-        self.tables: dict[str, tuple[pd.DataFrame, dict]] = {}
-
-    def add(self, heading: str, body: str) -> None:
-        self.sections.append(f"## {heading}\n\n{body.rstrip()}\n")
-
-    def table(self, name: str, heading: str, frame: pd.DataFrame, *, intro: str = "",
-              **options) -> None:
-        text = to_markdown(escape_frame(frame), **options)
-        self.add(heading, (intro + "\n\n" if intro else "") + text)
-        self.tables[name] = (frame, options)
-
-    def markdown(self, figures: Sequence[tuple[str, str]] = ()) -> str:
-        parts = [f"# pandas_biosig {__version__}: {escape_markdown(self.title)}\n", *self.sections]
-        if figures:
-            parts.append(
-                "## Figures\n\n"
-                + "\n\n".join(f"![{escape_markdown(text)}]({name})" for name, text in figures)
-                + "\n"
-            )
-        parts.append(self.notes + "\n")
-        return "\n".join(parts)
-
-
-def _one_line(exc: BaseException) -> str:
-    """The first line of an error message (the readers' messages name file and line)."""
-    lines = str(exc).strip().splitlines() or [type(exc).__name__]
-    return cli_message(re.sub(r"\s*Example rows:$", "", lines[0]))
-
-
 # ----------------------------------------------------------------------------- the report
-def _report(
-    trials: pd.DataFrame,
-    /,
-    *,
-    title: str,
-    split: str = "split",
-    on: Hashable | None = "auto",
-    apply_to: Hashable | list | None = "auto",
-    orientation: str = "similarity",
-    nonfinite: str = "raise",
-    n_resamples: int = 1000,
-    resample: ResampleOption = "auto",
-    confidence_level: float = 0.95,
-    seed: int | None = 0,
-    test: str = "auto",
-    adjust: str | None = "holm",
-    alpha: float = 0.05,
-    common_trials: bool = False,
-    figures: bool = False,
-    progress: bool | None = None,
-) -> tuple[_Report, dict]:
+def report_kinds(trials: pd.DataFrame, /, *, split: str = "split") -> list[str]:
+    """The kinds of table ``trials`` is, each a section of the report (:data:`SECTIONS`).
+
+    ``vulnerability``: a ``kind`` column (genuine, zero-effort impostor, attack). ``pad``:
+    PAD labels (bona fide / attack), or every impostor carrying an attack species (a
+    ``pai``). A table whose impostors mix zero-effort impostors and attacks is a
+    ``verification`` table (its rates pool the two: the report warns) and a
+    ``vulnerability`` one. ``demographics``: a ``group`` column (the subjects' groups).
+    Anything else is a ``verification`` table.
+    """
+    kinds: list[str] = [table_kind(trials)]
+    if kinds == ["mixed"]:
+        kinds = ["verification", "vulnerability"]
+    if "group" in trials.columns and "label" in trials.columns:
+        kinds.append("demographics")
+    return kinds
+
+
+def _report(trials: pd.DataFrame, /, *, title: str, **options) -> tuple[Report, dict]:
     """Compute the report of a trial table: its Markdown sections and, with ``figures``,
-    its matplotlib figures ``{name: (Figure, caption)}``."""
+    its matplotlib figures ``{name: (Figure, caption)}``; ``options`` are
+    :class:`~pandas_biosig.cli._document.Options`."""
+    settings = Options(**options)
+    out = Report(title)
+    figs: dict = {}
+    for kind in report_kinds(trials, split=settings.split):
+        figs.update(SECTIONS[kind](out, trials, settings))
+    return out, figs
+
+
+def _verification_section(out: Report, trials: pd.DataFrame, o: Options) -> dict:
+    """The verification report: summary, bootstrap EERs, a-priori rates, pairwise tests,
+    DET and EPC."""
+    split, n_resamples = o.split, o.n_resamples
+    on: Any = o.on  # a split value once the protocol has resolved it
+    apply_to: Any = o.apply_to
+    resample, confidence_level, seed, progress = o.resample, o.confidence_level, o.seed, o.progress
+    orientation, nonfinite, figures = o.orientation, o.nonfinite, o.figures
     cols = dict(split=split, orientation=orientation, nonfinite=nonfinite)
     has_split = split in trials.columns
     splits = list(dict.fromkeys(trials[split].dropna())) if has_split else []
-    roles = resolve_splits(split_table(splits, split if has_split else None, trials.columns),
-                           on, apply_to)
+    roles = resolve_splits(
+        split_table(splits, split if has_split else None, list(trials.columns)), on, apply_to)
     apriori = roles.apriori
     # the protocol's roles: thresholds on one split and rates on others, or each split's own
     on = roles.on
     apply_to = roles.apply_to[0] if roles.apply_to and len(roles.apply_to) == 1 else roles.apply_to
     n_systems = trials["system"].nunique() if "system" in trials.columns else 0
-    steps = _Steps(1 + bool(n_resamples) + apriori + (n_systems > 1) + 2 * figures, progress)
-    out = _Report(title)
-
+    steps = Steps(1 + bool(n_resamples) + apriori + (n_systems > 1) + 2 * figures, progress)
+    out.note(NOTES)
     _summary_section(out, trials, splits, cols)
     steps("per-system summary")
     if n_resamples:
@@ -184,9 +143,9 @@ def _report(
     if n_systems > 1:
         _compare_section(
             out, trials, cols, apriori=apriori, has_split=has_split, on=on, apply_to=apply_to,
-            test=test, adjust=adjust, alpha=alpha, confidence_level=confidence_level,
+            test=o.test, adjust=o.adjust, alpha=o.alpha, confidence_level=confidence_level,
             seed=seed, n_resamples=n_resamples, resample=resample, progress=progress,
-            common_trials=common_trials,
+            common_trials=o.common_trials,
         )
         steps("pairwise tests")
     figs: dict = {}
@@ -194,10 +153,20 @@ def _report(
         figs = _figures(trials, apriori=apriori, on=on, apply_to=apply_to, n_systems=n_systems,
                         n_resamples=n_resamples, confidence_level=confidence_level,
                         resample=resample, seed=seed, progress=progress, steps=steps, **cols)
-    return out, figs
+    return figs
 
 
-def _summary_section(out: _Report, trials: pd.DataFrame, splits: list, cols: dict) -> None:
+#: The report's sections by kind of table (:func:`report_kinds`): each writes its tables
+#: and text into the report and returns its figures ``{name: (Figure, caption)}``.
+SECTIONS = {
+    "verification": _verification_section,
+    "pad": pad_section,
+    "vulnerability": vulnerability_section,
+    "demographics": demographics_section,
+}
+
+
+def _summary_section(out: Report, trials: pd.DataFrame, splits: list, cols: dict) -> None:
     """The trial counts and the per-system summary (each split on its own)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", BiosigWarning)
@@ -236,18 +205,11 @@ def _not_llr_note(flagged: list, caught) -> str:
 def _attack_note(trials: pd.DataFrame) -> str:
     """A warning when the impostor trials mix presentation attacks (a ``pai`` value) and
     zero-effort impostors (none): the report's error rates then pool the two."""
-    if "pai" not in trials.columns or "label" not in trials.columns:
+    attack = attack_rows(trials)
+    if attack is None or "label" not in trials.columns or not attack.any():
         return ""
-    pai = trials["pai"]
-    attack = pai.notna().to_numpy() & (pai.astype(str).str.strip() != "").to_numpy()
-    if not attack.any():
-        return ""
-    # the labels as the library reads them: one group of every row, in order
-    labels = pd.DataFrame({"system": 0, "trial": range(len(trials)),
-                           "label": trials["label"].to_numpy(), "score": 0.0})
-    try:
-        genuine = validate_trials(labels, split=None, subject=None).groups[0].genuine
-    except SchemaError:  # one class only: nothing is pooled
+    genuine = genuine_rows(trials)
+    if genuine is None:  # one class only, or not genuine / impostor labels
         return ""
     attacks, impostors = int((attack & ~genuine).sum()), int((~genuine).sum())
     if attacks == 0 or attacks == impostors:
@@ -259,7 +221,7 @@ def _attack_note(trials: pd.DataFrame) -> str:
     )
 
 
-def _bootstrap_section(out: _Report, trials: pd.DataFrame, has_split: bool, cols: dict, *,
+def _bootstrap_section(out: Report, trials: pd.DataFrame, has_split: bool, cols: dict, *,
                        n_resamples, confidence_level, resample, seed, progress) -> None:
     """The bootstrap interval of every system's EER."""
     b = bootstrap(
@@ -306,7 +268,7 @@ def _apriori_table(trials: pd.DataFrame, on, apply_to, confidence_level, cols: d
     return table, bool(fta)
 
 
-def _apriori_section(out: _Report, trials: pd.DataFrame, on, apply_to, confidence_level,
+def _apriori_section(out: Report, trials: pd.DataFrame, on, apply_to, confidence_level,
                      resample: ResampleOption, cols: dict) -> None:
     """Error rates on ``apply_to`` at the EER thresholds chosen on ``on``."""
     table, fta = _apriori_table(trials, on, apply_to, confidence_level, cols, resample)
@@ -336,7 +298,7 @@ def _apriori_section(out: _Report, trials: pd.DataFrame, on, apply_to, confidenc
     )
 
 
-def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori, has_split,
+def _compare_section(out: Report, trials: pd.DataFrame, cols: dict, *, apriori, has_split,
                      on, apply_to, test, adjust, alpha, confidence_level, seed, n_resamples,
                      resample, progress, common_trials) -> None:
     """Every pair of systems tested; the independent HTER test on each system's own
@@ -355,11 +317,11 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
             progress=progress, common_trials=common_trials, **where, **cols,
         )
     except DecisionTestError as exc:
-        out.add("Pairwise significance", f"Not computed: {_one_line(exc)}")
+        out.add("Pairwise significance", f"Not computed: {one_line(exc)}")
         return
     except SchemaError as exc:
         if used not in ("hter_dependent", "hter_independent"):
-            out.add("Pairwise significance", f"Not computed: {escape_markdown(_one_line(exc))}")
+            out.add("Pairwise significance", f"Not computed: {escape_markdown(one_line(exc))}")
             return
         # different trial lists: the independent test needs only rates
         er = error_rates(trials, threshold="eer", **where, **cols)
@@ -368,7 +330,7 @@ def _compare_section(out: _Report, trials: pd.DataFrame, cols: dict, *, apriori,
         cmp = _compare_independent_sets(
             er, adjust=adjust, alpha=alpha, confidence_level=confidence_level
         )
-        reason = escape_markdown(_one_line(exc).split(";")[0].rstrip("."))
+        reason = escape_markdown(one_line(exc).split(";")[0].rstrip("."))
         why = (
             " Test `hter_independent` (Bengio & Mariéthoz eq. 15, from each "
             "system's FAR and FRR on its own trials), because the systems were not "
@@ -415,14 +377,9 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
              resample, seed, progress, steps, split, orientation, nonfinite) -> dict:
     from .. import plot
 
-    try:
-        from matplotlib.figure import Figure
-    except ImportError as exc:
-        raise ImportError(ERROR_MATPLOTLIB) from exc
-
     cols = dict(split=split, orientation=orientation, nonfinite=nonfinite)
     figs = {}
-    fig = Figure(figsize=(8.0, 5.5), layout="constrained")
+    fig = new_figure(8.0, 5.5)
     band = _det_band(trials, apriori=apriori, apply_to=apply_to, n_resamples=n_resamples,
                      confidence_level=confidence_level, resample=resample, seed=seed,
                      progress=progress, cols=cols)
@@ -441,7 +398,7 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
     )
     steps("DET figure")
     if apriori:
-        figs["epc"] = _epc_figure(trials, Figure, on=on, apply_to=apply_to,
+        figs["epc"] = _epc_figure(trials, on=on, apply_to=apply_to,
                                   n_systems=n_systems, n_resamples=n_resamples,
                                   confidence_level=confidence_level, resample=resample,
                                   seed=seed, progress=progress, nonfinite=nonfinite, cols=cols)
@@ -449,13 +406,13 @@ def _figures(trials, *, apriori, on, apply_to, n_systems, n_resamples, confidenc
     return figs
 
 
-def _epc_figure(trials, Figure, *, on, apply_to, n_systems, n_resamples, confidence_level,
+def _epc_figure(trials, *, on, apply_to, n_systems, n_resamples, confidence_level,
                 resample, seed, progress, nonfinite, cols) -> tuple:
     """The EPC figure of an a-priori report and its caption: bootstrap bands when there
     are resamples and the systems share their trials, the best pair's differences shaded."""
     from .. import plot
 
-    fig = Figure(figsize=(8.0, 4.5), layout="constrained")
+    fig = new_figure(8.0, 4.5)
     if n_resamples:
         try:
             ds = epc_bootstrap(
@@ -518,7 +475,8 @@ def _det_band(trials, *, apriori, apply_to, n_resamples, confidence_level, resam
 # ----------------------------------------------------------------------------- command line
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="biosig", description="Evaluate biometric verification scores."
+        prog="biosig",
+        description="Evaluate biometric verification, PAD and vulnerability scores."
     )
     parser.add_argument("--version", action="version", version=f"pandas_biosig {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -544,7 +502,10 @@ def _input_arguments(rep: argparse.ArgumentParser) -> None:
         help="score files or directories (bob, NIST with --trials, lists) or tidy CSV/Parquet "
              "tables (columns system, trial, label, score, optionally split); the split is read "
              "off the file names (tokens dev, eval, test = eval, train; any case): "
-             "dev-1.txt test-1.txt dev-2.txt test-2.txt gives systems 1 and 2",
+             "dev-1.txt test-1.txt dev-2.txt test-2.txt gives systems 1 and 2. PAD files "
+             "(ASVspoof CM, bob.pad CSV, a table with bona fide / attack labels) get the PAD "
+             "report, vulnerability files (bob.bio.base vuln CSV, ASVspoof ASV, a table with "
+             "a kind column) the vulnerability report, a group column the demographic one",
     )
     rep.add_argument("-e", "--dev-eval", action="store_true",
                      help="the files come in dev/eval pairs, in order: dev of system 1, eval "
@@ -664,7 +625,7 @@ def _round_trip(value: Any) -> str:
 
 
 def _write(
-    rep: _Report, figs: dict, out: Path, *, latex: bool, pdf: bool, force: bool = False
+    rep: Report, figs: dict, out: Path, *, latex: bool, pdf: bool, force: bool = False
 ) -> list[Path]:
     """Write the report folder (see :mod:`pandas_biosig.cli._folder` for the rules)."""
 
@@ -685,7 +646,7 @@ def _write(
     return write_report(out, write, force=force, version=__version__)
 
 
-def _trials_report(args, adjust) -> tuple[_Report, dict]:
+def _trials_report(args, adjust) -> tuple[Report, dict]:
     """The report of the trial table the command line names."""
     trials, title = _load(args)
     trials, maps = calibrated_trials(
@@ -704,9 +665,9 @@ def _trials_report(args, adjust) -> tuple[_Report, dict]:
     return rep, figs
 
 
-def _tandem_report(table, title: str, args, adjust) -> tuple[_Report, dict]:
+def _tandem_report(table, title: str, args, adjust) -> tuple[Report, dict]:
     """The report of a tandem table (ASVspoof ASV + CM files, or a tidy tandem table)."""
-    rep = _Report(title, notes=TANDEM_NOTES)
+    rep = Report(title, notes=TANDEM_NOTES)
     tandem_sections(rep, table, n_resamples=args.n_resamples,
                     confidence_level=args.confidence_level, seed=args.seed, adjust=adjust,
                     alpha=args.alpha, progress=args.progress)
@@ -738,7 +699,7 @@ def main(argv: list[str] | None = None) -> int:
             rep, figs, args.out, latex=args.latex, pdf=args.pdf, force=args.force
         )
     except (SchemaError, ValueError, OSError, ImportError) as exc:
-        print(f"biosig: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"biosig: error: {one_line(exc)}", file=sys.stderr)
         return 1
     print(f"biosig: wrote {written[0]} and {len(written) - 1} more file(s) in {args.out}")
     return 0

@@ -24,19 +24,29 @@ class ColumnFormat:
     (whole numbers), ``"score"`` (score units: thresholds), ``"unitless"`` (AUC, DCF, Cllr,
     statistics...), ``"p"`` (a p-value) or ``"text"``. ``decimals``: the fewest decimals
     by default (``precision=None``); None leaves it to :data:`DEFAULT_DECIMALS`.
+    ``bounds``: for an interval bound (``fmr_low``, ``ci_high``), the columns whose value
+    it bounds, in order of preference: the bound is shown in the unit (% or not) and
+    with the decimals of the first of them that the table has.
     """
 
     name: str
     unit: Literal["%", "count", "score", "unitless", "p", "text"] = "text"
     decimals: int | None = None
+    bounds: tuple[str, ...] = ()
 
 
 #: The fewest decimals of a number whose column has no ``decimals`` of its own.
 DEFAULT_DECIMALS = 2
 
 
-def _fmt(name, unit="text", decimals=None) -> ColumnFormat:
-    return ColumnFormat(name, unit, decimals)
+def _fmt(name, unit="text", decimals=None, bounds=()) -> ColumnFormat:
+    return ColumnFormat(name, unit, decimals, tuple(bounds))
+
+
+#: What an unnamed interval (``ci_low``, ``ci_high``) bounds when the table has no
+#: ``metric`` column: its ``estimate``, or the one estimate column of a table of rates
+#: (``rate`` of :func:`~pandas_biosig.pad_rates`, ``iapmr`` of :func:`~pandas_biosig.iapmr`).
+_ESTIMATES = ("estimate", "rate", "iapmr")
 
 
 #: The one registry of result columns (and of the values of ``metric``): display name,
@@ -74,11 +84,12 @@ COLUMN_FORMATS: dict[str, ColumnFormat] = {
     "objective": _fmt("Objective", "unitless", 4),
     "d_prime": _fmt("d'", "unitless", 2), "estimate": _fmt("Estimate", "unitless"),
     "se": _fmt("SE", "unitless"), "statistic": _fmt("Statistic", "unitless", 2),
-    "ci_low": _fmt("CI low", "unitless"), "ci_high": _fmt("CI high", "unitless"),
+    "ci_low": _fmt("CI low", "unitless", bounds=_ESTIMATES),
+    "ci_high": _fmt("CI high", "unitless", bounds=_ESTIMATES),
     "log10_pvalue": _fmt("log10 p", "unitless", 2), "alpha": _fmt("alpha", "unitless"),
     "confidence_level": _fmt("Confidence level", "unitless"),
-    "weight": _fmt("Weight", "unitless"), "p_target": _fmt("p_target", "unitless"),
-    "c_miss": _fmt("c_miss", "unitless"), "c_fa": _fmt("c_fa", "unitless"),
+    "weight": _fmt("Weight", "unitless"), "p_target": _fmt("P(target)", "unitless"),
+    "c_miss": _fmt("C(miss)", "unitless"), "c_fa": _fmt("C(fa)", "unitless"),
     # p-values
     "pvalue": _fmt("p", "p", 3), "pvalue_adj": _fmt("p (adjusted)", "p", 3),
     "pvalue_mc_se": _fmt("p MC SE", "unitless", 3),
@@ -88,9 +99,90 @@ COLUMN_FORMATS: dict[str, ColumnFormat] = {
     "criterion": _fmt("Criterion"), "threshold_split": _fmt("Threshold split"),
     "threshold_from": _fmt("Threshold from"), "ci_method": _fmt("CI method"),
     "resample": _fmt("Resampling"), "null_hypothesis": _fmt("Null hypothesis"),
+    "fallback_reason": _fmt("Fallback reason"),
+    # presentation-attack detection (ISO/IEC 30107-3) and vulnerability
+    "pai": _fmt("Species"), "n_bonafide": _fmt("# bona fide", "count"),
+    "n_attack": _fmt("# attack", "count"), "n_species": _fmt("# species", "count"),
+    "n_zei": _fmt("# zero-effort", "count"), "errors": _fmt("Errors", "count"),
+    "accepted": _fmt("Accepted", "count"),
+    "apcer": _fmt("APCER", "%"), "apcer_max": _fmt("APCER (max)", "%"),
+    "apcer_max_species": _fmt("APCER (max) species"), "apcer_pooled": _fmt("APCER (pooled)", "%"),
+    "bpcer": _fmt("BPCER", "%"), "acer": _fmt("ACER", "%"), "rate": _fmt("Rate", "%"),
+    "iapmr": _fmt("IAPMR", "%"), "iapmr_max": _fmt("IAPMR (max)", "%"),
+    "iapmr_max_species": _fmt("IAPMR (max) species"),
+    # demographic differentials
+    "group": _fmt("Group"), "reference_group": _fmt("Reference group"),
+    "group_a": _fmt("Group A"), "group_b": _fmt("Group B"), "impostors": _fmt("Impostors"),
+    "n_groups": _fmt("# groups", "count"), "n_subjects": _fmt("# subjects", "count"),
+    "n_a": _fmt("n A", "count"), "n_b": _fmt("n B", "count"),
+    "fmr_low": _fmt("FMR low", "%", bounds=("fmr",)),
+    "fmr_high": _fmt("FMR high", "%", bounds=("fmr",)),
+    "fnmr_low": _fmt("FNMR low", "%", bounds=("fnmr",)),
+    "fnmr_high": _fmt("FNMR high", "%", bounds=("fnmr",)),
+    "rate_a": _fmt("Rate A", "%"), "rate_b": _fmt("Rate B", "%"),
+    "value_a": _fmt("Value A", "unitless"), "value_b": _fmt("Value B", "unitless"),
+    "fmr_max": _fmt("max FMR", "%"), "fmr_max_group": _fmt("max FMR group"),
+    "fmr_min": _fmt("min FMR", "%"), "fmr_min_group": _fmt("min FMR group"),
+    "fnmr_max": _fmt("max FNMR", "%"), "fnmr_max_group": _fmt("max FNMR group"),
+    "fnmr_min": _fmt("min FNMR", "%"), "fnmr_min_group": _fmt("min FNMR group"),
+    "fmr_ratio": _fmt("FMR ratio", "unitless"), "fnmr_ratio": _fmt("FNMR ratio", "unitless"),
+    "fdr": _fmt("FDR", "unitless", 3), "gini_fmr": _fmt("Gini (FMR)", "unitless", 3),
+    "gini_fnmr": _fmt("Gini (FNMR)", "unitless", 3), "garbe": _fmt("GARBE", "unitless", 3),
+    "inequity_rate": _fmt("IR", "unitless"), "undefined_reason": _fmt("Undefined because"),
+    # the EER bound of published results
+    "verdict": _fmt("Verdict"), "eer_a": _fmt("EER A", "%"), "eer_b": _fmt("EER B", "%"),
+    "min_significant_difference": _fmt("Least significant difference", "%"),
+    # folds and identification
+    "fold": _fmt("Fold"), "wins_a": _fmt("Wins A", "count"), "wins_b": _fmt("Wins B", "count"),
+    "ties": _fmt("Ties", "count"), "mean": _fmt("Mean", "unitless"),
+    "std": _fmt("SD", "unitless"), "min": _fmt("Min", "unitless"), "max": _fmt("Max", "unitless"),
+    "mean_a": _fmt("Mean A", "unitless"), "mean_b": _fmt("Mean B", "unitless"),
+    "rank": _fmt("Rank", "count"), "probe": _fmt("Probe"), "mated": _fmt("Mated"),
+    "n_probes": _fmt("# probes", "count"), "n_mated": _fmt("# mated", "count"),
+    "n_unmated": _fmt("# unmated", "count"), "n_correct": _fmt("# correct", "count"),
+    "n_detected": _fmt("# detected", "count"),
+    "n_false_alarms": _fmt("# false alarms", "count"),
+    "n_references": _fmt("# references", "count"), "n_mates": _fmt("# mates", "count"),
+    "dir": _fmt("DIR", "%"), "mate_score": _fmt("Mate score", "score", 4),
+    "nonmate_score": _fmt("Best non-mate score", "score", 4),
     # calibration
     "not_llr": _fmt("Not LLRs"), "source": _fmt("Source"), "term": _fmt("Term"),
     "fitted_on": _fmt("Fitted on"), "applied_to": _fmt("Applied to"),
+    "prior": _fmt("Prior", "unitless"), "fit": _fmt("Fit"),
+    "iterations": _fmt("Iterations", "count"), "converged": _fmt("Converged"),
+    # uncertainty: simultaneous bands and threshold guarantees
+    "band_low": _fmt("Band low", "unitless", bounds=_ESTIMATES),
+    "band_high": _fmt("Band high", "unitless", bounds=_ESTIMATES),
+    "resolved": _fmt("Resolved"), "bound": _fmt("Upper bound", "%"),
+    # ASV and CM in tandem (t-DCF, t-EER, a-DCF): rates in %, costs unitless
+    "asv_system": _fmt("ASV system"), "cm_system": _fmt("CM system"),
+    "version": _fmt("Version"), "costs": _fmt("Costs"),
+    "p_nontarget": _fmt("P(non-target)", "unitless"), "p_spoof": _fmt("P(spoof)", "unitless"),
+    "c_miss_asv": _fmt("C(miss, ASV)", "unitless"), "c_fa_asv": _fmt("C(fa, ASV)", "unitless"),
+    "c_miss_cm": _fmt("C(miss, CM)", "unitless"), "c_fa_cm": _fmt("C(fa, CM)", "unitless"),
+    "c_fa_spoof": _fmt("C(fa, spoof)", "unitless"),
+    "n_target": _fmt("# target", "count"), "n_nontarget": _fmt("# non-target", "count"),
+    "n_spoof": _fmt("# spoof", "count"), "n_failed": _fmt("# failed", "count"),
+    "asv_threshold": _fmt("ASV threshold", "score", 4),
+    "asv_threshold_from": _fmt("ASV threshold from"),
+    "cm_threshold": _fmt("CM threshold", "score", 4), "cm_threshold_from": _fmt("CM threshold from"),
+    "asv_pfa": _fmt("ASV P(fa)", "%"), "asv_pmiss": _fmt("ASV P(miss)", "%"),
+    "asv_pmiss_spoof": _fmt("ASV P(miss, spoof)", "%"),
+    "asv_pfa_spoof": _fmt("ASV P(fa, spoof)", "%"),
+    "cm_pmiss": _fmt("CM P(miss)", "%"), "cm_pfa": _fmt("CM P(fa)", "%"),
+    "c0": _fmt("C0", "unitless", 4), "c1": _fmt("C1", "unitless", 4),
+    "c2": _fmt("C2", "unitless", 4), "tdcf_norm": _fmt("t-DCF normaliser", "unitless", 4),
+    "min_tdcf": _fmt("min t-DCF", "unitless", 4), "act_tdcf": _fmt("act t-DCF", "unitless", 4),
+    "min_tdcf_threshold": _fmt("min t-DCF threshold", "score", 4),
+    "min_pmiss_cm": _fmt("CM P(miss) at min", "%"), "min_pfa_cm": _fmt("CM P(fa) at min", "%"),
+    "act_pmiss_cm": _fmt("CM P(miss) at act", "%"), "act_pfa_cm": _fmt("CM P(fa) at act", "%"),
+    "teer": _fmt("t-EER", "%"),
+    "min_adcf": _fmt("min a-DCF", "unitless", 4), "act_adcf": _fmt("act a-DCF", "unitless", 4),
+    "min_adcf_threshold": _fmt("min a-DCF threshold", "score", 4),
+    "min_pmiss": _fmt("P(miss) at min", "%"), "min_pfa": _fmt("P(fa) at min", "%"),
+    "min_pfa_spoof": _fmt("P(fa, spoof) at min", "%"),
+    "act_pmiss": _fmt("P(miss) at act", "%"), "act_pfa": _fmt("P(fa) at act", "%"),
+    "act_pfa_spoof": _fmt("P(fa, spoof) at act", "%"),
 }
 
 class _Names(Mapping):
@@ -135,15 +227,27 @@ def _unit(column) -> str:
     return fmt.unit if fmt is not None else "text"
 
 
+def _bound_of(column, columns) -> str | None:
+    """The column of ``columns`` whose value ``column`` bounds (an interval bound's
+    estimate, :attr:`ColumnFormat.bounds`), or None."""
+    fmt = COLUMN_FORMATS.get(column)
+    if fmt is None:
+        return None
+    return next((c for c in fmt.bounds if c in columns and c != column), None)
+
+
 def _default_decimals(column) -> int:
     fmt = COLUMN_FORMATS.get(column)
+    if fmt is not None and fmt.decimals is None and fmt.unit == "count":
+        return 0  # whole numbers, even in a float column (a count with missing values)
     return fmt.decimals if fmt is not None and fmt.decimals is not None else DEFAULT_DECIMALS
 
 
 #: Which value is best, by column (or ``metric`` value): lower for error rates and costs,
 #: higher for AUC, d' and recognition rates. Other columns are not ranked by default.
 BEST: dict[str, Literal["min", "max"]] = {
-    **{name: "min" for name in set(RATES) - {"recognition_rate", "target"}},
+    **{name: "min" for name in set(RATES) - {"recognition_rate", "target", "dir"}
+       if not COLUMN_FORMATS[name].bounds},
     "min_dcf": "min",
     "act_dcf": "min",
     "dcf": "min",
@@ -154,18 +258,21 @@ BEST: dict[str, Literal["min", "max"]] = {
     "auc": "max",
     "d_prime": "max",
     "recognition_rate": "max",
+    "dir": "max",
 }
 
 #: Columns whose meaning on a row is given by that row's ``metric``.
-BY_METRIC = ("estimate", "se", "ci_low", "ci_high", "band_low", "band_high", "mean", "std",
-             "min", "max", "mean_a", "mean_b")
+BY_METRIC = (
+    "estimate", "se", "ci_low", "ci_high", "band_low", "band_high", "mean", "std", "min",
+    "max", "mean_a", "mean_b", "value_a", "value_b",
+)
 
 #: Columns that record how a result was computed. By default one that has a single value
 #: over the rows is left out of the table and named in the caption instead.
 SETTINGS = (
     "metric", "test", "adjust", "alpha", "confidence_level", "alternative", "method",
     "criterion", "threshold_split", "weight", "target", "p_target", "c_miss", "c_fa",
-    "ci_method", "resample", "n_resamples", "threshold_from",
+    "ci_method", "resample", "n_resamples", "threshold_from", "impostors",
 )
 
 #: Columns left out by default: they repeat another column (``log10_pvalue``), or are
@@ -186,6 +293,7 @@ NOT_RANKED = frozenset(
         "n", "n_genuine", "n_impostor", "n_folds", "fa", "fr", "threshold", "threshold_a",
         "threshold_b", "min_dcf_threshold", "statistic", "log10_pvalue", "se", "ci_low",
         "ci_high", "wins_a", "wins_b", "ties", "not_llr", "objective", *PVALUES, *SETTINGS,
+        *(c for c, f in COLUMN_FORMATS.items() if f.bounds or f.unit in ("count", "score")),
     }
 )
 
@@ -200,6 +308,7 @@ TEST_NAMES = {
     "gunter_paired": "paired Guenter",
     "bootstrap": "paired bootstrap",
     "sign": "sign",
+    "eer_bound": "EER-bound McNemar",
 }
 
 #: Display names of statsmodels' ``multipletests`` methods, by canonical code.
@@ -298,14 +407,29 @@ def _is_int(value) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool) and bool(value >= 0)
 
 
+def _own_decimals(frame) -> dict:
+    """Each column's default decimals; the columns whose meaning is the row's metric
+    (:data:`BY_METRIC`) take that metric's when the table holds one metric (an FDR and
+    its interval print with the FDR's decimals)."""
+    metrics = (
+        list(dict.fromkeys(frame["metric"].dropna())) if "metric" in frame.columns else []
+    )
+    one = metrics[0] if len(metrics) == 1 and isinstance(metrics[0], Hashable) else None
+    return {
+        c: _default_decimals(one if c in BY_METRIC and one in COLUMN_FORMATS else c)
+        for c in frame.columns
+    }
+
+
 def _check_precision(precision, frame) -> dict:
+    own = _own_decimals(frame)
     if precision is None:
-        return {c: _default_decimals(c) for c in frame.columns}
+        return own
     if _is_int(precision):
         return {c: int(precision) for c in frame.columns}
     if isinstance(precision, Mapping) and all(_is_int(v) for v in precision.values()):
         _check_columns(precision, frame, "precision")
-        return {c: int(precision.get(c, _default_decimals(c))) for c in frame.columns}
+        return {c: int(precision.get(c, own[c])) for c in frame.columns}
     raise ValueError(ERROR_PRECISION.format(value=precision))
 
 

@@ -43,6 +43,7 @@ from ._rules import (
     SETTINGS,
     TEST_NAMES,
     _adjust_name,
+    _bound_of,
     _check_columns,
     _check_precision,
     _distinct,
@@ -112,13 +113,18 @@ def _percent_mask(frame, shown, percent) -> dict[str, np.ndarray]:
             else np.zeros(len(frame), dtype=bool)
         )
         mask = {}
+        by_metric = "metric" in frame.columns
         for c in frame.columns:
             if not _is_numeric(frame[c]):
                 continue
+            owner = _bound_of(c, frame.columns)
             if c in RATES:
                 mask[c] = np.ones(len(frame), dtype=bool)
-            elif c in BY_METRIC and metric_rates.any():
-                mask[c] = metric_rates
+            elif c in BY_METRIC and by_metric:
+                if metric_rates.any():
+                    mask[c] = metric_rates
+            elif owner in RATES:  # an interval bound in the unit of its estimate
+                mask[c] = np.ones(len(frame), dtype=bool)
         return mask
     if isinstance(percent, str) or not isinstance(percent, Sequence):
         raise ValueError(ERROR_PERCENT.format(value=percent))
@@ -175,8 +181,8 @@ def _directions(frame, shown, best) -> dict[str, np.ndarray]:
         return {}
     if best not in ("auto", "min", "max"):
         raise ValueError(ERROR_BEST.format(value=best))
-    if "system" not in frame.columns:
-        return {}  # a pairwise table: there is no best system
+    if "system" not in frame.columns or {"group_a", "group_b"} <= set(frame.columns):
+        return {}  # a pairwise table: there is no best system (or group)
     out = {}
     for c in shown:
         if not _is_numeric(frame[c]) or c in NOT_RANKED:
@@ -370,7 +376,7 @@ def _mark_metric(mask, values, metric, column, rows_of_metric, splits, systems, 
 
 
 def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, within,
-             merged, marked) -> list[str]:
+             merged, marked, scaled=None) -> list[str]:
     sentences: list[str] = []
     pairwise = "system_a" in frame.columns and "system_b" in frame.columns
     if pairwise:
@@ -397,7 +403,7 @@ def _caption(frame, comparison, used_metrics, moved, percent_shown, bold_any, wi
     consumed = {"test", "adjust", "alpha", "metric", "alternative"} if pairwise else set()
     if merged:
         consumed.add("confidence_level")
-    settings = _settings(frame, [c for c in moved if c not in consumed])
+    settings = _settings(frame, [c for c in moved if c not in consumed], scaled)
     if settings:
         sentences.append(settings)
     return sentences
@@ -432,8 +438,10 @@ def _pairwise_sentence(frame) -> str:
     return text + "; " + "; ".join(t for t in (adjust_text, alpha_text) if t) + "."
 
 
-def _settings(frame, columns) -> str:
-    """The constant columns moved out of the table, as one sentence ("" for none)."""
+def _settings(frame, columns, scaled=None) -> str:
+    """The constant columns moved out of the table, as one sentence ("" for none); a rate
+    in % where the table's rates are (``scaled``)."""
+    scaled = scaled or {}
     settings = []
     for c in columns:
         values = _distinct(frame[c])
@@ -442,7 +450,9 @@ def _settings(frame, columns) -> str:
             continue
         value = values[0]
         if isinstance(value, int | float | np.number) and not isinstance(value, bool):
-            settings.append(f"{c} = {_number(value)}")
+            in_percent = c in scaled and bool(np.asarray(scaled[c]).all())
+            settings.append(f"{c} = {_number(100 * value)}%" if in_percent
+                            else f"{c} = {_number(value)}")
         else:
             settings.append(f"{HEADERS.get(c, c)}: {_value_name(c, value)}")
     return "; ".join(settings) + "." if settings else ""
@@ -484,19 +494,40 @@ def _column_digits(frame, shown, scaled, digits, merged) -> dict:
     return out
 
 
-def _shared_digits(frame, shown, digits) -> dict:
-    """One number of decimals per quantity: the shown numeric columns of one unit (rates,
-    score-unit thresholds) all get the most decimals any of them needs."""
+def _shared_digits(frame, shown, digits, scaled=None) -> dict:
+    """One number of decimals per quantity: the shown numeric columns of one unit (rates
+    shown in %, score-unit thresholds) all get the most decimals any of them needs, and
+    an interval bound gets those of the value it bounds."""
+    scaled = scaled or {}
     out = dict(digits)
-    for unit in ("%", "score"):
-        same = [
-            c for c in shown
-            if _unit(c) == unit and _is_numeric(frame[c])
-            and not pd.api.types.is_integer_dtype(frame[c].dtype)
-        ]
+    numbers = [
+        c for c in shown
+        if _is_numeric(frame[c]) and not pd.api.types.is_integer_dtype(frame[c].dtype)
+    ]
+
+    def unit(c) -> str:
+        owner = _bound_of(c, frame.columns)
+        if c in scaled and len(frame) and scaled[c].all():
+            return "%"
+        return _unit(owner) if owner is not None else _unit(c)
+
+    def pairs() -> None:  # a bound and its estimate, whatever their unit
+        for c in numbers:
+            owner = _bound_of(c, frame.columns)
+            if owner in numbers:
+                out[c] = out[owner] = max(out[c], out[owner])
+
+    pairs()
+    if "metric" in frame.columns and len(_distinct(frame["metric"])) == 1:
+        same = [c for c in numbers if c in BY_METRIC]  # one quantity: the metric's
+        if len(same) > 1:
+            out.update(dict.fromkeys(same, max(out[c] for c in same)))
+    for wanted in ("%", "score"):
+        same = [c for c in numbers if unit(c) == wanted]
         if len(same) > 1:
             most = max(out[c] for c in same)
             out.update(dict.fromkeys(same, most))
+    pairs()
     return out
 
 
@@ -562,7 +593,7 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
     shown, moved, merged = _display_columns(frame, columns, intervals)
     scaled = _percent_mask(frame, shown, percent)
     digits = _column_digits(frame, shown, scaled, digits, merged)
-    digits = _shared_digits(frame, shown, digits)
+    digits = _shared_digits(frame, shown, digits, scaled)
     by_columns = _by_columns(frame, by)
     groups = _groups(frame, by_columns)
     directions = _directions(frame, shown, best)
@@ -593,7 +624,7 @@ def _prepare(frame, *, columns, percent, precision, intervals, best, comparison,
     ]
     table.caption = _caption(
         frame, comparison, used_metrics, moved, percent_shown,
-        bool(table.bold.any()), within, merged, bool(marked),
+        bool(table.bold.any()), within, merged, bool(marked), scaled if percent_shown else None,
     )
     return table
 

@@ -40,7 +40,7 @@ from ._errors import (
     FileTooLargeError,
     ScoreFileError,
 )
-from ._names import _file_system_name
+from ._names import SPLIT_TOKENS, _file_system_name, parse_name
 from ._open import (
     DEFAULT_MAX_BYTES,
     MAX_FIELDS_PER_LINE,
@@ -358,7 +358,7 @@ def _read_csv(path: Path, max_bytes: int) -> pd.DataFrame:
 
 def _table_frame(
     path, *, columns, system, split, default_system=None, split_from_name=False,
-    max_bytes=DEFAULT_MAX_BYTES,
+    max_bytes=DEFAULT_MAX_BYTES, verification=True,
 ) -> pd.DataFrame:
     max_bytes = _check_max_bytes(max_bytes)
     path = _regular_file(path)
@@ -369,7 +369,8 @@ def _table_frame(
         raise SchemaError(ERROR_MAPPING.format(path=path, missing=missing, found=list(frame.columns)))
     frame = frame.rename(columns=mapping)
     check_columns(frame)
-    _refuse_vulnerability_table(path, frame)
+    if verification:
+        _refuse_vulnerability_table(path, frame)
     if split_from_name and "split" in frame.columns:
         split = None  # the table's own split column wins over a token in its file name
     for column, value in (("system", system), ("split", split)):
@@ -386,6 +387,18 @@ def _table_frame(
         frame["trial"] = frame.groupby("system", sort=False).cumcount().to_numpy()
     first = [c for c in _CANONICAL if c in frame.columns]
     return frame[first + [c for c in frame.columns if c not in first]].reset_index(drop=True)
+
+
+def read_kind_table(path, /, *, max_bytes: int = DEFAULT_MAX_BYTES) -> pd.DataFrame:
+    """A CSV or Parquet table of PAD or vulnerability trials (PAD labels and ``pai``, or
+    a ``kind`` column), read and bounded as :func:`~pandas_biosig.read_table` reads a
+    table, its system and split named by the file as :func:`~pandas_biosig.read_scores`
+    names them when it has no such column; not checked as a verification table (the PAD
+    and vulnerability functions check it)."""
+    path = _regular_file(path)
+    system, split, _ = parse_name(path, split_tokens=SPLIT_TOKENS, class_tokens=None)
+    return _table_frame(path, columns=None, system=None, split=split, default_system=system,
+                        split_from_name=True, max_bytes=max_bytes, verification=False)
 
 
 def _refuse_vulnerability_table(path, frame: pd.DataFrame) -> None:

@@ -35,8 +35,8 @@ import pandas as pd
 
 from ._errors import ScoreFileError
 from ._formats import BOB_VULN_CSV_COLUMNS
-from ._names import _file_system_name
-from ._open import DEFAULT_MAX_BYTES, _read_sources
+from ._names import SPLIT_TOKENS, parse_name
+from ._open import DEFAULT_MAX_BYTES, _read_sources, _regular_file
 from ._parse import _csv_header, _numbers, _read_csv_strict, _split_fields
 
 __all__ = [
@@ -80,9 +80,16 @@ def _csv(source, expected) -> pd.DataFrame:
 
 
 def _finish(frames, path, system, split) -> pd.DataFrame:
+    """One table of the file's frames, named as :func:`~pandas_biosig.read_scores` names
+    a file: the system and the split read off the name (its split token removed; the
+    folder's name for a generic name such as ``scores-dev.csv``), unless given."""
+    named, named_split, _ = parse_name(
+        _regular_file(path), split_tokens=SPLIT_TOKENS, class_tokens=None
+    )
     out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    out.insert(0, "system", _file_system_name(path) if system is None else system)
+    out.insert(0, "system", named if system is None else system)
     out.insert(1, "trial", np.arange(len(out)))
+    split = named_split if split is None else split
     if split is not None:
         out["split"] = split
     return out
@@ -105,9 +112,15 @@ def read_bob_pad(
     path : path
         The score file (may be compressed or a tar archive with one member).
     system_name : optional
-        System name (default: from the file name).
+        System name. By default it is read off the file name as
+        :func:`~pandas_biosig.read_scores` reads it: the name without its extensions and
+        its split token, ``scores`` dropped (``vuln-scores-dev.csv`` is system ``vuln``),
+        or the folder's name when nothing else is left (``isv/scores-dev.csv`` is
+        ``isv``).
     split_name : optional
-        Split value to add as column ``split``.
+        Split value of column ``split``. By default the split token of the file name
+        (``dev``, ``eval``, ``test`` = eval, ``train``: :data:`~pandas_biosig.io.
+        SPLIT_TOKENS`), and no ``split`` column when the name has none.
     pai_field : {"real_id", "claimed_id", "test_label"}, default "real_id"
         4-column files only: the field holding the attack species.
     pai_pattern : str, optional
@@ -122,7 +135,8 @@ def read_bob_pad(
     -------
     DataFrame
         ``system, trial, label`` (``"bona fide"``/``"attack"``), ``score``, ``pai``
-        (None for bona fide), ``subject``, ``test_label``, and ``split`` when given.
+        (None for bona fide), ``subject``, ``test_label``, and ``split`` when given
+        or named by the file.
         ``subject`` is the claimed id: the person whose presentations they are (bona
         fide) or whose identity an attack presents, never the attack type (bob's
         ``real_id`` of an attack).
@@ -221,19 +235,19 @@ def read_bob_vuln(
         ``pai`` (the attack type; None unless an attack), ``subject`` (the probe's
         subject, ``probe_subject_id``: the person presented, the unit of dependence),
         ``reference`` (the reference's subject, ``bio_ref_subject_id``), and ``split``
-        when given.
+        when given or named by the file.
 
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "vuln-dev.csv"
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "vuln-scores-dev.csv"
     >>> _ = p.write_text("bio_ref_subject_id,probe_subject_id,probe_key,probe_attack_type,score\n"
     ...                  "a,a,k1,,3.1\na,b,k2,,0.2\na,a,k3,print,1.4\n")
-    >>> pbs.read_bob_vuln(p)[["kind", "score", "pai"]]
-          kind  score    pai
-    0  genuine    3.1   None
-    1      zei    0.2   None
-    2   attack    1.4  print
+    >>> pbs.read_bob_vuln(p)[["system", "split", "kind", "score", "pai"]]
+      system split     kind  score    pai
+    0   vuln   dev  genuine    3.1   None
+    1   vuln   dev      zei    0.2   None
+    2   vuln   dev   attack    1.4  print
     """
     frames = []
     for source in _read_sources(path, None, max_bytes):
@@ -289,9 +303,9 @@ def read_asvspoof_cm(
     -------
     DataFrame
         ``system, trial, label, score, pai`` (None for bona fide), ``utterance``,
-        ``subject`` and ``split`` when given. ``subject`` is the speaker, the unit of
-        dependence of subject-clustered intervals and tests: the first field of the 5- and
-        6-field layouts; in the 4-field layout of the organisers' t-DCF package, whose
+        ``subject`` and ``split`` when given or named by the file. ``subject`` is the
+        speaker, the unit of dependence of subject-clustered intervals and tests: the
+        first field of the 5- and 6-field layouts; in the 4-field layout of the organisers' t-DCF package, whose
         utterance is ``DIRECTORY/SPEAKER_NUMBER`` with the directory the speaker for bona
         fide trials but the attack (``SS_1/p310_s0036``) for spoofed ones, the
         utterance's name up to its first ``_`` (``p310``); a 4-field utterance without a
@@ -363,8 +377,8 @@ def read_asvspoof_asv(
     -------
     DataFrame
         ``system, trial, kind, score, pai`` (None unless an attack), and ``split`` when
-        given. No ``subject``: the file names no speaker, so intervals treat its
-        attempts as independent.
+        given or named by the file. No ``subject``: the file names no speaker, so
+        intervals treat its attempts as independent.
 
     Examples
     --------

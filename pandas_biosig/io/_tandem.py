@@ -113,6 +113,9 @@ def _speaker(utterance: np.ndarray) -> np.ndarray:
 def _read_2019(asv, cm, names, split_name) -> pd.DataFrame:
     a = read_asvspoof_asv(asv, system_name=names[0], split_name=split_name)
     c = read_asvspoof_cm(cm, system_name=names[1], split_name=split_name)
+    if split_name is None:
+        # the readers take a split off a file name; the tandem table has one only when given
+        a, c = (f.drop(columns="split", errors="ignore") for f in (a, c))
     if len(a) != len(c):
         raise ScoreFileError(ERROR_LINE_COUNTS.format(asv=_read_sources(asv)[0].name,
                                                       n_asv=len(a), cm=_read_sources(cm)[0].name,

@@ -55,7 +55,8 @@ def bayes_error(
         The tidy trial table (scores read as natural-log likelihood ratios), or a Dataset
         of :func:`pandas_biosig.bayes_error`.
     apply_to : split value or list, optional
-        Draw only these splits; by default every split (each a curve of its own colour).
+        Draw only these splits; by default every split. One colour per system, one line
+        style per split (as :func:`pbs.plot.det <pandas_biosig.plot.det>`).
     prior_log_odds : array of float, optional
         Table only: the grid of :func:`pandas_biosig.bayes_error`.
     eer : bool
@@ -78,10 +79,10 @@ def bayes_error(
     Returns
     -------
     matplotlib.axes.Axes
-        Lines: the dotted error without the scores, :math:`\min(\pi, 1 - \pi)`, then per
-        curve the actual Bayes error ``act_ber`` (solid; left out for distances, which
-        have none), the minimum ``min_ber`` (dashed) and (with ``eer``) the EER marker.
-        The legend names the curves, then the three line styles.
+        Lines: the dotted grey error without the scores, :math:`\min(\pi, 1 - \pi)`,
+        then per curve the actual Bayes error ``act_ber`` (thick; left out for distances,
+        which have none), the minimum ``min_ber`` (thin) and (with ``eer``) the EER
+        marker. The legend names the curves, then the three kinds of line.
 
     Raises
     ------
@@ -120,7 +121,7 @@ def bayes_error(
         ),
     )
     ds = _select_split(ds, apply_to)
-    found = _lines(ds, "bayes_error", split_style=False)
+    found = _lines(ds, "bayes_error", split_style=True)
     ax = _axes(ax, "bayes_error")
     names = ("norm_act_ber", "norm_min_ber", "norm_default_ber") if normalized else (
         "act_ber", "min_ber", "default_ber")
@@ -155,11 +156,11 @@ def _draw_curves(ax, ds, found, names, *, eer: bool, marker: bool) -> tuple[floa
         text = _eer_label(c.label, e) if eer else c.label
         if np.isfinite(act).any():
             has_actual = True
-            colours.plot(ax, c, ds["prior_log_odds"].values, act, label=text, linewidth=1.5,
-                         linestyle="-", zorder=2)
+            colours.plot(ax, c, ds["prior_log_odds"].values, act, label=text, linewidth=2.2,
+                         zorder=2)
             text = None
-        colours.plot(ax, c, ds["prior_log_odds"].values, low, label=text, linewidth=1.2,
-                     linestyle="--", zorder=2)
+        colours.plot(ax, c, ds["prior_log_odds"].values, low, label=text, linewidth=0.9,
+                     zorder=2)
         if marker and np.isfinite(e):
             peak = int(np.nanargmax(low))
             ax.plot(ds["prior_log_odds"].values[peak], low[peak], marker="o", markersize=6,
@@ -176,10 +177,11 @@ def _style_legend(ax, has_actual: bool, eer: bool) -> None:
     from matplotlib.lines import Line2D
 
     handles, labels = ax.get_legend_handles_labels()
-    styles: list[tuple[Literal["-", "--", ":"], str]] = [("-", "actual")] if has_actual else []
-    styles += [("--", "minimum"), (":", "without the scores")]
-    for style, text in styles:
-        handles.append(Line2D([], [], color="0.3", linestyle=style))
+    styles: list[tuple[float, Literal["-", ":"], str]] = (
+        [(2.2, "-", "actual")] if has_actual else [])
+    styles += [(0.9, "-", "minimum"), (1.0, ":", "without the scores")]
+    for width, style, text in styles:
+        handles.append(Line2D([], [], color="0.3", linestyle=style, linewidth=width))
         labels.append(text)
     ax.legend(handles, labels, **_LEGEND_OUTSIDE,
               title="EER of the ROC convex hull" if eer else None, title_fontsize="small")

@@ -56,7 +56,8 @@ def fmr_heatmap(
         A demographic trial table (then :func:`pandas_biosig.cross_group_fmr` is called
         with the arguments below) or its result.
     select : system name, optional
-        The system drawn (default: the first); the first reported split is drawn.
+        The system drawn (default: the first); the first reported split is drawn. The
+        title names the system, the split and, when the table has others, how many.
     threshold, target, on, apply_to, impostors, group, reference_group
         As in :func:`pandas_biosig.cross_group_fmr`.
     ax : matplotlib Axes, optional
@@ -64,8 +65,12 @@ def fmr_heatmap(
     Returns
     -------
     Axes
-        Cells coloured by log10 FMR (cells with no false match are white), annotated with
-        the FMR in percent and the false matches / impostor trials.
+        Cells coloured by the FMR in % on a logarithmic colour bar (cells with no false
+        match are white, as the title says), annotated with the FMR in percent and the
+        false matches / impostor trials. The title gives the threshold and how it was
+        chosen: at the default target (FMR 0.1% over all groups) the cells of groups
+        with few impostor trials often hold no false match; a larger ``target`` fills
+        them.
 
     Examples
     --------
@@ -79,14 +84,44 @@ def fmr_heatmap(
     ds = data if isinstance(data, xr.Dataset) else _dm.cross_group_fmr(
         data, threshold=threshold, target=target, on=on, apply_to=apply_to,
         impostors=impostors, group=group, reference_group=reference_group)
-    name = _pick(ds.system.values.tolist(), select)
+    systems = ds.system.values.tolist()
+    name = _pick(systems, select)
     sub = ds.sel(system=name).isel(split=0)
-    fmr = sub.fmr.values
-    ax = _axes(ax, "fmr_heatmap", figsize=(5, 4.5))
-    with np.errstate(divide="ignore"):
-        shown = np.where(fmr > 0, np.log10(np.where(fmr > 0, fmr, 1.0)), np.nan)
-    im = ax.imshow(shown, cmap="viridis", origin="upper")
-    ax.figure.colorbar(im, ax=ax, label="log10 FMR")
+    fmr = 100 * sub.fmr.values
+    ax = _axes(ax, "fmr_heatmap", figsize=(5.5, 4.5))
+    im = _cells(ax, fmr, sub)
+    colorbar = ax.figure.colorbar(im, ax=ax, label="FMR (%)")
+    for set_formatter in (colorbar.ax.yaxis.set_major_formatter,
+                          colorbar.ax.yaxis.set_minor_formatter):
+        set_formatter(_percent_ticks())
+    split = sub.split.item() if "split" in sub.coords else None
+    others = f" (1 of {len(systems)} systems; select= another)" if len(systems) > 1 else ""
+    empty = "\nwhite: no false match" if (fmr == 0).any() else ""
+    ax.set_title(f"{name}{f', {split}' if split is not None else ''}{others}\n"
+                 f"threshold {float(sub.threshold):.4g}"
+                 f"{_rule(threshold, target) if isinstance(data, pd.DataFrame) else ''}{empty}",
+                 fontsize="small")
+    return ax
+
+
+def _rule(threshold, target: float) -> str:
+    """How the one threshold was chosen, in words."""
+    if not isinstance(threshold, str):
+        return " (given)"
+    if threshold in ("far", "frr"):
+        return f": {threshold.upper()} {100 * target:g}% over all groups"
+    return f": {threshold.upper()} over all groups"
+
+
+def _cells(ax, fmr: np.ndarray, sub):
+    """The cells, coloured by FMR in % on a log scale (zeros white), and their texts."""
+    from matplotlib.colors import LogNorm
+
+    positive = fmr[fmr > 0]
+    low, high = (positive.min(), positive.max()) if positive.size else (0.01, 1.0)
+    norm = LogNorm(vmin=low, vmax=high if high > low else low * 10)
+    shown = np.ma.masked_where(~(fmr > 0), fmr)
+    im = ax.imshow(shown, cmap="viridis", norm=norm, origin="upper")
     groups = [str(g) for g in sub.group.values]
     refs = [str(g) for g in sub.reference_group.values]
     ax.set_xticks(range(len(refs)), refs)
@@ -96,15 +131,17 @@ def fmr_heatmap(
     for i in range(len(groups)):
         for j in range(len(refs)):
             n = int(sub.n_impostor.values[i, j])
-            text = "–" if n == 0 else f"{100 * fmr[i, j]:.3g}%\n{int(sub.fa.values[i, j])}/{n}"
-            # matplotlib's stubs type a norm of a number as any array-like
-            light = (not np.isfinite(shown[i, j])
-                     or float(im.norm(shown[i, j])) > 0.6)  # type: ignore[arg-type]
+            text = "–" if n == 0 else f"{fmr[i, j]:.3g}%\n{int(sub.fa.values[i, j])}/{n}"
+            light = not fmr[i, j] > 0 or float(norm(fmr[i, j])) > 0.6
             ax.text(j, i, text, ha="center", va="center", fontsize=8,
                     color="black" if light else "white")
-    thr = float(sub.threshold)
-    ax.set_title(f"{name}: FMR at threshold {thr:.4g}")
-    return ax
+    return im
+
+
+def _percent_ticks():
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _: f"{v:.3g}")
 
 
 def group_det(
@@ -162,11 +199,21 @@ def group_det(
                           "label": t[label].to_numpy(), "score": t[score].to_numpy()})
     ax = det(table, split=None, eer=False, ax=ax)
     colours = {line.get_label(): line.get_color() for line in ax.get_lines()}
+    unmarked = []
     for row in rows.itertuples():
         if row.fmr > 0 and row.fnmr > 0:
             ax.plot(ppndf(row.fmr), ppndf(row.fnmr), marker="o", linestyle="none",
                     color=colours.get(str(row.group), "k"), markeredgecolor="white", zorder=4)
+        else:
+            unmarked.append(f"{row.group} ({'FMR' if row.fmr == 0 else 'FNMR'} 0)")
     ax.set_xlabel("False match rate, FMR (%)")
     ax.set_ylabel("False non-match rate, FNMR (%)")
-    ax.set_title(f"{name}: one threshold ({rows.threshold.iloc[0]:.4g}) for every group")
+    systems = list(dict.fromkeys(rates.system))
+    others = f" (1 of {len(systems)} systems; select= another)" if len(systems) > 1 else ""
+    where = f", {sp}" if sp is not None else ""
+    off = f"; off the axes: {', '.join(map(str, unmarked))}" if unmarked else ""
+    ax.set_title(
+        f"{name}{where}{others}\none threshold {rows.threshold.iloc[0]:.4g}"
+        f"{_rule(threshold, target)}\ndots: each group's FMR, FNMR there{off}",
+        fontsize="small")
     return ax
