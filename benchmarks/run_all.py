@@ -81,8 +81,16 @@ GROUP_CASES = {
     "groups_error_rates": '`error_rates(by="grp", threshold="eer")`',
     "groups_eer_shuffled": '`eer(by="grp")`, rows in random order',
     "groups_summary_shuffled": '`summary(by="grp")`, rows in random order',
+    "groups_bootstrap": '`bootstrap(by="grp")` (its defaults: threshold EER, 1,000 replicates)',
+    "groups_compare_groups": (
+        '`compare_groups(group="grp")` (10 subjects per group; its defaults: FMR and FNMR '
+        "at the FMR-1e-3 threshold, subject bootstrap of 1,000 replicates, every pair)"),
 }
 GROUP_SIZE = 100
+#: ``compare_groups`` reports every pair of groups (G (G - 1) rows): run up to this many.
+COMPARE_GROUPS_MAX = 1000
+#: Subjects per group in the ``compare_groups`` row.
+GROUP_SUBJECTS = 10
 MODULES = {"sklearn": "sklearn", "bob": "bob.measure", "pyeer": "pyeer"}
 #: The compare row: systems scoring the same trials (all pairs paired), and their subjects.
 COMPARE_SYSTEMS, COMPARE_SUBJECTS = 20, 1000
@@ -161,10 +169,25 @@ def _group_table(groups: int, seed: int = 0, shuffled: bool = False):
     return table
 
 
+def _demographic_table(groups: int):
+    """:func:`_group_table` as a demographic table: ``grp`` the group of the probe and of
+    the reference (every impostor trial within its group), :data:`GROUP_SUBJECTS`
+    subjects per group (trial ``i`` of a group belongs to subject ``i`` mod 10)."""
+    table = _group_table(groups)
+    within = np.tile(np.arange(GROUP_SIZE) % GROUP_SUBJECTS, groups)
+    table["subject"] = table["grp"].to_numpy() * GROUP_SUBJECTS + within
+    table["ref_grp"] = table["grp"]
+    return table
+
+
 def _make_groups(case: str, groups: int):
     """(input, call) of a many-groups row."""
     import pandas_biosig as pbs
 
+    if case == "groups_compare_groups":
+        demo = _demographic_table(groups)
+        return demo, lambda: pbs.compare_groups(demo, group="grp", reference_group="ref_grp",
+                                                seed=0)
     table = _group_table(groups, shuffled=case.endswith("_shuffled"))
     calls = {
         "groups_sort": lambda: np.sort(table["score"].to_numpy()),
@@ -174,6 +197,7 @@ def _make_groups(case: str, groups: int):
         "groups_error_rates": lambda: pbs.error_rates(table, by="grp", threshold="eer"),
         "groups_eer_shuffled": lambda: pbs.eer(table, by="grp"),
         "groups_summary_shuffled": lambda: pbs.summary(table, by="grp"),
+        "groups_bootstrap": lambda: pbs.bootstrap(table, by="grp", seed=0),
     }
     return table, calls[case]
 
@@ -590,6 +614,10 @@ def _run_groups(args, results, say) -> None:
         if case in args.skip:
             continue
         for groups in (int(g) for g in args.groups):
+            if case == "groups_compare_groups" and groups > COMPARE_GROUPS_MAX:
+                res = {"error": f"not run ({groups * (groups - 1):,} rows)"}
+                results["groups"][f"{case}:{groups}"] = res
+                continue
             res = _run_worker(sys.executable, ["curve", case, str(groups), str(args.repeat)],
                               args.timeout)
             results["groups"][f"{case}:{groups}"] = res

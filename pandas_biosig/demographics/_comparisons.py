@@ -5,7 +5,6 @@ a figure of merit; p-values adjusted per family.
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections.abc import Hashable, Sequence
 
 import numpy as np
@@ -15,17 +14,15 @@ from .._core.options import Adjust, NonFinite, Orientation
 from .._core.pairwise import adjust_pvalues as _adjust
 from .._core.protocol import AUTO
 from .._core.replicates import (
-    FALLBACK_DIFFERENCE,
     bootstrap_pvalue,
-    clopper_pearson,
     constant_replicates,
-    exact_difference,
 )
 from .._core.schema import SchemaError, check_option
 from .._core.validation import check_adjust, check_alpha, check_confidence_level, check_weight
 from .._core.validation import check_n_resamples as _check_resamples
 from .._kernels import fairness as _fair
 from .._kernels.resample import percentile_interval
+from ._pairs import pair_columns
 from ._plan import (
     _BOOT,
     COMPARE_FAIRNESS_COLUMNS,
@@ -49,34 +46,6 @@ from ._plan import (
     _rng,
     check_clusters,
 )
-
-
-def _score_test(k1, n1, k2, n2, level):
-    from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        res = test_proportions_2indep(k1, n1, k2, n2, method="score", compare="diff")
-        low, high = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff",
-                                               alpha=1 - level)
-    stat, p = float(res.statistic), float(res.pvalue)
-    if not np.isfinite(p):  # pooled rate 0 or 1: both groups identical, no evidence
-        stat, p = 0.0, 1.0
-    return stat, p, float(low), float(high)
-
-
-def _bootstrap_test(est: float, d: np.ndarray, level: float):
-    """``(statistic, pvalue, low, high)`` of one difference from its replicated differences
-    ``d`` (NaN replicates dropped): estimate / replicate s.d., the two-sided bootstrap
-    p-value and the percentile interval."""
-    d = d[np.isfinite(d)]
-    if not d.size:
-        return float("nan"), float("nan"), float("nan"), float("nan")
-    p = bootstrap_pvalue(d)
-    sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
-    stat = est / sd if sd > 0 else (0.0 if est == 0 else float("nan"))
-    lo, hi = (float(v) for v in percentile_interval(d, level))
-    return stat, p, lo, hi
 
 
 @_doc
@@ -176,29 +145,43 @@ def compare_groups(
         reps = (_group_replicates(plan, rep, present, rng, n_resamples) if how == _BOOT
                 else None)
         units = "subjects" if plan.has_subject else "trials"
-        rows = []
-        for metric, err, tot in (("fmr", fa, n_imp), ("fnmr", fr, n_gen)):
-            for a, b in itertools.combinations(present, 2):
-                ra = err[a] / tot[a] if tot[a] else float("nan")
-                rb = err[b] / tot[b] if tot[b] else float("nan")
-                est = ra - rb
-                stat, p, lo, hi, why = _pair_test(reps, metric, a, b, (err, tot), est, level,
-                                                  units)
-                rows.append(dict(
-                    system=rep.part.system, split=rep.part.split, metric=metric,
-                    group_a=plan.labels[a], group_b=plan.labels[b], impostors=plan.impostors,
-                    threshold_from=rep.threshold_from,
-                    threshold=plan.sign * rep.threshold, n_a=int(tot[a]), n_b=int(tot[b]),
-                    rate_a=ra, rate_b=rb, estimate=est, statistic=stat, pvalue=p,
-                    test=how, adjust=adj if adj is not None else "none", alpha=alpha,
-                    confidence_level=level, ci_low=lo, ci_high=hi,
-                    resample=None if how != _BOOT else units[:-1], fallback_reason=why,
-                ))
-        p_adj, reject = _adjust(np.array([r["pvalue"] for r in rows]), adj, alpha)
-        for r, pa, rj in zip(rows, p_adj, reject, strict=True):
-            r["pvalue_adj"], r["reject"] = float(pa), bool(rj)
-        out.extend(rows)
-    return _frame(out, COMPARE_GROUPS_COLUMNS)
+        first, second = np.triu_indices(len(present), 1)  # itertools.combinations' order
+        pa, pb = np.asarray(present)[first], np.asarray(present)[second]
+        parts = [(metric, pair_columns(reps, metric, pa, pb, counts, level, units), counts[1])
+                 for metric, counts in (("fmr", (fa, n_imp)), ("fnmr", (fr, n_gen)))]
+        p_adj, reject = _adjust(np.concatenate([c["pvalue"] for _, c, _ in parts]), adj, alpha)
+        m = 2 * pa.size
+        same = dict(system=[rep.part.system] * m, split=[rep.part.split] * m,
+                    impostors=[plan.impostors] * m, threshold_from=[rep.threshold_from] * m,
+                    threshold=np.full(m, plan.sign * rep.threshold), test=[how] * m,
+                    adjust=[adj if adj is not None else "none"] * m, alpha=np.full(m, alpha),
+                    confidence_level=np.full(m, level),
+                    resample=[None if how != _BOOT else units[:-1]] * m)
+        cols = {
+            "metric": [metric for metric, _, _ in parts for _ in range(pa.size)],
+            "group_a": [plan.labels[j] for j in pa] * 2, "group_b": [plan.labels[j] for j in pb] * 2,
+            "n_a": np.concatenate([tot[pa] for *_, tot in parts]).astype(np.int64),
+            "n_b": np.concatenate([tot[pb] for *_, tot in parts]).astype(np.int64),
+            **{name: _joined([c[name] for _, c, _ in parts])
+               for name in ("rate_a", "rate_b", "estimate", "statistic", "pvalue", "ci_low",
+                            "ci_high", "fallback_reason")},
+            "pvalue_adj": p_adj, "reject": reject.astype(bool), **same,
+        }
+        out.append(cols)
+    return _frame_columns(out, COMPARE_GROUPS_COLUMNS)
+
+
+def _joined(values: list):
+    if isinstance(values[0], list):
+        return [v for part in values for v in part]
+    return np.concatenate(values)
+
+
+def _frame_columns(parts: list[dict], columns: list[str]) -> pd.DataFrame:
+    """The rows of every family, from their columns (as :func:`_frame` builds them from
+    records: Python objects inferred, numbers as numbers)."""
+    data = {name: _joined([p[name] for p in parts]) for name in columns}
+    return pd.DataFrame(data, columns=columns)
 
 
 def _group_replicates(plan: _Plan, rep, present, rng, n_resamples) -> dict:
@@ -212,39 +195,6 @@ def _group_replicates(plan: _Plan, rep, present, rng, n_resamples) -> dict:
         out[j] = {"fmr": (reps[0], int((cc[2][members] > 0).sum())),
                   "fnmr": (reps[1], int((cc[0][members] > 0).sum()))}
     return out
-
-
-def _pair_test(reps, metric, a, b, counts, est, level, units):
-    """``(statistic, pvalue, low, high, fallback_reason)`` of groups a and b: the bootstrap
-    (``reps``; exact bounds when its replicates cannot vary) or the score test."""
-    err, tot = counts
-    if tot[a] == 0 or tot[b] == 0:
-        nan = float("nan")
-        return nan, nan, nan, nan, None
-    if reps is None:
-        return (*_score_test(int(err[a]), int(tot[a]), int(err[b]), int(tot[b]), level), None)
-    (da, ha), (db, hb) = reps[a][metric], reps[b][metric]
-    d = da - db
-    if constant_replicates(d):
-        return _exact_fallback(d, est, (err[a] / tot[a], ha), (err[b] / tot[b], hb), level,
-                               units)
-    return (*_bootstrap_test(est, d, level), None)
-
-
-def _exact_fallback(d, est, a, b, level, units):
-    """``(statistic, pvalue, low, high, fallback_reason)`` of a difference of two group
-    rates whose replicates cannot vary (each rate 0 or 1 in every resample): exact
-    Clopper–Pearson bounds of each rate on its units (the subjects, or trials, that hold
-    the class), at level 1 − (1 − level)/2 each (Bonferroni), and p-value 1 when the two
-    rates are equal (no evidence of a difference)."""
-    alpha = (1 - level) / 2
-    bounds = [clopper_pearson(round(rate * n), n, alpha) for rate, n in (a, b)]
-    low, high = exact_difference(*bounds)
-    p = 1.0 if est == 0 else float("nan")
-    why = FALLBACK_DIFFERENCE.format(
-        value=float(d[np.isfinite(d)][0]) if np.isfinite(d).any() else est, units=units, m=2,
-        p="p-value 1 (the two rates are equal)" if est == 0 else "no p-value")
-    return (0.0 if est == 0 else float("nan")), p, low, high, why
 
 
 def _fom_values(metric: str, fmr: np.ndarray, fnmr: np.ndarray,

@@ -47,6 +47,11 @@ from .._core.replicates import (
     replicate_progress,
 )
 from .._core.schema import SchemaError, Trials, check_option, validate_trials
+from .._core.segmented_bootstrap import (
+    replicate_bounds,
+    segmented_bootstrap_applies,
+    segmented_replicates,
+)
 from .._core.validation import (
     ERROR_CONFIDENCE_LEVEL,
     check_alternative,
@@ -306,39 +311,43 @@ def bootstrap(
     plan = protocol.resolve(trials, needs_threshold=metric in FIXED_THRESHOLD_METRICS, resample=unit)
     rng = make_rng(seed)
     tick = replicate_progress(progress, n_resamples * len(plan), "bootstrap")
-    groups, rows = [], []
-    done = 0
-    for r in plan:
-        g, sw, t = r.group, r.sweep, r.threshold
-        estimate = f(sw, t)
-        hull = HullReplicates(sw) if metric == "eer_rocch" and unit == "label" else None
-        reps = None if hull else Replicates(g, sw, unit, lazy=metric in LOCAL_METRICS)
-        values = np.empty(n_resamples)
-        for i in range(n_resamples):
-            # the hull EER needs the replicate's hull near the crossing only
-            values[i] = hull.draw(rng) if hull else f(cast(Replicates, reps).draw(rng), t)
-            done += 1
-            tick(done)
-        low, high = _bounds(method, values, estimate, confidence_level, reps, r, f, metric,
-                            unit)
-        groups.append(g)
-        rows.append(
-            dict(
-                metric=metric,
-                estimate=estimate,
-                se=float(np.nanstd(values, ddof=1)) if n_resamples > 1 else float("nan"),
-                ci_low=low,
-                ci_high=high,
-                confidence_level=confidence_level,
-                ci_method=method,
-                resample=unit,
-                n_resamples=n_resamples,
-                threshold=sign * t,
-                threshold_from=r.threshold_from,
-                weight=r.weight,
-            )
-        )
-    return result_frame(trials, groups, rows, BOOTSTRAP_COLUMNS)
+    common = dict(metric=metric, confidence_level=confidence_level, ci_method=method,
+                  resample=unit, n_resamples=n_resamples)
+    if trials.by and segmented_bootstrap_applies(plan, metric, unit, method):
+        values, estimates = segmented_replicates(plan, metric, n_resamples, rng, tick)
+        rows = [dict(common, estimate=e, se=se, ci_low=lo, ci_high=hi, threshold=sign * r.threshold,
+                     threshold_from=r.threshold_from, weight=r.weight)
+                for r, e, se, lo, hi in zip(plan, *replicate_bounds(
+                    values, estimates, confidence_level, method), strict=True)]
+        return result_frame(trials, [r.group for r in plan], rows, BOOTSTRAP_COLUMNS)
+    rows = [dict(common, **_group_row(r, f, metric, unit, method, n_resamples,
+                                      confidence_level, rng, tick, i * n_resamples, sign))
+            for i, r in enumerate(plan)]
+    return result_frame(trials, [r.group for r in plan], rows, BOOTSTRAP_COLUMNS)
+
+
+def _group_row(r: Resolved, f, metric, unit, method, n_resamples, confidence_level, rng, tick,
+               done: int, sign: float) -> dict:
+    """The numbers of one group's bootstrap row: its replicates drawn one by one."""
+    g, sw, t = r.group, r.sweep, r.threshold
+    estimate = f(sw, t)
+    hull = HullReplicates(sw) if metric == "eer_rocch" and unit == "label" else None
+    reps = None if hull else Replicates(g, sw, unit, lazy=metric in LOCAL_METRICS)
+    values = np.empty(n_resamples)
+    for i in range(n_resamples):
+        # the hull EER needs the replicate's hull near the crossing only
+        values[i] = hull.draw(rng) if hull else f(cast(Replicates, reps).draw(rng), t)
+        tick(done + i + 1)
+    low, high = _bounds(method, values, estimate, confidence_level, reps, r, f, metric, unit)
+    return dict(
+        estimate=estimate,
+        se=float(np.nanstd(values, ddof=1)) if n_resamples > 1 else float("nan"),
+        ci_low=low,
+        ci_high=high,
+        threshold=sign * t,
+        threshold_from=r.threshold_from,
+        weight=r.weight,
+    )
 
 
 def paired_bootstrap(
