@@ -89,33 +89,44 @@ def eer_brackets(sg: Segments, rng: np.random.Generator, n_resamples: int, *,
 
 
 def _bisect(ro, cn, cp, n, p, rng, reps: int):
-    """The bracket of ``reps`` replicates of every segment (pairs segment-major)."""
+    """The bracket of ``reps`` replicates of every segment (pairs segment-major).
+
+    The pairs still searching are held in compact arrays (their state carried from step
+    to step: the bracket, the original and the drawn counts at both its ends); a pair
+    leaves them, into the output, once its bracket is two adjacent positions.
+    """
     size = n.size
     seg = np.repeat(np.arange(size), reps)
+    total = seg.size
+    out = [np.zeros(total, dtype=np.int64) for _ in range(5)]  # lo, cnl, cpl, cnh, cph
     base = ro[:-1][seg]
-    lo = np.zeros(seg.size, dtype=np.int64)
     hi = (ro[1:] - ro[:-1])[seg]
-    cnl = np.zeros(seg.size, dtype=np.int64)
-    cpl = np.zeros(seg.size, dtype=np.int64)
-    cnh, cph = n[seg], p[seg]
-    active = np.flatnonzero(hi - lo > 1)
-    while active.size:
-        low, h = lo[active], hi[active]
-        m = (low + h) // 2
-        g0 = base[active]
-        at = (g0 + low, g0 + m, g0 + h)
-        ln, mn, hn = (cn[i] for i in at)
-        lp, mp, hp = (cp[i] for i in at)
-        xn = cnl[active] + _split(rng, cnh[active] - cnl[active], mn - ln, hn - ln)
-        xp = cpl[active] + _split(rng, cph[active] - cpl[active], mp - lp, hp - lp)
-        s = seg[active]
-        ns, ps = n[s], p[s]
-        crossed = (ns - xn) / ns - xp / ps <= 0  # FAR - FRR <= 0, as Sweep._d computes it
-        up, down = active[crossed], active[~crossed]
-        hi[up], cnh[up], cph[up] = m[crossed], xn[crossed], xp[crossed]
-        lo[down], cnl[down], cpl[down] = m[~crossed], xn[~crossed], xp[~crossed]
-        active = active[hi[active] - lo[active] > 1]
-    return lo, cnl, cpl, cnh, cph
+    zero = np.zeros(total, dtype=np.int64)
+    ns, ps = n[seg], p[seg]
+    # state: pair, base, lo, hi, drawn (cnl, cpl, cnh, cph), original (onl, opl, onh, oph)
+    state = [np.arange(total), base, zero, hi, zero, zero, ns, ps, cn[base], cp[base],
+             cn[base + hi], cp[base + hi], ns, ps]
+    while True:
+        pair, g0, lo, hi, cnl, cpl, cnh, cph, onl, opl, onh, oph, nn, pp = state
+        done = hi - lo <= 1
+        if done.any():
+            for arr, v in zip(out, (lo, cnl, cpl, cnh, cph), strict=True):
+                arr[pair[done]] = v[done]
+            keep = ~done
+            state = [v[keep] for v in state]
+            pair, g0, lo, hi, cnl, cpl, cnh, cph, onl, opl, onh, oph, nn, pp = state
+        if not pair.size:
+            return out
+        m = (lo + hi) >> 1
+        onm, opm = cn[g0 + m], cp[g0 + m]
+        xn = cnl + _split(rng, cnh - cnl, onm - onl, onh - onl)
+        xp = cpl + _split(rng, cph - cpl, opm - opl, oph - opl)
+        crossed = (nn - xn) / nn - xp / pp <= 0  # FAR - FRR <= 0, as Sweep._d computes it
+        state = [pair, g0, np.where(crossed, lo, m), np.where(crossed, m, hi),
+                 np.where(crossed, cnl, xn), np.where(crossed, cpl, xp),
+                 np.where(crossed, xn, cnh), np.where(crossed, xp, cph),
+                 np.where(crossed, onl, onm), np.where(crossed, opl, opm),
+                 np.where(crossed, onm, onh), np.where(crossed, opm, oph), nn, pp]
 
 
 def bracket_eer(br: Brackets, n: np.ndarray, p: np.ndarray, method: str) -> np.ndarray:

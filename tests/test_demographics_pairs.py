@@ -1,0 +1,139 @@
+"""``compare_groups`` tests every pair of a family as arrays: each row equals, to the bit,
+the test of that pair alone (:func:`pair_test`, one pair at a time, as the rows were built
+before), on random demographic tables with ties, subjects, replicates that cannot vary,
+undefined replicates, the score test, dev/eval thresholds and every impostor rule."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pandas_biosig as pbs
+from pandas_biosig._core.pairwise import adjust_pvalues
+from pandas_biosig.demographics._comparisons import _group_replicates
+from pandas_biosig.demographics._pairs import pair_test
+from pandas_biosig.demographics._plan import (
+    _BOOT,
+    COMPARE_GROUPS_COLUMNS,
+    TEST_METHODS,
+    _counts,
+    _method,
+    _plan,
+    _rng,
+)
+
+
+def one_pair_at_a_time(data, *, test="auto", adjust="holm", alpha=0.05, confidence_level=0.95,
+                       n_resamples=1000, seed=None, **kwargs):
+    """The rows of ``compare_groups``, each pair tested alone and the frame built from
+    records (the reference)."""
+    plan = _plan(data, **{"group": "group", "reference_group": "reference_group",
+                          "impostors": "same_group", "threshold": "far", "target": 1e-3,
+                          "on": "auto", "apply_to": "auto", "system": "system",
+                          "trial": "trial", "label": "label", "score": "score",
+                          "split": "split", "subject": "subject",
+                          "orientation": "similarity", "nonfinite": "raise", **kwargs})
+    how = _method(test, plan, TEST_METHODS, _BOOT, "test")
+    rng = _rng(seed)
+    k = len(plan.labels)
+    out = []
+    for rep in plan.reported:
+        n_gen, n_imp, fr, fa = _counts(rep.part, rep.threshold, k)
+        present = [j for j in range(k) if n_gen[j] + n_imp[j] > 0]
+        reps = _group_replicates(plan, rep, present, rng, n_resamples) if how == _BOOT else None
+        units = "subjects" if plan.has_subject else "trials"
+        rows = []
+        for metric, err, tot in (("fmr", fa, n_imp), ("fnmr", fr, n_gen)):
+            for a, b in itertools.combinations(present, 2):
+                ra = err[a] / tot[a] if tot[a] else float("nan")
+                rb = err[b] / tot[b] if tot[b] else float("nan")
+                stat, p, lo, hi, why = pair_test(reps, metric, a, b, (err, tot), ra - rb,
+                                                 confidence_level, units)
+                rows.append(dict(
+                    system=rep.part.system, split=rep.part.split, metric=metric,
+                    group_a=plan.labels[a], group_b=plan.labels[b], impostors=plan.impostors,
+                    threshold_from=rep.threshold_from, threshold=plan.sign * rep.threshold,
+                    n_a=int(tot[a]), n_b=int(tot[b]), rate_a=ra, rate_b=rb, estimate=ra - rb,
+                    statistic=stat, pvalue=p, test=how,
+                    adjust=adjust if adjust is not None else "none", alpha=alpha,
+                    confidence_level=confidence_level, ci_low=lo, ci_high=hi,
+                    resample=None if how != _BOOT else units[:-1], fallback_reason=why))
+        p_adj, reject = adjust_pvalues(np.array([r["pvalue"] for r in rows]), adjust, alpha)
+        for r, pa, rj in zip(rows, p_adj, reject, strict=True):
+            r["pvalue_adj"], r["reject"] = float(pa), bool(rj)
+        out.extend(rows)
+    return pd.DataFrame(out, columns=COMPARE_GROUPS_COLUMNS)
+
+
+def demographic_table(groups=12, seed=0, subjects=4, decimals=1, split=False, systems=1,
+                      one_class_subjects=False):
+    """Groups of 20-60 trials, 30 % genuine, scores rounded (ties), some cross-group
+    impostor trials; subject ids per group (None: no subject column); with
+    ``one_class_subjects``, in every other group the first subject holds all the genuine
+    trials and no other (a replicate may draw no trial of a class: undefined rates)."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(20, 60, groups)
+    grp = np.repeat(np.arange(groups), sizes)
+    n = grp.size
+    genuine = rng.random(n) < 0.3
+    sub = rng.integers(0, subjects or 1, n)
+    if one_class_subjects:
+        genuine = np.where(grp % 2 == 0, sub == 0, genuine)
+    quality = rng.normal(0, 0.4, groups)[grp]  # groups differ
+    ref = np.where(~genuine & (rng.random(n) < 0.2), rng.integers(0, groups, n), grp)
+    frames = []
+    for s in range(systems):
+        score = np.round(rng.normal(np.where(genuine, 2.0 + quality, 0.0), 1.0), decimals)
+        t = pd.DataFrame({"system": f"s{s}", "group": grp.astype(str), "reference_group":
+                          ref.astype(str), "trial": np.arange(n), "label": genuine,
+                          "score": score})
+        if subjects:
+            t["subject"] = grp * 100 + sub
+        if split:
+            t["split"] = np.where(np.arange(n) % 2 == 0, "dev", "eval")
+        frames.append(t)
+    return pd.concat(frames, ignore_index=True)
+
+
+CASES = [
+    (dict(), dict(seed=0, n_resamples=200)),
+    (dict(subjects=2, seed=1, one_class_subjects=True),
+     dict(seed=1, n_resamples=100, threshold="eer")),  # undefined replicates
+    (dict(seed=2), dict(seed=2, n_resamples=100, target=0.2, adjust="bonferroni")),
+    (dict(subjects=None, seed=3), dict()),  # the score test
+    (dict(subjects=None, seed=4), dict(test="bootstrap", seed=4, n_resamples=50)),
+    (dict(seed=5, split=True, systems=2), dict(seed=5, n_resamples=80, threshold="min_hter",
+                                              impostors="all", adjust=None)),
+    (dict(seed=6, decimals=0), dict(seed=6, n_resamples=60, threshold=0.5,
+                                    confidence_level=0.9)),
+]
+
+
+@pytest.mark.parametrize(("table", "kwargs"), CASES)
+def test_every_row_equals_its_pair_tested_alone(table, kwargs):
+    data = demographic_table(**table)
+    got = pbs.compare_groups(data, **kwargs)
+    want = one_pair_at_a_time(data, **kwargs)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+def test_the_cases_hold_each_kind_of_row():
+    """The tables above hold bootstrap rows, exact fallbacks and undefined replicates."""
+    kinds = set()
+    for table, kwargs in CASES[:3]:
+        t = pbs.compare_groups(demographic_table(**table), **kwargs)
+        kinds |= {"fallback"} if t["fallback_reason"].notna().any() else set()
+        kinds |= {"bootstrap"} if (t["fallback_reason"].isna() & t["pvalue"].notna()).any() else set()
+    assert kinds == {"fallback", "bootstrap"}
+    data = demographic_table(**CASES[1][0])
+    plan = _plan(data, group="group", reference_group="reference_group",
+                 impostors="same_group", threshold="eer", target=1e-3, on="auto",
+                 apply_to="auto", system="system", trial="trial", label="label",
+                 score="score", split="split", subject="subject",
+                 orientation="similarity", nonfinite="raise")
+    rep = plan.reported[0]
+    present = list(range(len(plan.labels)))
+    reps = _group_replicates(plan, rep, present, np.random.default_rng(1), 100)
+    assert any(np.isnan(r["fmr"][0]).any() or np.isnan(r["fnmr"][0]).any()
+               for r in reps.values())
