@@ -85,6 +85,10 @@ GROUP_CASES = {
     "groups_compare_groups": (
         '`compare_groups(group="grp")` (10 subjects per group; its defaults: FMR and FNMR '
         "at the FMR-1e-3 threshold, subject bootstrap of 1,000 replicates, every pair)"),
+    "groups_group_rates": (
+        '`group_rates(group="grp")` (the same table; its defaults: cluster Wilson intervals)'),
+    "groups_pad_metrics": (
+        '`pad_metrics(by="grp")` (20 bona fide and 4 species of 20 attacks per group)'),
 }
 GROUP_SIZE = 100
 #: ``compare_groups`` reports every pair of groups (G (G - 1) rows): run up to this many.
@@ -180,6 +184,17 @@ def _demographic_table(groups: int):
     return table
 
 
+def _pad_table(groups: int):
+    """:func:`_group_table` as a PAD table: the genuine trials bona fide, the others
+    attacks of four species (``pai``) in turn."""
+    table = _group_table(groups)
+    attack = ~table["label"].to_numpy()
+    table["label"] = np.where(attack, "attack", "bona fide")
+    species = np.array(["print", "replay", "mask", "makeup"], dtype=object)
+    table["pai"] = np.where(attack, species[np.arange(len(table)) % 4], None)
+    return table
+
+
 def _make_groups(case: str, groups: int):
     """(input, call) of a many-groups row."""
     import pandas_biosig as pbs
@@ -188,6 +203,12 @@ def _make_groups(case: str, groups: int):
         demo = _demographic_table(groups)
         return demo, lambda: pbs.compare_groups(demo, group="grp", reference_group="ref_grp",
                                                 seed=0)
+    if case == "groups_group_rates":
+        demo = _demographic_table(groups)
+        return demo, lambda: pbs.group_rates(demo, group="grp", reference_group="ref_grp")
+    if case == "groups_pad_metrics":
+        pad = _pad_table(groups)
+        return pad, lambda: pbs.pad_metrics(pad, by="grp")
     table = _group_table(groups, shuffled=case.endswith("_shuffled"))
     calls = {
         "groups_sort": lambda: np.sort(table["score"].to_numpy()),

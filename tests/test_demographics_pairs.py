@@ -137,3 +137,28 @@ def test_the_cases_hold_each_kind_of_row():
     reps = _group_replicates(plan, rep, present, np.random.default_rng(1), 100)
     assert any(np.isnan(r["fmr"][0]).any() or np.isnan(r["fnmr"][0]).any()
                for r in reps.values())
+
+
+def test_group_rates_of_many_groups_equal_each_group_counted_alone():
+    """``group_rates`` finds each group's subjects with one sort: its ``n_subjects`` and
+    cluster Wilson bounds equal those of the group's own trials, masked one at a time."""
+    from pandas_biosig.demographics._plan import _cluster_wilson
+
+    data = demographic_table(groups=30, seed=7, subjects=5)
+    got = pbs.group_rates(data, threshold=0.5)
+    assert (got["ci_method"] == "wilson_cluster").all()
+    score = data["score"].to_numpy()
+    counted = data["label"].to_numpy() | (data["group"] == data["reference_group"]).to_numpy()
+    for _, row in got.iterrows():
+        mine = (data["group"] == row["group"]).to_numpy() & counted
+        subj = data["subject"].to_numpy()[mine]
+        assert row["n_subjects"] == np.unique(subj).size
+        gen = data["label"].to_numpy()[mine]
+        err = np.where(gen, score[mine] < 0.5, score[mine] >= 0.5)
+        ids, code = np.unique(subj, return_inverse=True)
+        for metric, cls in (("fmr", ~gen), ("fnmr", gen)):
+            e = np.bincount(code[cls & err], minlength=ids.size)
+            n = np.bincount(code[cls], minlength=ids.size)
+            keep = np.bincount(code, minlength=ids.size) > 0
+            low, high = _cluster_wilson(e[keep], n[keep], 0.95)
+            assert (row[f"{metric}_low"], row[f"{metric}_high"]) == (low, high)

@@ -5,6 +5,7 @@ and interval helpers, and the common docstring.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -336,15 +337,21 @@ def _cluster_wilson(errors: np.ndarray, trials: np.ndarray, level: float) -> tup
     """Wilson interval on the design-effect sample size, Student's t on k - 1 degrees of
     freedom (k subjects with trials); a rate of 0 or 1 (no variance to estimate) uses
     n = k, each subject counted once."""
-    from scipy.stats import t as student
-
     p, n_eff, k = _fair.effective_size(errors, trials)
     if k == 0:
         return float("nan"), float("nan")
     if p in (0.0, 1.0):
         n_eff = float(k)
-    q = float(student.ppf((1 + level) / 2, max(k - 1, 1)))
-    return wilson_interval(p, n_eff, q)
+    return wilson_interval(p, n_eff, _t_quantile(level, max(k - 1, 1)))
+
+
+@functools.lru_cache(maxsize=256)
+def _t_quantile(level: float, df: int) -> float:
+    """Student's t quantile of a two-sided ``level`` on ``df`` degrees of freedom (many
+    groups share a few numbers of subjects: computed once each)."""
+    from scipy.stats import t as student
+
+    return float(student.ppf((1 + level) / 2, df))
 
 
 def _wilson(k: int, n: int, level: float) -> tuple[float, float]:

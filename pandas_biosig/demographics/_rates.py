@@ -160,22 +160,23 @@ def group_rates(
     k = len(plan.labels)
     n_clusters = plan.cluster_group.size
     rows = []
+    # the clusters of each group, ascending (one sort, not one scan per group)
+    order = np.argsort(plan.cluster_group, kind="stable")
+    starts = np.searchsorted(plan.cluster_group[order], np.arange(k + 1))
     for rep in plan.reported:
         n_gen, n_imp, fr, fa = _counts(rep.part, rep.threshold, k)
         cc = (_cluster_counts(rep.part, rep.threshold, n_clusters)
               if how in (_BOOT, _CLUSTER) else None)
+        held = (np.bincount(plan.cluster_group[np.unique(rep.part.cluster[rep.part.counted])],
+                            minlength=k) if plan.has_subject else None)
         for j, name in enumerate(plan.labels):
             if n_gen[j] + n_imp[j] == 0:
                 continue
             members = None
             if cc is not None:  # clusters of the group: subjects, or trials without subjects
-                members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
-            if plan.has_subject:
-                held = np.zeros(plan.cluster_group.size, dtype=bool)
-                held[rep.part.cluster[rep.part.counted & (rep.part.group == j)]] = True
-                n_subj: float = int(held.sum())
-            else:
-                n_subj = float("nan")
+                mine = order[starts[j]:starts[j + 1]]
+                members = mine[(cc[0][mine] + cc[2][mine]) > 0]
+            n_subj: float = int(held[j]) if held is not None else float("nan")
             fmr = fa[j] / n_imp[j] if n_imp[j] else float("nan")
             fnmr = fr[j] / n_gen[j] if n_gen[j] else float("nan")
             bounds = _bounds(how, plan, (fa[j], n_imp[j], fr[j], n_gen[j]), cc, members, level,
