@@ -25,11 +25,14 @@ from pandas_biosig._core.criteria import eer_point
 from pandas_biosig._core.segmented_bootstrap import segmented_replicates
 from pandas_biosig._kernels.rates import Sweep
 from pandas_biosig._kernels.segment_resample import (
+    ERROR_EMPTY_CLASS,
     bracket_eer,
+    draw_people,
     eer_brackets,
+    people_brackets,
     rates_at_fixed,
 )
-from pandas_biosig._kernels.segments import Segments
+from pandas_biosig._kernels.segments import Segments, sort_segments
 
 
 def group_table(groups, size=40, seed=0, decimals=None, fta=0.0, split=False):
@@ -167,9 +170,10 @@ def test_the_rest_keeps_the_per_group_path():
     within = table.groupby("grp").cumcount().to_numpy()
     table["subject"] = table["grp"] * 100 + within % 4  # each subject with both classes:
     table["label"] = np.where(within < 4, True, np.where(within < 8, False, table["label"]))
-    for kwargs in (dict(), dict(metric="auc", resample="label"),
+    for kwargs in (dict(metric="auc", resample="label"), dict(metric="min_hter"),
                    dict(metric="far", resample="label", ci_method="studentized"),
-                   dict(resample="trial")):
+                   dict(metric="hter", ci_method="percentile"),  # subjects, a rate
+                   dict(ci_method="bca"), dict(resample="trial")):
         got = pbs.bootstrap(table, by="grp", n_resamples=20, seed=5, **kwargs)
         rng = np.random.default_rng(5)
         # the per-group path draws the groups one after another from one stream
@@ -196,3 +200,73 @@ def test_the_same_seed_gives_the_same_numbers_and_the_input_is_kept():
     pd.testing.assert_frame_equal(table, before)
     c = pbs.bootstrap(table, by="grp", n_resamples=50, seed=4)
     assert not np.array_equal(a["ci_low"].to_numpy(), c["ci_low"].to_numpy())
+
+
+# ----------------------------------------------------------------- subjects resampled
+def with_subjects(table, k=4):
+    """``k`` subjects per group (and split), each holding a genuine and an impostor
+    trial."""
+    keys = ["grp", "split"] if "split" in table else ["grp"]
+    within = table.groupby(keys).cumcount().to_numpy()
+    out = table.copy()
+    out["subject"] = out["grp"] * 100 + within % k
+    out["label"] = np.where(within < k, True, np.where(within < 2 * k, False, out["label"]))
+    return out
+
+
+@pytest.mark.parametrize("decimals", [None, 1, 0])
+@pytest.mark.parametrize("method", ["threshold", "interpolated"])
+def test_every_subject_replicate_equals_the_sweep_of_its_drawn_people(decimals, method):
+    table = with_subjects(group_table(15, size=30, seed=8, decimals=decimals), k=3)
+    groups = [g for _, g in table.groupby("grp", sort=True)]
+    offsets = np.concatenate(([0], np.cumsum([len(g) for g in groups])))
+    scores, genuine = table["score"].to_numpy(float), table["label"].to_numpy(bool)
+    order = sort_segments(scores, offsets)
+    sg = Segments(scores, genuine, offsets, order=order)
+    codes = [np.unique(g["subject"], return_inverse=True)[1] for g in groups]
+    sizes = np.array([c.max() + 1 for c in codes])
+    person = (np.concatenate(codes) + np.repeat(np.cumsum(sizes) - sizes, offsets[1:] - offsets[:-1]))
+    mult = draw_people(np.random.default_rng(9), sizes, 30)
+    assert (np.add.reduceat(mult, np.cumsum(sizes) - sizes, axis=1) == sizes).all()
+    br, n, p = people_brackets(sg, person[order], mult)
+    values = bracket_eer(br, n, p, method)
+    for s, g in enumerate(groups):
+        gen = g["label"].to_numpy()
+        sweep = Sweep.from_scores(g["score"].to_numpy(), gen)
+        x = g["score"].to_numpy()
+        neg_order = np.flatnonzero(~gen)[np.argsort(x[~gen], kind="stable")]
+        pos_order = np.flatnonzero(gen)[np.argsort(x[gen], kind="stable")]
+        first = int(np.cumsum(sizes)[s] - sizes[s])
+        for b in range(mult.shape[0]):
+            w = mult[b, first + codes[s]]
+            rep = sweep.reweighted(w[neg_order], w[pos_order])
+            want = eer_point(rep)[0] if method == "threshold" else rep.eer_interpolated()
+            assert values[s, b].hex() == float(want).hex(), (s, b)
+            assert (n[s, b], p[s, b]) == (rep.n, rep.p)
+
+
+def test_a_subject_replicate_without_a_class_is_refused_as_the_sweep_refuses_it():
+    table = group_table(2, size=20, seed=10)
+    within = table.groupby("grp").cumcount().to_numpy()
+    table["label"] = within % 2 == 0
+    sg = Segments(table["score"].to_numpy(), table["label"].to_numpy(),
+                  np.concatenate(([0], np.cumsum(table.groupby("grp").size()))))
+    person = np.where(sg.genuine, 0, 1) + np.repeat([0, 2], np.diff(sg.offsets))
+    mult = np.array([[2, 0, 1, 1]])  # group 0 draws its genuine person twice
+    with pytest.raises(ValueError, match=ERROR_EMPTY_CLASS):
+        people_brackets(sg, person, mult)
+    with pytest.raises(ValueError, match=ERROR_EMPTY_CLASS):
+        Sweep.from_scores(table["score"].to_numpy()[:20], table["label"].to_numpy()[:20]
+                          ).reweighted(np.zeros(10, int), np.full(10, 2))
+
+
+@pytest.mark.parametrize("metric", ["eer_threshold", "eer_interpolated"])
+@pytest.mark.parametrize(("decimals", "fta", "split"), [(None, 0.0, False), (1, 0.1, False),
+                                                        (1, 0.0, True)])
+def test_subject_bootstrap_columns_equal_the_per_group_path(metric, decimals, fta, split):
+    table = with_subjects(group_table(10, seed=11, decimals=decimals, fta=fta, split=split))
+    kwargs = dict(metric=metric, n_resamples=30, seed=0, nonfinite="reject")
+    got = pbs.bootstrap(table, by="grp", **kwargs)
+    want = per_group(table, **kwargs)
+    pd.testing.assert_frame_equal(got[SAME], want[SAME], check_exact=True)
+    assert (got["resample"] == "subject").all() and (got["se"] > 0).all()

@@ -22,24 +22,34 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .._kernels.resample import percentile_interval
-from .._kernels.segment_resample import bracket_eer, eer_brackets, rates_at_fixed
-from .._kernels.segments import Segments
-from .protocol import Resolved
+from .._kernels.segment_resample import (
+    bracket_eer,
+    draw_people,
+    eer_brackets,
+    people_brackets,
+    rates_at_fixed,
+)
+from .._kernels.segments import Segments, sort_segments
+from .protocol import Resolved, people
 
 __all__ = ["replicate_bounds", "segmented_bootstrap_applies", "segmented_replicates"]
 
 #: Metrics whose replicates the segmented bootstrap draws.
 SEGMENTED_METRICS = {"eer_threshold", "eer_interpolated", "far", "frr", "hter"}
 _FIXED = {"far", "frr", "hter"}
+#: Trial weights (replicates x trials) held at once under subject resampling.
+_CELLS = 1 << 22
 
 
 def segmented_bootstrap_applies(plan: Sequence[Resolved], metric: str, unit: str,
                                 method: str) -> bool:
     """Whether the groups of ``plan`` go through the segmented bootstrap: more than one,
-    label-stratified replicates of a metric of :data:`SEGMENTED_METRICS` with a
-    percentile or basic interval, no counted trials, both classes in every group and,
-    for a rate, a threshold for every group."""
-    if len(plan) < 2 or unit != "label" or metric not in SEGMENTED_METRICS:
+    label-stratified replicates of a metric of :data:`SEGMENTED_METRICS` or subjects
+    resampled for an EER, with a percentile or basic interval, no counted trials, both
+    classes in every group and, for a rate, a threshold for every group."""
+    if len(plan) < 2 or metric not in SEGMENTED_METRICS:
+        return False
+    if not (unit == "label" or (unit == "subject" and metric not in _FIXED)):
         return False
     if method not in ("percentile", "basic"):
         return False
@@ -55,13 +65,15 @@ def segmented_bootstrap_applies(plan: Sequence[Resolved], metric: str, unit: str
     return True
 
 
-def _segments(plan: Sequence[Resolved]) -> Segments:
+def _segments(plan: Sequence[Resolved]) -> tuple[Segments, np.ndarray]:
+    """The groups of ``plan`` as segments, and the permutation that sorted them."""
     groups = [r.group for r in plan]
     sizes = np.fromiter((g.scores.size for g in groups), dtype=np.int64, count=len(groups))
     offsets = np.concatenate(([0], np.cumsum(sizes)))
     scores = np.concatenate([g.scores for g in groups]).astype(np.float64, copy=False)
     genuine = np.concatenate([g.genuine for g in groups])
-    return Segments(scores, genuine, offsets)
+    order = sort_segments(scores, offsets)
+    return Segments(scores, genuine, offsets, order=order), order
 
 
 def segmented_replicates(plan: Sequence[Resolved], metric: str, n_resamples: int,
@@ -70,7 +82,7 @@ def segmented_replicates(plan: Sequence[Resolved], metric: str, n_resamples: int
     """``(values, estimates)``: the metric of ``n_resamples`` replicates of every group of
     ``plan`` (shape ``(groups, n_resamples)``) and on its own trials (the numbers the
     per-group :class:`~pandas_biosig._kernels.rates.Sweep` gives, to the bit)."""
-    sg = _segments(plan)
+    sg, order = _segments(plan)
     n, p = sg.n, sg.p
     if metric in _FIXED:
         t = np.fromiter((r.threshold for r in plan), dtype=np.float64, count=len(plan))
@@ -80,9 +92,34 @@ def segmented_replicates(plan: Sequence[Resolved], metric: str, n_resamples: int
         est = _rate(metric, fa, fr, n, p)
         return _rate(metric, rfa, rfr, n[:, None], p[:, None]), est
     method = "interpolated" if metric == "eer_interpolated" else "threshold"
-    br = eer_brackets(sg, rng, n_resamples, tick=tick)
     est = sg.eer_interpolated() if method == "interpolated" else sg.eer_threshold()[0]
+    if plan[0].resample == "subject":
+        return _people_replicates(plan, sg, order, method, n_resamples, rng, tick), est
+    br = eer_brackets(sg, rng, n_resamples, tick=tick)
     return bracket_eer(br, n, p, method), est
+
+
+def _people_replicates(plan, sg, order, method, n_resamples, rng, tick) -> np.ndarray:
+    """The EER of ``n_resamples`` replicates of every group whose subjects are drawn with
+    replacement (each group's own subjects, as :class:`~pandas_biosig._core.replicates.Replicates`
+    draws them), a block of replicates at a time."""
+    codes, sizes = [], []
+    for r in plan:
+        c, _, k = people(r.group, "subject")
+        codes.append(c)
+        sizes.append(k)
+    k_of = np.asarray(sizes, dtype=np.int64)
+    first = np.repeat(np.cumsum(k_of) - k_of, [c.size for c in codes])
+    person = (np.concatenate(codes) + first)[order]
+    out = np.empty((sg.size, n_resamples))
+    step = max(1, _CELLS // max(person.size, 1))
+    for a in range(0, n_resamples, step):
+        b = min(n_resamples, a + step)
+        mult = draw_people(rng, k_of, b - a)
+        br, n, p = people_brackets(sg, person, mult)
+        out[:, a:b] = bracket_eer(br, n, p, method)
+        tick(b * sg.size)
+    return out
 
 
 def _rate(metric: str, fa, fr, n, p) -> np.ndarray:
