@@ -270,3 +270,29 @@ def test_subject_bootstrap_columns_equal_the_per_group_path(metric, decimals, ft
     want = per_group(table, **kwargs)
     pd.testing.assert_frame_equal(got[SAME], want[SAME], check_exact=True)
     assert (got["resample"] == "subject").all() and (got["se"] > 0).all()
+
+
+def test_the_replicates_read_block_by_block_equal_the_brackets_of_the_same_draws():
+    from pandas_biosig._kernels.segment_resample import eer_replicates
+
+    sg, _ = segments_of(group_table(30, size=30, seed=12, decimals=1))
+    for method in ("threshold", "interpolated"):
+        got = eer_replicates(sg, np.random.default_rng(3), 50, method, block=200)
+        br = eer_brackets(sg, np.random.default_rng(3), 50, block=200)
+        want = bracket_eer(br, sg.n, sg.p, method)
+        assert np.array_equal(got, want)
+
+
+def test_the_interval_of_every_group_is_its_own_percentile_interval():
+    from pandas_biosig._core.segmented_bootstrap import replicate_bounds
+    from pandas_biosig._kernels.resample import percentile_interval
+
+    values = np.round(np.random.default_rng(0).random((20, 101)), 2)
+    est = values.mean(axis=1)
+    for method in ("percentile", "basic"):
+        _, se, low, high = replicate_bounds(values, est, 0.9, method)
+        for i, row in enumerate(values):
+            lo, hi = percentile_interval(row, 0.9)
+            if method == "basic":
+                lo, hi = 2 * est[i] - hi, 2 * est[i] - lo
+            assert (low[i], high[i], se[i]) == (lo, hi, np.nanstd(row, ddof=1))

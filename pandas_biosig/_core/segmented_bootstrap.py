@@ -25,7 +25,7 @@ from .._kernels.resample import percentile_interval
 from .._kernels.segment_resample import (
     bracket_eer,
     draw_people,
-    eer_brackets,
+    eer_replicates,
     people_brackets,
     rates_at_fixed,
 )
@@ -95,8 +95,7 @@ def segmented_replicates(plan: Sequence[Resolved], metric: str, n_resamples: int
     est = sg.eer_interpolated() if method == "interpolated" else sg.eer_threshold()[0]
     if plan[0].resample == "subject":
         return _people_replicates(plan, sg, order, method, n_resamples, rng, tick), est
-    br = eer_brackets(sg, rng, n_resamples, tick=tick)
-    return bracket_eer(br, n, p, method), est
+    return eer_replicates(sg, rng, n_resamples, method, tick=tick), est
 
 
 def _people_replicates(plan, sg, order, method, n_resamples, rng, tick) -> np.ndarray:
@@ -137,7 +136,11 @@ def replicate_bounds(values: np.ndarray, estimates: np.ndarray, confidence_level
     replicates' standard deviation and the percentile or basic interval."""
     b = values.shape[1]
     se = np.nanstd(values, ddof=1, axis=1) if b > 1 else np.full(values.shape[0], np.nan)
-    low, high = percentile_interval(values, confidence_level, axis=1)
+    if np.isfinite(values).all():  # numpy's quantiles of each row, without a step per row
+        alpha = 1 - confidence_level
+        low, high = np.quantile(values, [alpha / 2, 1 - alpha / 2], axis=1)
+    else:
+        low, high = percentile_interval(values, confidence_level, axis=1)
     if method == "basic":
         low, high = 2 * estimates - high, 2 * estimates - low
     return estimates, se, low, high

@@ -42,12 +42,13 @@ __all__ = [
     "bracket_eer",
     "draw_people",
     "eer_brackets",
+    "eer_replicates",
     "people_brackets",
     "rates_at_fixed",
 ]
 
 #: (segment, replicate) pairs drawn at once: bounds the memory of a block.
-BLOCK = 1 << 20
+BLOCK = 1 << 19
 
 
 class Brackets(NamedTuple):
@@ -70,6 +71,23 @@ def _split(rng: np.random.Generator, count: np.ndarray, part: np.ndarray,
     first ``part`` of them (binomially; none where ``whole`` is 0)."""
     prob = np.where(whole > 0, part / np.maximum(whole, 1), 0.0)
     return rng.binomial(count, prob)
+
+
+def eer_replicates(sg: Segments, rng: np.random.Generator, n_resamples: int, method: str, *,
+                   block: int = BLOCK, tick: Callable[[int], None] | None = None) -> np.ndarray:
+    """The EER (:func:`bracket_eer`) of ``n_resamples`` label-stratified replicates of
+    every segment, ``(segments, n_resamples)``: :func:`eer_brackets` read a block of
+    replicates at a time (the same draws from ``rng``), so that only one block's
+    brackets are held."""
+    out = np.empty((sg.size, n_resamples))
+    step = max(1, block // max(sg.size, 1))
+    for a in range(0, n_resamples, step):
+        b = min(n_resamples, a + step)
+        br = eer_brackets(sg, rng, b - a, block=block)
+        out[:, a:b] = bracket_eer(br, sg.n, sg.p, method)
+        if tick is not None:
+            tick(b * sg.size)
+    return out
 
 
 def eer_brackets(sg: Segments, rng: np.random.Generator, n_resamples: int, *,
