@@ -130,34 +130,62 @@ def _store(out: dict, why: list, i: int, res) -> None:
 
 def _bootstrap_columns(reps, metric, pa, pb, counts, est, level, units, todo, out, why):
     """The bootstrap tests of the pairs ``todo``, a block of pairs at a time."""
-    err, tot = counts
     codes = sorted(reps)
     row = np.full(max(codes) + 1, -1)
     row[codes] = np.arange(len(codes))
     values = np.stack([reps[j][metric][0] for j in codes])
-    held = {j: reps[j][metric][1] for j in codes}
-    bounds: dict = {}
+    finite_row = np.isfinite(values).all(axis=1)
+    fallback = _Fallback(reps, metric, counts, level, units)
     step = max(1, _CELLS // max(values.shape[1], 1))
     for lo in range(0, todo.size, step):
         idx = todo[lo:lo + step]
-        d = values[row[pa[idx]]] - values[row[pb[idx]]]
-        finite = np.isfinite(d).all(axis=1)
-        const = finite & (d == d[:, :1]).all(axis=1)
-        for k in np.flatnonzero(~finite):  # undefined replicates: the pair alone
-            i = idx[k]
+        ra, rb = row[pa[idx]], row[pb[idx]]
+        finite = finite_row[ra] & finite_row[rb]  # rates are finite or NaN
+        for i in idx[~finite]:  # undefined replicates: the pair alone
             _store(out, why, i, pair_test(reps, metric, pa[i], pb[i], counts, est[i], level,
                                           units))
-        for k in np.flatnonzero(const):
-            i, a, b = idx[k], pa[idx[k]], pb[idx[k]]
-            pair = []
-            for j in (a, b):
-                if j not in bounds:
-                    bounds[j] = _exact_bounds((err[j] / tot[j], held[j]), level)
-                pair.append(bounds[j])
-            _store(out, why, i, exact_fallback(d[k], est[i], None, None, level, units, pair))
-        ok = finite & ~const
-        if ok.any():
-            _vector_tests(d[ok], est[idx[ok]], level, idx[ok], out)
+        idx, ra, rb = idx[finite], ra[finite], rb[finite]
+        d = values[ra] - values[rb]
+        const = (d == d[:, :1]).all(axis=1)
+        if const.any():
+            fallback.store(idx[const], pa[idx[const]], pb[idx[const]], d[const, 0], est, out,
+                           why)
+        if not const.all():
+            _vector_tests(d[~const], est[idx[~const]], level, idx[~const], out)
+
+
+class _Fallback:
+    """:func:`exact_fallback` of many pairs: each group's bounds computed once, the
+    reasons formatted once per (value, estimate is 0)."""
+
+    def __init__(self, reps, metric, counts, level, units):
+        self.reps, self.metric, self.counts = reps, metric, counts
+        self.level, self.units = level, units
+        self.bounds: dict = {}
+        self.text: dict = {}
+
+    def _bounds(self, j) -> tuple[float, float]:
+        if j not in self.bounds:
+            err, tot = self.counts
+            self.bounds[j] = _exact_bounds((err[j] / tot[j], self.reps[j][self.metric][1]),
+                                           self.level)
+        return self.bounds[j]
+
+    def store(self, idx, a, b, value, est, out, why) -> None:
+        ba = np.array([self._bounds(j) for j in a]).reshape(-1, 2)
+        bb = np.array([self._bounds(j) for j in b]).reshape(-1, 2)
+        out["ci_low"][idx] = ba[:, 0] - bb[:, 1]  # exact_difference
+        out["ci_high"][idx] = ba[:, 1] - bb[:, 0]
+        zero = est[idx] == 0
+        out["pvalue"][idx] = np.where(zero, 1.0, np.nan)
+        out["statistic"][idx] = np.where(zero, 0.0, np.nan)
+        for i, v, z in zip(idx.tolist(), value.tolist(), zero.tolist(), strict=True):
+            key = (v, z)
+            if key not in self.text:
+                self.text[key] = FALLBACK_DIFFERENCE.format(
+                    value=v, units=self.units, m=2,
+                    p="p-value 1 (the two rates are equal)" if z else "no p-value")
+            why[i] = self.text[key]
 
 
 def _vector_tests(d: np.ndarray, est: np.ndarray, level: float, idx: np.ndarray,
