@@ -30,6 +30,7 @@ from .._kernels.segment_resample import (
     rates_at_fixed,
 )
 from .._kernels.segments import Segments, sort_segments
+from .criteria import eer_point
 from .protocol import Resolved, people
 
 __all__ = ["replicate_bounds", "segmented_bootstrap_applies", "segmented_replicates"]
@@ -89,13 +90,12 @@ def segmented_replicates(plan: Sequence[Resolved], metric: str, n_resamples: int
         fa, fr = sg.rates_at(t)
         rfa, rfr = rates_at_fixed(rng, fa, fr, n, p, n_resamples)
         tick(n_resamples * sg.size)
-        est = _rate(metric, fa, fr, n, p)
-        return _rate(metric, rfa, rfr, n[:, None], p[:, None]), est
+        return _rate(metric, rfa, rfr, n[:, None], p[:, None]), _rate(metric, fa, fr, n, p)
     method = "interpolated" if metric == "eer_interpolated" else "threshold"
-    est = sg.eer_interpolated() if method == "interpolated" else sg.eer_threshold()[0]
+    eer = np.asarray(sg.eer_interpolated() if method == "interpolated" else eer_point(sg)[0])
     if plan[0].resample == "subject":
-        return _people_replicates(plan, sg, order, method, n_resamples, rng, tick), est
-    return eer_replicates(sg, rng, n_resamples, method, tick=tick), est
+        return _people_replicates(plan, sg, order, method, n_resamples, rng, tick), eer
+    return eer_replicates(sg, rng, n_resamples, method, tick=tick), eer
 
 
 def _people_replicates(plan, sg, order, method, n_resamples, rng, tick) -> np.ndarray:

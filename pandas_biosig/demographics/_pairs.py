@@ -114,7 +114,7 @@ def pair_columns(reps, metric, pa, pb, counts, level, units) -> dict:
     why: list = [None] * m
     todo = np.flatnonzero((ta > 0) & (tb > 0))
     if reps is None or not todo.size:
-        for i in todo:
+        for i in todo.tolist():
             res = pair_test(reps, metric, pa[i], pb[i], counts, est[i], level, units)
             _store(out, why, i, res)
     else:
@@ -141,7 +141,7 @@ def _bootstrap_columns(reps, metric, pa, pb, counts, est, level, units, todo, ou
         idx = todo[lo:lo + step]
         ra, rb = row[pa[idx]], row[pb[idx]]
         finite = finite_row[ra] & finite_row[rb]  # rates are finite or NaN
-        for i in idx[~finite]:  # undefined replicates: the pair alone
+        for i in idx[~finite].tolist():  # undefined replicates: the pair alone
             _store(out, why, i, pair_test(reps, metric, pa[i], pb[i], counts, est[i], level,
                                           units))
         idx, ra, rb = idx[finite], ra[finite], rb[finite]
