@@ -40,7 +40,7 @@ from pandas_biosig.stats._common import McNemarMethod, RateCIMethod
 from pandas_biosig.tandem._metrics import CostsArg, TdcfVersion
 from pandas_biosig.tandem._resampling import Metric
 from pandas_biosig.verification._comparison import Test
-from pandas_biosig.verification._guarantee import GuaranteedRate
+from pandas_biosig.verification._guarantee import GuaranteedRate, HoldsFor
 
 __all__ = ["BiosigAccessor", "PlotAccessor"]
 
@@ -490,6 +490,7 @@ class BiosigAccessor:
         target: float,
         rate: GuaranteedRate = 'far',
         confidence_level: float = 0.95,
+        holds_for: HoldsFor = 'auto',
         alpha: float = 0.05,
         on: Hashable | None = 'auto',
         apply_to: Hashable | Sequence[Hashable] | None = 'auto',
