@@ -339,6 +339,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def det(
         self,
@@ -352,6 +353,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def det_band(
         self,
@@ -373,6 +375,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def frr_at_far(
         self,
@@ -393,6 +396,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def rocch(
         self,
@@ -405,6 +409,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def bayes_error(
         self,
@@ -418,6 +423,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def epc(
         self,
@@ -434,6 +440,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def epc_bootstrap(
         self,
@@ -456,6 +463,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ): ...
     def ci(
         self,
@@ -483,6 +491,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def threshold_guarantee(
         self,
@@ -505,6 +514,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def bootstrap(
         self,
@@ -534,6 +544,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def paired_bootstrap(
         self,
@@ -564,6 +575,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> BootstrapTestResult: ...
     def compare(
         self,
@@ -600,6 +612,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def fold_metrics(
         self,
@@ -622,6 +635,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def fold_summary(
         self,
@@ -644,6 +658,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def compare_folds(
         self,
@@ -671,6 +686,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def calibrate(
         self,
@@ -691,6 +707,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> CalibrationResult: ...
     def fuse(
         self,
@@ -710,6 +727,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
+        count: str | None = None,
     ) -> CalibrationResult: ...
     def compare_fusion(
         self,
@@ -743,6 +761,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cllr_curve(
         self,
@@ -756,6 +775,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def eer_bound_table(
         self,
@@ -783,6 +803,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cmc(
         self,
@@ -796,6 +817,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def recognition_rate(
         self,
@@ -811,6 +833,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def detection_identification_rate(
         self,
@@ -829,6 +852,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def dir_curve(
         self,
@@ -842,6 +866,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def compare_identification(
         self,
@@ -865,6 +890,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cmc_difference(
         self,
@@ -882,6 +908,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def group_rates(
         self,
@@ -905,6 +932,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cross_group_fmr(
         self,
@@ -923,6 +951,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def fairness(
         self,
@@ -942,6 +971,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def fdr_curve(
         self,
@@ -961,6 +991,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def compare_groups(
         self,
@@ -986,6 +1017,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def compare_fairness(
         self,
@@ -1012,6 +1044,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def pad_metrics(
         self,
@@ -1029,6 +1062,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def pad_rates(
         self,
@@ -1051,6 +1085,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def pad_det(
         self,
@@ -1064,6 +1099,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def pad_compare(
         self,
@@ -1089,6 +1125,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def vulnerability(
         self,
@@ -1106,6 +1143,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def iapmr(
         self,
@@ -1128,6 +1166,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def epsc(
         self,
@@ -1146,6 +1185,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def tandem_table(
         self,
@@ -1177,6 +1217,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def tdcf_curve(
         self,
@@ -1193,6 +1234,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def teer(
         self,
@@ -1204,6 +1246,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def sasv_score(
         self,
@@ -1217,6 +1260,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def adcf(
         self,
@@ -1231,6 +1275,7 @@ class BiosigAccessor:
         trial: str = 'trial',
         kind: str = 'kind',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cm_metrics(
         self,
@@ -1245,6 +1290,7 @@ class BiosigAccessor:
         kind: str = 'kind',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def tandem_bootstrap(
         self,
@@ -1268,6 +1314,7 @@ class BiosigAccessor:
         cm_score: str = 'cm_score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def tandem_compare(
         self,
@@ -1293,4 +1340,5 @@ class BiosigAccessor:
         cm_score: str = 'cm_score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        count: str | None = None,
     ) -> pd.DataFrame: ...

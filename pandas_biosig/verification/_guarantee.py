@@ -19,6 +19,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.counted import expand_counts
 from .._core.frames import group_sweep, orientation_sign
 from .._core.options import NonFinite, Orientation, ResampleOption
 from .._core.protocol import (
@@ -75,6 +76,7 @@ def threshold_guarantee(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""A threshold whose FAR (or FRR) holds on new data with stated confidence, and
     whether it held.
@@ -117,6 +119,12 @@ def threshold_guarantee(
         trials).
     by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
         As in :func:`pandas_biosig.ci`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -175,6 +183,7 @@ def threshold_guarantee(
     2      gmm  eval            dev  0.0497  0.0323   False
     3      lbp  eval            dev  0.0494  0.0292   False
     """
+    data = expand_counts(data, count, trial=trial)
     check_option(rate, GUARANTEED_RATES, "rate")
     target = check_rate(target, "target")
     level = check_confidence_level(confidence_level)
