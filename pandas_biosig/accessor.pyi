@@ -339,6 +339,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def det(
         self,
@@ -352,6 +353,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def det_band(
         self,
@@ -373,6 +375,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def frr_at_far(
         self,
@@ -393,6 +396,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def rocch(
         self,
@@ -405,6 +409,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def bayes_error(
         self,
@@ -418,6 +423,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def epc(
         self,
@@ -434,6 +440,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def epc_bootstrap(
         self,
@@ -456,6 +463,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ): ...
     def ci(
         self,
@@ -483,6 +491,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def threshold_guarantee(
         self,
@@ -506,6 +515,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def bootstrap(
         self,
@@ -535,6 +545,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def paired_bootstrap(
         self,
@@ -565,6 +576,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> BootstrapTestResult: ...
     def compare(
         self,
@@ -601,6 +613,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def fold_metrics(
         self,
@@ -623,6 +636,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def fold_summary(
         self,
@@ -645,6 +659,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def compare_folds(
         self,
@@ -672,6 +687,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def calibrate(
         self,
@@ -692,6 +708,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> CalibrationResult: ...
     def fuse(
         self,
@@ -711,6 +728,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
+        count: str | None = None,
     ) -> CalibrationResult: ...
     def compare_fusion(
         self,
@@ -744,6 +762,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cllr_curve(
         self,
@@ -757,6 +776,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def eer_bound_table(
         self,
@@ -784,6 +804,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cmc(
         self,
@@ -797,6 +818,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def recognition_rate(
         self,
@@ -812,6 +834,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def detection_identification_rate(
         self,
@@ -830,6 +853,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def dir_curve(
         self,
@@ -843,6 +867,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def compare_identification(
         self,
@@ -866,6 +891,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cmc_difference(
         self,
@@ -883,6 +909,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def group_rates(
         self,
@@ -906,6 +933,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cross_group_fmr(
         self,
@@ -924,6 +952,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def fairness(
         self,
@@ -943,6 +972,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def fdr_curve(
         self,
@@ -962,6 +992,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def compare_groups(
         self,
@@ -987,6 +1018,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def compare_fairness(
         self,
@@ -1013,6 +1045,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def pad_metrics(
         self,
@@ -1030,6 +1063,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def pad_rates(
         self,
@@ -1052,6 +1086,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def pad_det(
         self,
@@ -1065,6 +1100,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def pad_compare(
         self,
@@ -1090,6 +1126,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def vulnerability(
         self,
@@ -1107,6 +1144,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def iapmr(
         self,
@@ -1129,6 +1167,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def epsc(
         self,
@@ -1147,6 +1186,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def tandem_table(
         self,
@@ -1178,6 +1218,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def tdcf_curve(
         self,
@@ -1194,6 +1235,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def teer(
         self,
@@ -1205,6 +1247,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def sasv_score(
         self,
@@ -1218,6 +1261,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def adcf(
         self,
@@ -1232,6 +1276,7 @@ class BiosigAccessor:
         trial: str = 'trial',
         kind: str = 'kind',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cm_metrics(
         self,
@@ -1246,6 +1291,7 @@ class BiosigAccessor:
         kind: str = 'kind',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def tandem_bootstrap(
         self,
@@ -1269,6 +1315,7 @@ class BiosigAccessor:
         cm_score: str = 'cm_score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def tandem_compare(
         self,
@@ -1294,4 +1341,5 @@ class BiosigAccessor:
         cm_score: str = 'cm_score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        count: str | None = None,
     ) -> pd.DataFrame: ...

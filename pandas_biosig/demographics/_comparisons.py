@@ -11,6 +11,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
+from .._core.counted import expand_counts
 from .._core.options import Adjust, NonFinite, Orientation
 from .._core.pairwise import adjust_pvalues as _adjust
 from .._core.protocol import AUTO
@@ -105,6 +106,7 @@ def compare_groups(
     subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Is the FMR (FNMR) of group a different from group b's? Every pair, every system.
 
@@ -128,6 +130,12 @@ def compare_groups(
         Level of ``reject`` and of the intervals.
     n_resamples, seed
         Bootstrap replicates and seed.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -150,6 +158,7 @@ def compare_groups(
     0  net_a    fmr       A       B  bootstrap
     1  net_a    fmr       A       C  bootstrap
     """
+    data = expand_counts(data, count, trial=trial)
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
@@ -285,6 +294,7 @@ def compare_fairness(
     subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Is system A fairer than system B? Every pair of systems on one figure of merit.
 
@@ -308,6 +318,12 @@ def compare_fairness(
         statsmodels ``multipletests`` code; the family is all pairs of one split.
     alpha, confidence_level, n_resamples, seed
         Level of ``reject``, of the percentile interval, replicates and seed.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -334,6 +350,7 @@ def compare_fairness(
     1    net_a    net_c    fdr  subject
     2    net_b    net_c    fdr  subject
     """
+    data = expand_counts(data, count, trial=trial)
     check_option(metric, FAIRNESS_METRICS, "metric")
     w = check_weight(weight)
     plan = _plan(

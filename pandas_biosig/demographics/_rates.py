@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.counted import expand_counts
 from .._core.curve_datasets import label_array
 from .._core.options import NonFinite, Orientation
 from .._core.protocol import AUTO
@@ -65,6 +66,7 @@ def group_rates(
     subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""FMR and FNMR of every demographic group at one global threshold per system.
 
@@ -91,6 +93,12 @@ def group_rates(
         Level of the intervals.
     n_resamples, seed
         Bootstrap replicates and seed.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -144,6 +152,7 @@ def group_rates(
     1  net_a  eval     B         480   3  0.006250
     2  net_a  eval     C         480   7  0.014583
     """
+    data = expand_counts(data, count, trial=trial)
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
@@ -236,6 +245,7 @@ def cross_group_fmr(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""FMR of every (probe group, reference group) cell at the global threshold.
 
@@ -247,6 +257,12 @@ def cross_group_fmr(
     data : DataFrame
         Demographic trial table with both group columns.
     {common}
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -273,6 +289,7 @@ def cross_group_fmr(
     >>> ds.fmr.sel(system="net_b", split="eval").round(3).values.tolist()
     [[0.019, 0.0, 0.0], [0.0, 0.071, 0.017], [0.0, 0.0, 0.2]]
     """
+    data = expand_counts(data, count, trial=trial)
     if reference_group is None:
         raise SchemaError(ERROR_REFERENCE_NEEDED.format(function="cross_group_fmr"))
     plan = _plan(

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from .._core.counted import expand_counts
 from .._core.options import ResampleOption
 from .._core.protocol import AUTO, RESAMPLE, Protocol, subject_clusters
 from .._core.replicates import make_rng, replicate_progress
@@ -308,6 +309,7 @@ def tandem_bootstrap(
     cm_score: str = "cm_score",
     split: str | None = "split",
     subject: str | None = "subject",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Bootstrap confidence intervals of the minimum t-DCF, the t-EER or the minimum
     a-DCF, resampling speakers.
@@ -351,6 +353,12 @@ def tandem_bootstrap(
         A progress bar (default: only in an interactive session).
     score, asv_system, cm_system, trial, kind, asv_score, cm_score, split, subject : str
         Column names.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -411,6 +419,7 @@ def tandem_bootstrap(
     2      cm_b   dev     0.564   0.408    0.675          24
     3      cm_b  eval     0.582   0.421    0.704          24
     """
+    data = expand_counts(data, count, trial=trial)
     n_resamples, level = _check_resampling(n_resamples, confidence_level, resample)
     check_option(ci_method, TANDEM_CI_METHODS, "ci_method")
     if ci_method == "auto":

@@ -19,6 +19,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.counted import expand_counts
 from .._core.frames import group_sweep, orientation_sign
 from .._core.options import NonFinite, Orientation, ResampleOption
 from .._core.protocol import (
@@ -79,6 +80,7 @@ def threshold_guarantee(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""A threshold whose FAR (or FRR) holds on new data with stated confidence, and
     whether it held.
@@ -132,6 +134,12 @@ def threshold_guarantee(
         trials).
     by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
         As in :func:`pandas_biosig.ci`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -200,6 +208,7 @@ def threshold_guarantee(
     2      gmm  eval  reported  0.0499  0.0281   False
     3      lbp  eval  reported  0.0480  0.0260   False
     """
+    data = expand_counts(data, count, trial=trial)
     check_option(rate, GUARANTEED_RATES, "rate")
     check_option(holds_for, HOLDS_FOR, "holds_for")
     target = check_rate(target, "target")
