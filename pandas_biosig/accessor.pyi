@@ -1302,7 +1302,7 @@ class BiosigAccessor:
         asv_threshold: Literal['eer'] | float | Mapping[Hashable, float] = 'eer',
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
-        ci_method: Literal['auto', 'bc', 'percentile', 'basic'] = 'auto',
+        ci_method: Literal['auto', 'band', 'bc', 'percentile', 'basic'] = 'auto',
         resample: ResampleOption = 'auto',
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
