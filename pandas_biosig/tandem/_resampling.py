@@ -341,7 +341,7 @@ def tandem_bootstrap(
         about half of the bias, so the intervals of the replicated minimum itself
         (``"bc"``, Efron's bias-corrected percentile interval, ``"percentile"``,
         ``"basic"``) fall short: on simulated data of 40 speakers they covered
-        0.79-0.92 at 95 %, the band 0.94-0.99, about 1.5 times wider
+        0.80-0.91 at 95 %, the band 0.96-0.98, about 1.5 times wider
         (``docs/validity.md``). ``"percentile"`` is the t-EER's default (``"band"`` is
         for the minima only: :data:`ERROR_BAND_TEER`). :data:`TANDEM_CI_METHODS`.
     resample : {"auto", "subject", "label", "trial"}, default "auto"
