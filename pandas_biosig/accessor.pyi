@@ -903,6 +903,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> pd.DataFrame: ...
@@ -984,6 +985,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> pd.DataFrame: ...
@@ -1010,6 +1012,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
     ) -> pd.DataFrame: ...
