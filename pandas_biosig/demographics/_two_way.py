@@ -81,31 +81,34 @@ def _by_group(part: _Part, mask: np.ndarray, k: int) -> tuple[np.ndarray, np.nda
 class _Cells:
     """The counted trials of one (system, split) at one threshold, summed per cell:
     (probe, reference, class), the people as columns of a draw. The cells are ordered by
-    probe, hence by group: group j's are ``bounds[j]:bounds[j+1]``."""
+    group, then class: group j's impostor cells are ``bounds[2j]:bounds[2j+1]``, its
+    genuine cells ``bounds[2j+1]:bounds[2j+2]`` (a genuine cell's reference is its probe)."""
 
     probe: np.ndarray
-    reference: np.ndarray  # a genuine cell's reference is its probe
-    genuine: np.ndarray
+    reference: np.ndarray
     trials: np.ndarray
     errors: np.ndarray
     bounds: np.ndarray
 
+    def _cls(self, j: int, genuine: bool) -> slice:
+        return slice(self.bounds[2 * j + genuine], self.bounds[2 * j + genuine + 1])
+
     def rates(self, mult: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray]:
-        """Group j's FMR and FNMR under each row of people multiplicities ``mult``."""
-        sl = slice(self.bounds[j], self.bounds[j + 1])
-        gen = self.genuine[sl]
-        w = people_weights(mult, self.probe[sl], self.reference[sl], gen)
-        e, n = self.errors[sl], self.trials[sl]
-        return (_fair.weighted_rates(w[:, ~gen], e[~gen], n[~gen]),
-                _fair.weighted_rates(w[:, gen], e[gen], n[gen]))
+        """Group j's FMR and FNMR under each row of people multiplicities ``mult`` (an
+        impostor cell weighs the product of its two people's, a genuine cell its
+        subject's)."""
+        imp, gen = self._cls(j, False), self._cls(j, True)
+        w = people_weights(mult, self.probe[imp], self.reference[imp])
+        fmr = _fair.weighted_rates(w, self.errors[imp], self.trials[imp])
+        w = people_weights(mult, self.probe[gen])
+        return fmr, _fair.weighted_rates(w, self.errors[gen], self.trials[gen])
 
     def held(self, j: int) -> tuple[int, int]:
         """How many people hold group j's impostor cells (probes and references), and how
         many subjects its genuine cells."""
-        sl = slice(self.bounds[j], self.bounds[j + 1])
-        gen = self.genuine[sl]
-        imp = np.concatenate((self.probe[sl][~gen], self.reference[sl][~gen]))
-        return int(np.unique(imp).size), int(np.unique(self.probe[sl][gen]).size)
+        imp, gen = self._cls(j, False), self._cls(j, True)
+        people = np.unique(np.concatenate((self.probe[imp], self.reference[imp])))
+        return int(people.size), int(np.unique(self.probe[gen]).size)
 
 
 def _cells(part: _Part, t: float, column: np.ndarray, column_group: np.ndarray,
@@ -120,12 +123,14 @@ def _cells(part: _Part, t: float, column: np.ndarray, column_group: np.ndarray,
     cell = cell.reshape(-1)
     pair = key // 2
     probe_c = pair // width
-    group = column_group[probe_c]  # non-decreasing: the columns are ordered by group
+    cls = column_group[probe_c] * 2 + key % 2  # (group, class) of every cell
+    order = np.argsort(cls, kind="stable")
     return _Cells(
-        probe_c, pair % width, (key % 2).astype(bool),
-        np.bincount(cell, minlength=key.size).astype(np.float64),
-        np.bincount(cell, weights=_errors(part, t)[m].astype(np.float64), minlength=key.size),
-        np.searchsorted(group, np.arange(k + 1)),
+        probe_c[order], (pair % width)[order],
+        np.bincount(cell, minlength=key.size).astype(np.float64)[order],
+        np.bincount(cell, weights=_errors(part, t)[m].astype(np.float64),
+                    minlength=key.size)[order],
+        np.searchsorted(cls[order], np.arange(2 * k + 1)),
     )
 
 
@@ -155,13 +160,19 @@ def replicates(rng: np.random.Generator, n_resamples: int, plan: _Plan,
     cells = [_cells(p, t, column, plan.cluster_group[codes], k) for p, t in items]
     out = [{j: {"fmr": np.empty(n_resamples), "fnmr": np.empty(n_resamples)} for j in groups}
            for _ in items]
-    widest = max([codes.size, *(c.probe.size for c in cells)])
-    block = max(1, _BLOCK // max(widest, 1))
+    widest = max([codes.size, *(int(np.diff(c.bounds).max(initial=0)) for c in cells)])
+    block = max(1, _BLOCK // max(widest, 1))  # a block's weights: replicates x one group's cells
     for start in range(0, n_resamples, block):
         stop = min(n_resamples, start + block)
-        mult = _fair.stratified_weights(rng, sizes, stop - start).astype(np.float64)
+        # people in columns, each column contiguous: the trials' weights gather columns
+        mult = np.asfortranarray(_fair.stratified_weights(rng, sizes, stop - start),
+                                 dtype=np.float64)
         for c, o in zip(cells, out, strict=True):
             for j in groups:
                 o[j]["fmr"][start:stop], o[j]["fnmr"][start:stop] = c.rates(mult, j)
-    return [{j: {"fmr": (o[j]["fmr"], c.held(j)[0]), "fnmr": (o[j]["fnmr"], c.held(j)[1])}
-             for j in groups} for c, o in zip(cells, out, strict=True)]
+    result = []
+    for c, o in zip(cells, out, strict=True):
+        held = {j: c.held(j) for j in groups}
+        result.append({j: {"fmr": (o[j]["fmr"], held[j][0]), "fnmr": (o[j]["fnmr"], held[j][1])}
+                       for j in groups})
+    return result
