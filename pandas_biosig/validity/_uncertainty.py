@@ -299,10 +299,11 @@ def uncertainty_report(*, replications: int = 500, n_resamples: int = 1000,
                 ci_coverage(crossed, n_replications=replications, drop=("reference_subject",),
                             progress=progress))
     if "groups" in parts:
+        columns: tuple[tuple[str, tuple[str, ...]], ...] = (
+            ("subject and reference columns", ()), ("subject column only", ("reference_subject",)))
+        methods: tuple[IntervalMethod, ...] = ("auto", "bootstrap")
         for tau, crossed in CROSSED.items():
-            for (name, drop), how in itertools.product(
-                    (("subject and reference columns", ()),
-                     ("subject column only", ("reference_subject",))), ("auto", "bootstrap")):
+            for (name, drop), how in itertools.product(columns, methods):
                 add("groups", f"tau {tau}, {name}, ci_method={how!r}", group_rates_coverage(
                     crossed, ci_method=how, n_resamples=n_resamples,
                     n_replications=replications, drop=drop, progress=progress))
