@@ -116,8 +116,8 @@ def group_rates_coverage(setting: CrossedSetting, *, n_groups: int = 2, target: 
                          ci_method: IntervalMethod = "auto", n_resamples: int = 1000,
                          n_replications: int = 500, drop: tuple[str, ...] = (),
                          seed: int = 0, progress: bool | None = None) -> pd.DataFrame:
-    """Coverage of the :func:`pandas_biosig.group_rates` intervals (``ci_method``, by
-    default the default; FMR and FNMR of every group at the global threshold of FMR
+    """Coverage of the :func:`pandas_biosig.group_rates` intervals of ``ci_method``
+    (``"auto"``: the default; FMR and FNMR of every group at the global threshold of FMR
     ``target`` chosen on dev, reported on eval; same-group impostors) on crossed tables of ``setting`` whose people fall into
     ``n_groups`` groups (person id modulo ``n_groups``; the effects do not depend on the
     group, so every group's true FMR at threshold t is 1 - Phi(t)); ``drop`` removes
