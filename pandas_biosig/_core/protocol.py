@@ -145,8 +145,8 @@ ERROR_REFERENCE_MISSING = (
     "{n} trial(s){where} have no reference subject id (rows at positions {rows}); an impostor "
     "trial depends on both people it compares, so resample='two_way' (the default when the "
     "table has subject and reference subject columns) needs both ids of every trial: fill "
-    "them in, drop those trials, or pass resample='subject' to resample the probes' "
-    "subjects only"
+    "them in, drop those trials, or resample the probes' subjects only "
+    "(reference_subject=None, or resample='subject' where the function has that option)"
 )
 ERROR_ONE_SPLIT = (
     "{function} reports one split, and {found} would be reported; pass apply_to=<split>"
