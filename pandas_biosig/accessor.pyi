@@ -40,7 +40,7 @@ from pandas_biosig.stats._common import McNemarMethod, RateCIMethod
 from pandas_biosig.tandem._metrics import CostsArg, TdcfVersion
 from pandas_biosig.tandem._resampling import Metric
 from pandas_biosig.verification._comparison import Test
-from pandas_biosig.verification._guarantee import GuaranteedRate
+from pandas_biosig.verification._guarantee import GuaranteedRate, HoldsFor
 
 __all__ = ["BiosigAccessor", "PlotAccessor"]
 
@@ -339,6 +339,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def det(
         self,
@@ -352,6 +353,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def det_band(
         self,
@@ -373,6 +375,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def frr_at_far(
         self,
@@ -393,6 +396,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def rocch(
         self,
@@ -405,6 +409,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def bayes_error(
         self,
@@ -418,6 +423,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def epc(
         self,
@@ -434,6 +440,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def epc_bootstrap(
         self,
@@ -456,6 +463,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ): ...
     def ci(
         self,
@@ -483,6 +491,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def threshold_guarantee(
         self,
@@ -490,6 +499,7 @@ class BiosigAccessor:
         target: float,
         rate: GuaranteedRate = 'far',
         confidence_level: float = 0.95,
+        holds_for: HoldsFor = 'auto',
         alpha: float = 0.05,
         on: Hashable | None = 'auto',
         apply_to: Hashable | Sequence[Hashable] | None = 'auto',
@@ -505,6 +515,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def bootstrap(
         self,
@@ -534,6 +545,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def paired_bootstrap(
         self,
@@ -564,6 +576,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> BootstrapTestResult: ...
     def compare(
         self,
@@ -600,6 +613,7 @@ class BiosigAccessor:
         reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def fold_metrics(
         self,
@@ -622,6 +636,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def fold_summary(
         self,
@@ -644,6 +659,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def compare_folds(
         self,
@@ -671,6 +687,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def calibrate(
         self,
@@ -691,6 +708,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> CalibrationResult: ...
     def fuse(
         self,
@@ -710,6 +728,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
+        count: str | None = None,
     ) -> CalibrationResult: ...
     def compare_fusion(
         self,
@@ -743,6 +762,7 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cllr_curve(
         self,
@@ -756,6 +776,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def eer_bound_table(
         self,
@@ -783,6 +804,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cmc(
         self,
@@ -796,6 +818,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def recognition_rate(
         self,
@@ -811,6 +834,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def detection_identification_rate(
         self,
@@ -829,6 +853,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def dir_curve(
         self,
@@ -842,6 +867,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def compare_identification(
         self,
@@ -865,6 +891,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cmc_difference(
         self,
@@ -882,6 +909,7 @@ class BiosigAccessor:
         mate: str = 'mate',
         orientation: Orientation = 'similarity',
         nonfinite: SearchNonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def group_rates(
         self,
@@ -903,8 +931,10 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cross_group_fmr(
         self,
@@ -923,6 +953,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def fairness(
         self,
@@ -942,6 +973,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def fdr_curve(
         self,
@@ -961,6 +993,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def compare_groups(
         self,
@@ -984,8 +1017,10 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def compare_fairness(
         self,
@@ -1010,8 +1045,10 @@ class BiosigAccessor:
         score: str = 'score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        reference_subject: str | None = 'reference_subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def pad_metrics(
         self,
@@ -1029,6 +1066,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def pad_rates(
         self,
@@ -1051,6 +1089,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def pad_det(
         self,
@@ -1064,6 +1103,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def pad_compare(
         self,
@@ -1089,6 +1129,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def vulnerability(
         self,
@@ -1106,6 +1147,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def iapmr(
         self,
@@ -1128,6 +1170,7 @@ class BiosigAccessor:
         subject: str | None = 'subject',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def epsc(
         self,
@@ -1146,6 +1189,7 @@ class BiosigAccessor:
         split: str | None = 'split',
         orientation: Orientation = 'similarity',
         nonfinite: NonFinite = 'raise',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def tandem_table(
         self,
@@ -1177,6 +1221,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def tdcf_curve(
         self,
@@ -1193,6 +1238,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> xr.Dataset: ...
     def teer(
         self,
@@ -1204,6 +1250,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def sasv_score(
         self,
@@ -1217,6 +1264,7 @@ class BiosigAccessor:
         asv_score: str = 'asv_score',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def adcf(
         self,
@@ -1231,6 +1279,7 @@ class BiosigAccessor:
         trial: str = 'trial',
         kind: str = 'kind',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def cm_metrics(
         self,
@@ -1245,6 +1294,7 @@ class BiosigAccessor:
         kind: str = 'kind',
         cm_score: str = 'cm_score',
         split: str | None = 'split',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def tandem_bootstrap(
         self,
@@ -1255,7 +1305,7 @@ class BiosigAccessor:
         asv_threshold: Literal['eer'] | float | Mapping[Hashable, float] = 'eer',
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
-        ci_method: Literal['auto', 'bc', 'percentile', 'basic'] = 'auto',
+        ci_method: Literal['auto', 'band', 'bc', 'percentile', 'basic'] = 'auto',
         resample: ResampleOption = 'auto',
         seed: int | np.random.Generator | None = None,
         progress: bool | None = None,
@@ -1268,6 +1318,7 @@ class BiosigAccessor:
         cm_score: str = 'cm_score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        count: str | None = None,
     ) -> pd.DataFrame: ...
     def tandem_compare(
         self,
@@ -1293,4 +1344,5 @@ class BiosigAccessor:
         cm_score: str = 'cm_score',
         split: str | None = 'split',
         subject: str | None = 'subject',
+        count: str | None = None,
     ) -> pd.DataFrame: ...

@@ -33,6 +33,7 @@ def one_pair_at_a_time(data, *, test="auto", adjust="holm", alpha=0.05, confiden
                           "on": "auto", "apply_to": "auto", "system": "system",
                           "trial": "trial", "label": "label", "score": "score",
                           "split": "split", "subject": "subject",
+                          "reference_subject": "reference_subject",
                           "orientation": "similarity", "nonfinite": "raise", **kwargs})
     how = _method(test, plan, TEST_METHODS, _BOOT, "test")
     rng = _rng(seed)
@@ -42,9 +43,10 @@ def one_pair_at_a_time(data, *, test="auto", adjust="holm", alpha=0.05, confiden
         n_gen, n_imp, fr, fa = _counts(rep.part, rep.threshold, k)
         present = [j for j in range(k) if n_gen[j] + n_imp[j] > 0]
         reps = _group_replicates(plan, rep, present, rng, n_resamples) if how == _BOOT else None
-        units = "subjects" if plan.has_subject else "trials"
         rows = []
         for metric, err, tot in (("fmr", fa, n_imp), ("fnmr", fr, n_gen)):
+            units = ("people" if plan.two_way and metric == "fmr"
+                     else "subjects" if plan.has_subject else "trials")
             for a, b in itertools.combinations(present, 2):
                 ra = err[a] / tot[a] if tot[a] else float("nan")
                 rb = err[b] / tot[b] if tot[b] else float("nan")
@@ -58,7 +60,7 @@ def one_pair_at_a_time(data, *, test="auto", adjust="holm", alpha=0.05, confiden
                     statistic=stat, pvalue=p, test=how,
                     adjust=adjust if adjust is not None else "none", alpha=alpha,
                     confidence_level=confidence_level, ci_low=lo, ci_high=hi,
-                    resample=None if how != _BOOT else units[:-1], fallback_reason=why))
+                    resample=plan.resample if how == _BOOT else None, fallback_reason=why))
         p_adj, reject = adjust_pvalues(np.array([r["pvalue"] for r in rows]), adjust, alpha)
         for r, pa, rj in zip(rows, p_adj, reject, strict=True):
             r["pvalue_adj"], r["reject"] = float(pa), bool(rj)
@@ -67,7 +69,7 @@ def one_pair_at_a_time(data, *, test="auto", adjust="holm", alpha=0.05, confiden
 
 
 def demographic_table(groups=12, seed=0, subjects=4, decimals=1, split=False, systems=1,
-                      one_class_subjects=False):
+                      one_class_subjects=False, references=False):
     """Groups of 20-60 trials, 30 % genuine, scores rounded (ties), some cross-group
     impostor trials; subject ids per group (None: no subject column); with
     ``one_class_subjects``, in every other group the first subject holds all the genuine
@@ -90,6 +92,8 @@ def demographic_table(groups=12, seed=0, subjects=4, decimals=1, split=False, sy
                           "score": score})
         if subjects:
             t["subject"] = grp * 100 + sub
+        if subjects and references:  # people in both roles: a reference of the same group
+            t["reference_subject"] = np.where(genuine, t["subject"], ref * 100 + (sub + 1) % subjects)
         if split:
             t["split"] = np.where(np.arange(n) % 2 == 0, "dev", "eval")
         frames.append(t)
@@ -107,6 +111,7 @@ CASES = [
                                               impostors="all", adjust=None)),
     (dict(seed=6, decimals=0), dict(seed=6, n_resamples=60, threshold=0.5,
                                     confidence_level=0.9)),
+    (dict(seed=7, references=True), dict(seed=7, n_resamples=80)),  # people in both roles
 ]
 
 
@@ -128,6 +133,7 @@ def test_the_cases_hold_each_kind_of_row():
     assert kinds == {"fallback", "bootstrap"}
     data = demographic_table(**CASES[1][0])
     plan = _plan(data, group="group", reference_group="reference_group",
+                 reference_subject="reference_subject",
                  impostors="same_group", threshold="eer", target=1e-3, on="auto",
                  apply_to="auto", system="system", trial="trial", label="label",
                  score="score", split="split", subject="subject",

@@ -18,7 +18,7 @@ from pandas_biosig._kernels.tandem_replicates import (
     expanded_teer,
     tdcf_weight_arrays,
 )
-from pandas_biosig.tandem._resampling import _adcf_min, _tdcf_min
+from pandas_biosig.tandem._resampling import _adcf_curve, _tdcf_curve
 
 
 def _random_table(rng, n, levels):
@@ -61,7 +61,8 @@ def test_min_tdcf_of_replicates_equals_the_expanded_tables(seed, version):
     costs = T.TDCF_2019 if version == "2019" else T.ASVSPOOF5
     W = _weights(rng, asv.size)
     weights = tdcf_weight_arrays(costs, *AsvReplicates(asv, kind).rates(W))
-    got = _tdcf_min(ClassReplicates(cm, (kind == 2).astype(np.int8), 2).below(W), *weights)
+    got = np.min(_tdcf_curve(ClassReplicates(cm, (kind == 2).astype(np.int8), 2).below(W),
+                             *weights), axis=1)
     make = T.tdcf_weights_2019 if version == "2019" else T.tdcf_weights
     for b in range(W.shape[0]):
         e = [_expanded(asv, kind, W[b], k) for k in range(3)]
@@ -81,7 +82,7 @@ def test_min_adcf_of_replicates_equals_the_expanded_tables(seed):
     asv, cm, kind = _random_table(rng, 40 + 10 * seed, levels=2)
     sasv = np.where(cm > 0.5, asv, -np.inf)  # a cascade: -inf is never accepted
     W = _weights(rng, asv.size)
-    got = _adcf_min(ClassReplicates(sasv, kind, 3).below(W), T.SASV_ADCF)
+    got = np.min(_adcf_curve(ClassReplicates(sasv, kind, 3).below(W), T.SASV_ADCF), axis=1)
     for b in range(W.shape[0]):
         e = [_expanded(sasv, kind, W[b], k) for k in range(3)]
         assert got[b] == pytest.approx(T.min_adcf(*e, T.SASV_ADCF).adcf, abs=1e-12)
@@ -142,10 +143,67 @@ def test_bootstrap_without_speakers_resamples_trials_within_kinds(example):
     basic = pbs.tandem_bootstrap(example, n_resamples=30, seed=0, ci_method="basic")
     pct = pbs.tandem_bootstrap(example, n_resamples=30, seed=0, ci_method="percentile")
     np.testing.assert_allclose(basic.ci_low, 2 * pct.estimate - pct.ci_high)
-    bc = pbs.tandem_bootstrap(example, n_resamples=30, seed=0)
+    bc = pbs.tandem_bootstrap(example, n_resamples=30, seed=0, ci_method="bc")
     assert (bc.ci_method == "bc").all() and not np.allclose(bc.ci_low, pct.ci_low)
+    default = pbs.tandem_bootstrap(example, n_resamples=30, seed=0)
+    assert (default.ci_method == "band").all()  # "auto": the band for the minima
     te = pbs.tandem_bootstrap(example, metric="teer", n_resamples=30, seed=0)
     assert (te.ci_method == "percentile").all()  # "auto": percentile for the t-EER
+
+
+@pytest.mark.parametrize("metric", ["min_tdcf", "min_adcf"])
+def test_band_interval_equals_the_band_of_all_replicates_in_memory(example, metric):
+    """The streamed band (moments in one pass, the max-t statistic in two more over the
+    same draws) equals the band computed from the matrix of every replicated curve."""
+    from pandas_biosig._core.replicates import make_rng
+    from pandas_biosig.tandem._resampling import _blocks, _Draws, _Engine, prepare
+
+    data = pbs.sasv_score(example) if metric == "min_adcf" else example
+    n_res = 150
+    r = pbs.tandem_bootstrap(data, metric=metric, n_resamples=n_res, seed=4)
+    table, costs = prepare(data, metric, "2019", None)
+    rng = make_rng(4)
+    for g, row in zip(table.groups, r.itertuples(), strict=True):
+        engine = _Engine([g], metric, costs, None)
+        draws = _Draws(g, "subject", table.split_column)
+        curves = np.vstack([engine.curves(W) for _, W in _blocks(engine, draws, n_res, rng)])
+        est = engine.curves(np.ones((1, draws.n)))[0]
+        assert np.nanmin(est) == pytest.approx(row.estimate, rel=1e-12)
+        sd = np.nanstd(curves, axis=0, ddof=1)
+        ok = np.isfinite(est) & np.isfinite(sd)
+
+        def q_over(points):
+            use = points & (sd > 0)
+            return np.quantile(np.nanmax(np.abs(curves[:, use] - est[use]) / sd[use], axis=1),
+                               0.95)
+
+        q = q_over(ok)
+        upper = np.min((est + q * sd)[ok])
+        q = q_over(ok & (est - q * sd <= upper))
+        want = (np.min((est - q * sd)[ok]), np.min((est + q * sd)[ok]))
+        assert (row.ci_low, row.ci_high) == pytest.approx(want, rel=1e-9)
+        assert row.ci_low <= row.estimate <= row.ci_high
+
+
+def test_band_moments_and_edges_by_hand():
+    from pandas_biosig._kernels.min_band import Moments, band_edges_minima, candidates, max_t
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(40, 6))
+    x[3, 2] = np.nan
+    m = Moments(6)
+    for block in (x[:7], x[7:8], x[8:]):
+        m.add(block)
+    np.testing.assert_allclose(m.sd(), np.nanstd(x, axis=0, ddof=1), rtol=1e-12)
+    est = np.array([3.5, 1.0, 0.5, 0.9, 2.0, np.nan])
+    sd = np.array([1.0, 0.2, 0.4, 0.1, 0.0, 1.0])
+    # edges 0.5 -+ 0.8 at q = 2: lower minimum 0.5 - 0.8, upper minimum min(1.4, 1.3, 1.1)
+    assert band_edges_minima(est, sd, 2.0) == pytest.approx((-0.3, 1.1))
+    # candidates: lower edge (1.5, 0.6, -0.3, 0.7, 2.0) at most 1.1: thresholds 1, 2, 3
+    assert candidates(est, sd, 2.0).tolist() == [False, True, True, True, False, False]
+    curves = est + np.array([[0.5, 0.1, -0.4, 0.0, 0.0, 9.0]])
+    assert max_t(curves, est, sd, np.ones(6, bool)).tolist() == [1.0]  # 0.4 / 0.4
+    assert np.isnan(max_t(curves, est, sd, np.zeros(6, bool))[0])
 
 
 def test_bootstrap_errors_are_named(example):
@@ -157,6 +215,8 @@ def test_bootstrap_errors_are_named(example):
         pbs.tandem_bootstrap(example, n_resamples=0)
     with pytest.raises(ValueError, match="metric='eer' is not one of"):
         pbs.tandem_bootstrap(example, metric="eer")
+    with pytest.raises(ValueError, match="ci_method='band' is the interval of a minimum"):
+        pbs.tandem_bootstrap(example, metric="teer", ci_method="band", n_resamples=10)
     with pytest.raises(ValueError, match="confidence_level must be a number"):
         pbs.tandem_bootstrap(example, confidence_level=95)
 

@@ -153,3 +153,152 @@ def test_bootstrap_bca_is_asked_for_by_name():
     r = pbs.bootstrap(t, ci_method="bca", n_resamples=100, seed=0)
     assert set(r.ci_method) == {"bca"}
     assert (r.ci_low <= r.estimate).all() and (r.estimate <= r.ci_high).all()
+
+
+# ----------------------------------------------------------------------------- demographics
+def _demographic_with_references(seed=0):
+    """The example demographic table with the reference's subject of every trial: the
+    subject itself for a genuine trial, another person of the reference group (same split)
+    for an impostor trial, one per trial id (the systems score the same trials)."""
+    t = pbs.datasets.example_demographic_trials()
+    rng = np.random.default_rng(seed)
+    first = t.drop_duplicates("trial").set_index("trial")
+    ref = first.subject.astype(object).copy()
+    for (sp, g), ids in first[first.label == "impostor"].groupby(
+            ["split", "reference_group"]).groups.items():
+        pool = first[(first.split == sp) & (first.group == g)].subject.unique()
+        for trial in ids:  # a person of the group other than the probe's subject
+            ref[trial] = rng.choice(pool[pool != first.subject[trial]])
+    return t.assign(reference_subject=t.trial.map(ref).to_numpy(dtype=object))
+
+
+DEMOGRAPHIC = {
+    "group_rates": lambda t: pbs.group_rates(t, target=0.05),
+    "group_rates bootstrap": lambda t: pbs.group_rates(t, target=0.05, n_resamples=20, seed=0,
+                                                       ci_method="bootstrap"),
+    "compare_groups": lambda t: pbs.compare_groups(t, target=0.05, n_resamples=20, seed=0),
+    "compare_fairness": lambda t: pbs.compare_fairness(t, target=0.05, n_resamples=20, seed=0),
+}
+
+
+@pytest.mark.parametrize("call", list(DEMOGRAPHIC))
+def test_demographic_functions_resample_people_in_both_roles(call):
+    t = _demographic_with_references()
+    assert set(DEMOGRAPHIC[call](t)["resample"]) == {"two_way"}
+    assert set(DEMOGRAPHIC[call](t.drop(columns="reference_subject"))["resample"]) == {"subject"}
+    name = "group_rates" if call.startswith("group_rates") else call
+    off = getattr(pbs, name)(t, target=0.05, reference_subject=None, n_resamples=20, seed=0)
+    assert set(off["resample"]) == {"subject"}  # reference_subject=None: probes only
+    t.loc[[7, 40], "reference_subject"] = None
+    head = re.escape(ERROR_REFERENCE_MISSING.split("{where}")[0].format(n=2))
+    with pytest.raises(pbs.SchemaError, match=head + ".*no reference subject id"):
+        DEMOGRAPHIC[call](t)
+
+
+def test_demographic_wilson_ignores_the_reference_column():
+    """Trials taken as independent: no people are read, a missing reference id is no
+    error and nothing is resampled."""
+    t = _demographic_with_references()
+    t.loc[7, "reference_subject"] = None
+    assert pbs.group_rates(t, target=0.05, ci_method="wilson")["resample"].isna().all()
+
+
+def test_demographic_cell_rates_equal_per_trial_weights():
+    """The rates of a replicate from the (probe, reference, class) cells equal those of
+    the trials weighted one by one: a genuine trial by its subject's multiplicity, an
+    impostor trial by the product of its probe's and its reference's."""
+    from pandas_biosig.demographics._plan import _Part
+    from pandas_biosig.demographics._two_way import _cells
+
+    rng = np.random.default_rng(0)
+    n, k = 80, 6  # people 0-2 in group 0, 3-5 in group 1
+    probe = rng.integers(0, k, n)
+    ref = np.where(rng.random(n) < 0.3, probe, (probe + rng.integers(1, k, n)) % k)
+    genuine = probe == ref
+    group = (probe >= 3).astype(np.int64)
+    part = _Part("A", None, rng.normal(size=n), genuine, group, (ref >= 3).astype(np.int64),
+                 np.ones(n, bool), probe, ref)
+    cells = _cells(part, 0.0, np.arange(k), np.repeat([0, 1], 3), 2)
+    mult = rng.integers(0, 3, size=(7, k)).astype(float)
+    err = np.where(genuine, part.scores < 0, part.scores >= 0)
+    for j in (0, 1):
+        fmr, fnmr = cells.rates(mult, j)
+        for b in range(7):
+            w = np.where(genuine, mult[b, probe], mult[b, probe] * mult[b, ref]) * (group == j)
+            for rates, cls in ((fmr, ~genuine), (fnmr, genuine)):
+                total = (w * cls).sum()
+                expected = (w * cls * err).sum() / total if total else np.nan
+                np.testing.assert_allclose(rates[b], expected, rtol=1e-12)
+
+
+def _tiny_demographic_table(seed=3):
+    """Two groups of three people; two genuine trials each and one impostor trial for
+    every ordered pair of different people (same group and across groups)."""
+    rng = np.random.default_rng(seed)
+    people = [f"{g}{i}" for g in "ab" for i in range(3)]
+    rows = [(p, p, True) for p in people for _ in range(2)]
+    rows += [(p, q, False) for p in people for q in people if p != q]
+    t = pd.DataFrame(rows, columns=["subject", "reference_subject", "label"])
+    t["score"] = rng.normal(size=len(t)) + 0.8 * t.label
+    t["group"], t["reference_group"] = t.subject.str[0], t.reference_subject.str[0]
+    return t.assign(system="A", trial=np.arange(len(t)))
+
+
+@pytest.mark.parametrize("impostors", ["same_group", "all"])
+def test_demographic_two_way_replicates_equal_the_resampled_tables(impostors):
+    """One set of two-way bootstrap replicates, rebuilt by brute force: each replicate's
+    people (drawn with replacement within their group), then the resampled table itself
+    (every genuine trial of each person drawn, every impostor trial of each ordered pair
+    of draws) and its rates counted."""
+    from pandas_biosig._kernels.fairness import stratified_weights
+    from pandas_biosig.demographics._plan import _plan
+    from pandas_biosig.demographics._two_way import _people, replicates
+
+    t = _tiny_demographic_table()
+    plan = _plan(t, group="group", reference_group="reference_group", impostors=impostors,
+                 threshold=0.0, target=None, on="auto", apply_to="auto", system="system",
+                 trial="trial", label="label", score="score", split="split",
+                 subject="subject", orientation="similarity", nonfinite="raise",
+                 reference_subject="reference_subject")
+    part = plan.reported[0].part
+    reps = replicates(np.random.default_rng(7), 6, plan, [(part, 0.0)], [0, 1])[0]
+    codes, sizes = _people(plan, [part])
+    mult = stratified_weights(np.random.default_rng(7), sizes, 6)  # the same draws
+    person = dict(zip(part.cluster, t.subject, strict=True))
+    assert sorted(person[c] for c in codes) == sorted(t.subject.unique())
+    counted = t.label | (t.group == t.reference_group) if impostors == "same_group" else t.label | True
+    for b in range(6):
+        drawn = [person[c] for c, m in zip(codes, mult[b], strict=True) for _ in range(m)]
+        assert sum(p[0] == "a" for p in drawn) == 3  # each group keeps its three people
+        boot = pd.concat([t[t.label & (t.subject == p)] for p in drawn]
+                         + [t[~t.label & counted & (t.subject == p) & (t.reference_subject == q)]
+                            for p in drawn for q in drawn])
+        for j, g in enumerate(plan.labels):
+            for metric, cls, err in (("fmr", ~boot.label, boot.score >= 0),
+                                     ("fnmr", boot.label, boot.score < 0)):
+                sel = cls & (boot.group == g)
+                expected = err[sel].mean() if sel.any() else np.nan
+                np.testing.assert_allclose(reps[j][metric][0][b], expected, rtol=1e-12)
+
+
+def test_group_rates_two_way_interval_is_wilson_on_the_two_way_design():
+    from scipy.special import stdtrit
+
+    from pandas_biosig._kernels.cluster import wilson_interval
+
+    t = _demographic_with_references()
+    r = pbs.group_rates(t, target=0.05)
+    assert set(r["resample"]) == {"two_way"}
+    for row in r.itertuples():
+        ev = t[(t.system == row.system) & (t.split == row.split) & (t.label == "impostor")
+               & (t.group == row.group) & (t.reference_group == row.group)]
+        people = pd.factorize(pd.concat([ev.subject, ev.reference_subject],
+                                        ignore_index=True))[0]
+        d = cluster_design((ev.score >= row.threshold).to_numpy(), people[:len(ev)],
+                           people[len(ev):])
+        n_eff = d.k if d.p in (0, 1) else d.n / d.deff
+        low, high = wilson_interval(d.p, n_eff, float(stdtrit(d.df, 0.975)))
+        assert (row.fmr_low, row.fmr_high) == pytest.approx((low, high), rel=1e-12)
+    # the FNMR: a genuine trial has one person, the subjects' interval either way
+    one = pbs.group_rates(t.drop(columns="reference_subject"), target=0.05)
+    np.testing.assert_allclose(r[["fnmr_low", "fnmr_high"]], one[["fnmr_low", "fnmr_high"]])

@@ -43,7 +43,14 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from .._kernels.cluster import ClusterDesign, cluster_design, lower_bound, upper_bound
+from .._kernels.cluster import (
+    ClusterDesign,
+    cluster_design,
+    lower_bound,
+    prediction_bound,
+    shared_pairs,
+    upper_bound,
+)
 from .._kernels.rates import Sweep
 from .._kernels.tandem import asv_eer_threshold
 from .criteria import CRITERIA, check_criterion, choose, criterion_parameters
@@ -138,8 +145,8 @@ ERROR_REFERENCE_MISSING = (
     "{n} trial(s){where} have no reference subject id (rows at positions {rows}); an impostor "
     "trial depends on both people it compares, so resample='two_way' (the default when the "
     "table has subject and reference subject columns) needs both ids of every trial: fill "
-    "them in, drop those trials, or pass resample='subject' to resample the probes' "
-    "subjects only"
+    "them in, drop those trials, or resample the probes' subjects only "
+    "(reference_subject=None, or resample='subject' where the function has that option)"
 )
 ERROR_ONE_SPLIT = (
     "{function} reports one split, and {found} would be reported; pass apply_to=<split>"
@@ -694,9 +701,21 @@ def rate_design(group: Group, threshold: float, rate: str, resample: str,
     return cluster_design(errors, probe[cls], ref[cls] if two else None)
 
 
+def rate_layout(group: Group, rate: str, resample: str) -> tuple[float, float]:
+    """``(trials, ordered pairs sharing a person)`` of the trials ``rate`` is measured on
+    (:func:`pandas_biosig._kernels.cluster.shared_pairs`), people as :func:`rate_design`
+    reads them: what a prediction of the rate measured on ``group`` needs."""
+    cls = group.genuine if rate == "frr" else ~group.genuine
+    if resample not in PEOPLE:
+        return float(np.count_nonzero(cls)), 0.0
+    probe, ref, _ = people(group, resample)
+    return shared_pairs(probe[cls], ref[cls] if ref is not None and rate == "far" else None)
+
+
 def guaranteed_threshold(group: Group, sweep: Sweep, *, rate: str, target: float,
                          confidence_level: float, resample: str, side: str = "upper",
-                         who: tuple | None = None) -> tuple[float, float]:
+                         who: tuple | None = None, new: tuple[float, float] | None = None
+                         ) -> tuple[float, float]:
     """The threshold whose ``rate`` (``"far"``: FAR, or ``"frr"``) stays at most
     ``target`` on new trials with confidence ``confidence_level``, and its bound:
     ``(oriented threshold, bound)``; ``(nan, bound at the safest threshold)`` when no
@@ -716,7 +735,9 @@ def guaranteed_threshold(group: Group, sweep: Sweep, *, rate: str, target: float
     whose one-sided *lower* bound reaches ``target`` (its true rate is below ``target``
     with probability at most ``1 - confidence_level``); ``(nan, bound)`` when even the
     most permissive threshold's lower bound stays below it. ``who``: the codes of
-    :func:`people`, when the caller has them.
+    :func:`people`, when the caller has them. ``new``: the :func:`rate_layout` of the
+    trials the rate will be measured on; the bound is then the prediction bound of that
+    measured rate (:func:`pandas_biosig._kernels.cluster.prediction_bound`).
     """
     if who is None and resample in PEOPLE:
         who = people(group, resample)
@@ -726,8 +747,10 @@ def guaranteed_threshold(group: Group, sweep: Sweep, *, rate: str, target: float
     def point(k: int):
         op = sweep.fnmr_at_fmr(k / n) if rate == "far" else sweep.fmr_at_fnmr(k / n)
         assert op is not None  # a group's scores are finite: every FRR bound is reached
-        return op.threshold, bound_of(rate_design(group, op.threshold, rate, resample, who),
-                                      confidence_level)
+        design = rate_design(group, op.threshold, rate, resample, who)
+        if new is not None:
+            return op.threshold, prediction_bound(design, confidence_level, *new)
+        return op.threshold, bound_of(design, confidence_level)
 
     return (_fewest_reaching if side == "lower" else _most_within)(point, n, target)
 

@@ -28,6 +28,7 @@ __all__ = [
     "check_option",
     "check_subjects",
     "combine_codes",
+    "count_values",
     "validate_trials",
 ]
 
@@ -556,6 +557,19 @@ def _check_groups(data, layout: Layout, trial_col, by_cols, split_col) -> None:
 
 def _counts(data: pd.DataFrame, column: str) -> tuple[pd.DataFrame, np.ndarray]:
     """The table without its rows counted 0, and the counts of the others (int64)."""
+    counts = count_values(data, column)
+    if counts.size and not counts.all():
+        nonzero = np.flatnonzero(counts)
+        if nonzero.size == 0:
+            raise SchemaError(ERROR_EMPTY)
+        return data.iloc[nonzero], counts[nonzero]
+    return data, counts
+
+
+def count_values(data: pd.DataFrame, column: str) -> np.ndarray:
+    """The counts of column ``column`` (int64, one per row, zeros kept), checked: the
+    dtype (:data:`ERROR_COUNT_DTYPE`), the values (:data:`ERROR_COUNT_VALUE`) and the
+    total (:data:`ERROR_COUNT_TOTAL`)."""
     series = data[column]
     dtype = series.dtype
     kind = getattr(dtype, "kind", "O")
@@ -573,13 +587,7 @@ def _counts(data: pd.DataFrame, column: str) -> tuple[pd.DataFrame, np.ndarray]:
             rows=example_rows(data, bad)))
     if float(values.sum()) >= 2.0**53:
         raise SchemaError(ERROR_COUNT_TOTAL.format(column=column, total=float(values.sum())))
-    counts = values.astype(np.int64) if kind == "f" else series.to_numpy(dtype=np.int64)
-    if counts.size and not counts.all():
-        nonzero = np.flatnonzero(counts)
-        if nonzero.size == 0:
-            raise SchemaError(ERROR_EMPTY)
-        return data.iloc[nonzero], counts[nonzero]
-    return data, counts
+    return values.astype(np.int64) if kind == "f" else series.to_numpy(dtype=np.int64)
 
 
 def _check_table(

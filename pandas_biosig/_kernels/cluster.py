@@ -23,6 +23,8 @@ __all__ = [
     "exact_interval",
     "lower_bound",
     "person_sums",
+    "prediction_bound",
+    "shared_pairs",
     "upper_bound",
     "wilson_interval",
 ]
@@ -62,13 +64,16 @@ def wilson_interval(p: float, n: float, z: float) -> tuple[float, float]:
 class ClusterDesign(NamedTuple):
     """The design of a proportion estimated from trials that share people:
     ``p`` the proportion, ``n`` the trials, ``deff`` the design effect (at least 1),
-    ``df`` the degrees of freedom of its variance, ``k`` the people involved."""
+    ``df`` the degrees of freedom of its variance, ``k`` the people involved, ``rho`` the
+    correlation of the outcomes of two trials that share a person under the working model
+    of :func:`cluster_design` (0 for independent trials)."""
 
     p: float
     n: float
     deff: float
     df: float
     k: int
+    rho: float = 0.0
 
 
 def person_sums(values, probe, reference=None, n_persons: int | None = None):
@@ -137,13 +142,28 @@ def cluster_design(errors, probe, reference=None) -> ClusterDesign:
     v_hat = k / (k - 1) * (float(np.dot(u_k, u_k)) - float(np.dot(u_d, u_d))) / n**2
     raw = v_hat / (p * (1.0 - p) / n)
     m = m_k[keep]
-    shared = float(np.dot(m, m)) - float(np.dot(m_d, m_d)) - n  # ordered pairs sharing a person
+    shared = _shared(m, m_d, n)
     rho = min(max((raw - 1.0) * n / shared, 0.0), 1.0) if shared > 0 else 0.0
     v = m + rho * m * (m - 1.0)
     u2 = np.square(u_k[keep])
     realized = float(u2.sum()) ** 2 / float(np.dot(u2, u2))
     df = min(float(v.sum()) ** 2 / float(np.dot(v, v)), realized, k - 1.0)
-    return ClusterDesign(p, n, float(max(raw, 1.0)), max(df, 1.0), k)
+    return ClusterDesign(p, n, float(max(raw, 1.0)), max(df, 1.0), k, rho)
+
+
+def _shared(m_k: np.ndarray, m_d: np.ndarray, n: float) -> float:
+    """Ordered pairs of different trials that share a person (a dyad's pairs once)."""
+    return float(np.dot(m_k, m_k)) - float(np.dot(m_d, m_d)) - n
+
+
+def shared_pairs(probe, reference=None) -> tuple[float, float]:
+    r"""``(trials, ordered pairs of different trials that share a person)`` of a layout of
+    trials (``probe`` and optional ``reference`` person codes, as :func:`cluster_design`
+    reads them): with the outcome correlation :math:`\rho` of two such trials, the design
+    effect of a rate measured on them is :math:`1 + \rho\,\text{pairs}/\text{trials}`."""
+    n = float(len(probe))
+    m_k, m_d = person_sums(np.ones(len(probe)), probe, reference)
+    return n, _shared(m_k, m_d, n)
 
 
 def effective_trials(design: ClusterDesign, level: float) -> float:
@@ -173,6 +193,40 @@ def upper_bound(design: ClusterDesign, level: float) -> float:
     n_eff = effective_trials(design, level)
     x = design.p * n_eff
     return float(betaincinv(x + 1.0, n_eff - x, level))
+
+
+def prediction_bound(design: ClusterDesign, level: float, n_new: float,
+                     shared_new: float = 0.0) -> float:
+    r"""One-sided upper prediction bound at ``level`` of the rate that will be *measured*
+    on ``n_new`` new trials (``shared_new`` ordered pairs of them sharing a person,
+    :func:`shared_pairs`), from the rate estimated on the trials of ``design``.
+
+    The measured rate differs from the estimate by the error of both: with :math:`n^*`
+    the estimate's effective trials (:func:`effective_trials`) and
+    :math:`d' = \max(1 + \hat
+ho\,	ext{pairs}/n', 1)` the new trials' design effect
+    (the estimate's outcome correlation :math:`\hat
+ho` applied to their layout), the
+    difference has the variance of a proportion on
+    :math:`n_c = (1/n^* + d'/n')^{-1}` trials; the bound is Clopper–Pearson's on
+    :math:`x = \hat p\,n_c` errors in :math:`n_c` trials (the prediction interval of a
+    binomial proportion on effective counts, the normal-theory form of which is in Hahn
+    & Meeker 1991 for independent trials). 1 when every trial errs, NaN without trials.
+
+    Hahn, G. J., & Meeker, W. Q. (1991). *Statistical Intervals: A Guide for
+    Practitioners* (prediction intervals for the number of occurrences in a future
+    sample). Wiley.
+    """
+    from scipy.special import betaincinv
+
+    if design.n == 0 or n_new <= 0:
+        return float("nan")
+    if design.p >= 1:
+        return 1.0
+    deff_new = max(1.0 + design.rho * shared_new / n_new, 1.0)
+    n_c = 1.0 / (1.0 / effective_trials(design, level) + deff_new / n_new)
+    x = design.p * n_c
+    return float(betaincinv(x + 1.0, n_c - x, level))
 
 
 def exceedance_pvalue(design: ClusterDesign, target: float, level: float = 0.95) -> float:

@@ -32,6 +32,7 @@ __all__ = [
     "inequity_rate",
     "ratio",
     "spread",
+    "stratified_weights",
     "weighted_rates",
 ]
 
@@ -126,6 +127,25 @@ def cluster_weights(rng: np.random.Generator, n_clusters: int, n_resamples: int)
     offsets = (np.arange(n_resamples) * n_clusters)[:, None]
     return np.bincount((draws + offsets).ravel(), minlength=n_resamples * n_clusters).reshape(
         n_resamples, n_clusters
+    )
+
+
+def stratified_weights(rng: np.random.Generator, sizes, n_resamples: int) -> np.ndarray:
+    """Multiplicities of items drawn with replacement within each stratum, one row per
+    replicate: the items are ordered by stratum, ``sizes[s]`` of stratum ``s``, and each
+    stratum's ``sizes[s]`` draws fall on its own items only (so every row sums to
+    ``sizes[s]`` over them). An ``(n_resamples, sum(sizes))`` int64 array; one stratum
+    draws as :func:`cluster_weights`."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    m = int(sizes.sum())
+    if m == 0:
+        return np.zeros((n_resamples, 0), dtype=np.int64)
+    start = np.repeat(np.cumsum(sizes) - sizes, sizes)  # each slot's stratum: first item
+    width = np.repeat(sizes, sizes)  # ... and its size
+    draws = start + rng.integers(0, width, size=(n_resamples, m))
+    offsets = (np.arange(n_resamples) * m)[:, None]
+    return np.bincount((draws + offsets).ravel(), minlength=n_resamples * m).reshape(
+        n_resamples, m
     )
 
 

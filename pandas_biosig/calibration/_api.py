@@ -18,6 +18,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.counted import expand_counts
 from .._core.options import NonFinite, Orientation
 from .._core.protocol import reported_groups, resolve_splits
 from .._core.replicates import make_rng
@@ -204,6 +205,7 @@ def calibrate(
     subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> CalibrationResult:
     r"""Calibrate each system's scores into log-likelihood ratios, fitted on one split and
     applied to another.
@@ -254,6 +256,12 @@ def calibrate(
     nonfinite : {"raise", "drop", "reject"}
         NaN/inf scores: an error, left out, or (``"reject"``) left out of the fits and
         written as NaN scores of the calibrated system, so they stay failures to acquire.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -350,6 +358,7 @@ def calibrate(
     N_tar, 0: 0.5 / N_non})`` on the dev scores has ``coef_`` 2.239 and ``intercept_``
     0.244 (``logit(0.5) = 0``).
     """
+    data = expand_counts(data, count, trial=trial)
     check_option(method, METHODS, "method")
     trials = _validate(data, system=system, trial=trial, label=label, score=score,
                        split=split, subject=subject, by=by, orientation=orientation,
@@ -381,6 +390,7 @@ def fuse(
     split: str | None = "split",
     subject: str | None = "subject",
     orientation: Orientation = "similarity",
+    count: str | None = None,
 ) -> CalibrationResult:
     r"""Fuse systems scored on the same trials into one log-likelihood ratio (linear
     logistic fusion), fitted on one split and applied to another.
@@ -396,6 +406,12 @@ def fuse(
     prior, on, apply_to, folds, seed, by, system, trial, label, score, split, subject, orientation
         As in :func:`calibrate`; the fold of a trial is the same as there, so the
         cross-fitted LLRs of a fusion and of calibrated systems are held out alike.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -449,6 +465,7 @@ def fuse(
     Compare with scikit-learn: ``LogisticRegression(C=np.inf, class_weight=...)`` on the
     three dev columns reaches the same weights (``tests/test_calibration.py``).
     """
+    data = expand_counts(data, count, trial=trial)
     trials, settings, units = fusion_plan(
         data, systems=systems, name=name, prior=prior, on=on, apply_to=apply_to, folds=folds,
         seed=seed, by=by, system=system, trial=trial, label=label, score=score, split=split,

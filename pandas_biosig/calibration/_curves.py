@@ -15,6 +15,7 @@ import pandas as pd
 import xarray as xr
 from scipy.special import expit
 
+from .._core.counted import expand_counts
 from .._core.curve_datasets import Layout, curve_dataset, curve_variable, prior_grid
 from .._core.frames import group_sweep
 from .._core.options import NonFinite, Orientation
@@ -56,6 +57,7 @@ def cllr_curve(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Cllr over the prior: the normalized cross-entropy of the scores read as LLRs, and
     its minimum after the best monotone recalibration, at every prior log odds.
@@ -71,6 +73,12 @@ def cllr_curve(
         refused.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.bayes_error`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -125,6 +133,7 @@ def cllr_curve(
     >>> bool((ev.min_nxe <= ev.act_nxe).all())
     True
     """
+    data = expand_counts(data, count, trial=trial)
     plo = prior_grid(prior_log_odds)
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,

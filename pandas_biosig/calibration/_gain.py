@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .._core import pairwise as _pw
+from .._core.counted import expand_counts
 from .._core.criteria import check_criterion, choose, criterion_parameters
 from .._core.options import Adjust, Alternative, BootstrapMetric, Criterion, ResampleOption
 from .._core.protocol import Protocol
@@ -92,6 +93,7 @@ def compare_fusion(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Test the gain of a linear fusion: each fused system against the fused one.
 
@@ -126,6 +128,12 @@ def compare_fusion(
         Seeds the cross-fitting folds and the bootstrap.
     by, system, trial, label, score, split, subject
         As in :func:`pandas_biosig.compare`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -164,6 +172,7 @@ def compare_fusion(
     0      cnn    fused  eval     0.010   False
     1      gmm    fused  eval     0.060    True
     """
+    data = expand_counts(data, count, trial=trial)
     check_flag(refit, "refit")
     rng = make_rng(seed)
     fold_seed = int(rng.integers(2**32))

@@ -1,7 +1,8 @@
 r"""Demographic differentials: per-group error rates at one global threshold.
 
 A demographic trial table is the tidy trial table (``system, trial, label, score``, optional
-``split`` and ``subject``) with a group column for each side of a comparison: ``group`` for
+``split``, ``subject`` and ``reference_subject``, the reference's subject) with a group
+column for each side of a comparison: ``group`` for
 the probe and ``reference_group`` for the reference (or only ``group`` when a trial has one
 group). A genuine trial belongs to its subject's group, so both sides must agree on it; an
 impostor trial is *same-group* or *cross-group*, and every function counts either the
@@ -26,7 +27,9 @@ The functions need the whole table in memory: a dask DataFrame raises ``TypeErro
 :data:`ERROR_DASK` (call ``.compute()`` first; the per-group counts are exact either way).
 
 Modules: ``rates`` (group_rates, cross_group_fmr), ``merit`` (fairness, fdr_curve),
-``comparisons`` (compare_groups, compare_fairness); ``_plan`` holds what they share.
+``comparisons`` (compare_groups, compare_fairness); ``_plan`` holds what they share,
+``_two_way`` the intervals and bootstrap of people in both roles (a ``reference_subject``
+column beside ``subject``).
 """
 
 from ._comparisons import compare_fairness, compare_groups

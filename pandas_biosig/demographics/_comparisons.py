@@ -10,6 +10,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
+from .._core.counted import expand_counts
 from .._core.options import Adjust, NonFinite, Orientation
 from .._core.pairwise import adjust_pvalues as _adjust
 from .._core.protocol import AUTO
@@ -46,6 +47,7 @@ from ._plan import (
     _rng,
     check_clusters,
 )
+from ._two_way import replicates as _two_way_replicates
 
 
 @_doc
@@ -72,8 +74,10 @@ def compare_groups(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Is the FMR (FNMR) of group a different from group b's? Every pair, every system.
 
@@ -89,7 +93,10 @@ def compare_groups(
         replicated differences on either side of 0, +1 corrected; percentile interval),
         else ``"wilson"`` (score test of two proportions and Newcombe's hybrid score
         interval, statsmodels). Trials of one subject are not independent: with a subject
-        column the binomial tests reject too often (docs/validity.md).
+        column the binomial tests reject too often (docs/validity.md). With a
+        ``reference_subject`` column too, the bootstrap draws the people in both roles,
+        one draw for every group of the system (within each group), so two groups' FMRs
+        that share references (``impostors="all"``) are resampled together.
     adjust : str or None
         statsmodels ``multipletests`` code; the family is all rows of one (system, split):
         both metrics, every pair.
@@ -97,6 +104,12 @@ def compare_groups(
         Level of ``reject`` and of the intervals.
     n_resamples, seed
         Bootstrap replicates and seed.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -106,8 +119,9 @@ def compare_groups(
         ``n_a, n_b`` (trials of the class), ``rate_a, rate_b``, ``estimate`` = rate_a −
         rate_b, ``statistic`` (score z; bootstrap: estimate / replicate s.d.), ``pvalue``,
         ``test``, ``adjust``, ``pvalue_adj``, ``alpha``, ``reject``,
-        ``confidence_level``, ``ci_low``, ``ci_high``, ``resample`` (``"subject"``,
-        ``"trial"`` for the bootstrap without subjects, None for the score test) and
+        ``confidence_level``, ``ci_low``, ``ci_high``, ``resample`` (``"two_way"``
+        with subject and reference subject columns, ``"subject"``, ``"trial"`` for the
+        bootstrap without subjects, None for the score test) and
         ``fallback_reason`` (None, or why the interval is not the bootstrap's).
 
     Examples
@@ -119,15 +133,17 @@ def compare_groups(
     0  net_a    fmr       A       B  bootstrap
     1  net_a    fmr       A       C  bootstrap
     """
+    data = expand_counts(data, count, trial=trial)
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
         trial=trial, label=label, score=score, split=split, subject=subject,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, reference_subject=reference_subject,
     )
     how = _method(test, plan, TEST_METHODS, _BOOT, "test")
     if how == _BOOT:
-        check_clusters(plan, "the subject bootstrap of compare_groups", subject)
+        check_clusters(plan, "the subject bootstrap of compare_groups", subject,
+                       reference_subject)
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)
     adj = check_adjust(adjust)
@@ -144,10 +160,10 @@ def compare_groups(
                 found=[plan.labels[j] for j in present]))
         reps = (_group_replicates(plan, rep, present, rng, n_resamples) if how == _BOOT
                 else None)
-        units = "subjects" if plan.has_subject else "trials"
         first, second = np.triu_indices(len(present), 1)  # itertools.combinations' order
         pa, pb = np.asarray(present)[first], np.asarray(present)[second]
-        parts = [(metric, pair_columns(reps, metric, pa, pb, counts, level, units), counts[1])
+        parts = [(metric, pair_columns(reps, metric, pa, pb, counts, level,
+                                       _units(plan, metric)), counts[1])
                  for metric, counts in (("fmr", (fa, n_imp)), ("fnmr", (fr, n_gen)))]
         p_adj, reject = _adjust(np.concatenate([c["pvalue"] for _, c, _ in parts]), adj, alpha)
         m = 2 * pa.size
@@ -156,7 +172,7 @@ def compare_groups(
                     threshold=np.full(m, plan.sign * rep.threshold), test=[how] * m,
                     adjust=[adj if adj is not None else "none"] * m, alpha=np.full(m, alpha),
                     confidence_level=np.full(m, level),
-                    resample=[None if how != _BOOT else units[:-1]] * m)
+                    resample=[plan.resample if how == _BOOT else None] * m)
         cols = {
             "metric": [metric for metric, _, _ in parts for _ in range(pa.size)],
             "group_a": [plan.labels[j] for j in pa] * 2, "group_b": [plan.labels[j] for j in pb] * 2,
@@ -169,6 +185,13 @@ def compare_groups(
         }
         out.append(cols)
     return _frame_columns(out, COMPARE_GROUPS_COLUMNS)
+
+
+def _units(plan: _Plan, metric: str) -> str:
+    """What the bootstrap of ``metric`` resamples, as its exact fallback names them."""
+    if plan.two_way and metric == "fmr":
+        return "people"
+    return "subjects" if plan.has_subject else "trials"
 
 
 def _joined(values: list):
@@ -185,8 +208,12 @@ def _frame_columns(parts: list[dict], columns: list[str]) -> pd.DataFrame:
 
 
 def _group_replicates(plan: _Plan, rep, present, rng, n_resamples) -> dict:
-    """Per group: its FMR and FNMR replicates (its subjects resampled) and how many
-    subjects hold each class."""
+    """Per group: its FMR and FNMR replicates (its subjects resampled; with people in
+    both roles, one draw of the people for every group) and how many subjects (people)
+    hold each class."""
+    if plan.two_way:
+        return _two_way_replicates(rng, n_resamples, plan, [(rep.part, rep.threshold)],
+                                   present)[0]
     cc = _cluster_counts(rep.part, rep.threshold, plan.cluster_group.size)
     out = {}
     for j in present:
@@ -233,14 +260,19 @@ def compare_fairness(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Is system A fairer than system B? Every pair of systems on one figure of merit.
 
     A paired bootstrap: subjects (or, without a subject column, trials) are resampled
     within each group, with the same draws for every system, so the correlation of
-    systems scored on the same people is kept. Each system keeps its global threshold
+    systems scored on the same people is kept; with a ``reference_subject`` column too,
+    people in both roles (one draw of the split's people, within their groups, for every
+    system and group; an impostor trial weighs the product of its two people's
+    multiplicities). Each system keeps its global threshold
     (chosen once, as in :func:`fairness`); the replicate figure of merit is computed from
     the replicate per-group rates.
 
@@ -258,6 +290,12 @@ def compare_fairness(
         statsmodels ``multipletests`` code; the family is all pairs of one split.
     alpha, confidence_level, n_resamples, seed
         Level of ``reject``, of the percentile interval, replicates and seed.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -267,7 +305,8 @@ def compare_fairness(
         value_b``,
         ``estimate`` = value_a − value_b, ``pvalue`` (twice the smaller share of
         replicated differences on either side of 0, +1 corrected; undefined replicates
-        dropped), ``test``, ``resample`` (``"subject"`` or ``"trial"``), ``n_resamples``,
+        dropped), ``test``, ``resample`` (``"two_way"``, ``"subject"`` or ``"trial"``),
+        ``n_resamples``,
         ``adjust, pvalue_adj, alpha, reject, confidence_level, ci_low, ci_high`` and
         ``fallback_reason``: when every replicated difference is the same (the bootstrap
         cannot measure its uncertainty) the row has no p-value and no interval (NaN) and
@@ -284,15 +323,17 @@ def compare_fairness(
     1    net_a    net_c    fdr  subject
     2    net_b    net_c    fdr  subject
     """
+    data = expand_counts(data, count, trial=trial)
     check_option(metric, FAIRNESS_METRICS, "metric")
     w = check_weight(weight)
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
         trial=trial, label=label, score=score, split=split, subject=subject,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, reference_subject=reference_subject,
     )
-    check_clusters(plan, "the subject bootstrap of compare_fairness", subject)
+    check_clusters(plan, "the subject bootstrap of compare_fairness", subject,
+                   reference_subject)
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)
     adj = check_adjust(adjust)
@@ -310,7 +351,8 @@ def compare_fairness(
         names = [s for s in systems if s in reps]
         counts = {s: _cluster_counts(reps[s].part, reps[s].threshold, n_clusters) for s in names}
         ok = _usable_groups(plan, counts, names, sp)
-        est_rates, rep_rates = _group_rate_replicates(plan, counts, names, ok, n_resamples, rng)
+        est_rates, rep_rates = _group_rate_replicates(plan, counts, names, ok, n_resamples, rng,
+                                                      [reps[s] for s in names])
         values = {s: float(_fom_values(metric, *est_rates[s], w)) for s in names}
         boots = {s: np.asarray(_fom_values(metric, *rep_rates[s], w)) for s in names}
         rows = []
@@ -323,7 +365,7 @@ def compare_fairness(
                 threshold_a=plan.sign * reps[a].threshold,
                 threshold_b=plan.sign * reps[b].threshold, value_a=values[a], value_b=values[b],
                 estimate=est, pvalue=p, test="paired cluster bootstrap",
-                resample="subject" if plan.has_subject else "trial", n_resamples=n_resamples,
+                resample=plan.resample, n_resamples=n_resamples,
                 adjust=adj if adj is not None else "none", alpha=alpha,
                 confidence_level=level, ci_low=lo, ci_high=hi, fallback_reason=why,
             ))
@@ -351,8 +393,10 @@ _Rates = tuple[np.ndarray, np.ndarray]
 
 
 def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int], n_resamples: int,
-                           rng) -> tuple[dict[Hashable, _Rates], dict[Hashable, _Rates]]:
-    """Per system: the (FMR, FNMR) of every usable group, and their paired replicates."""
+                           rng, reported: list) -> tuple[dict[Hashable, _Rates], dict[Hashable, _Rates]]:
+    """Per system: the (FMR, FNMR) of every usable group, and their paired replicates
+    (``reported``: each system's reported part, in ``names`` order; with people in both
+    roles one draw of the split's people serves every system and group)."""
     est_rates = {}
     rep_rates = {s: (np.empty((n_resamples, len(ok))), np.empty((n_resamples, len(ok))))
                  for s in names}
@@ -362,6 +406,14 @@ def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int]
             np.array([c[3][plan.cluster_group == j].sum() / c[2][plan.cluster_group == j].sum() for j in ok]),
             np.array([c[1][plan.cluster_group == j].sum() / c[0][plan.cluster_group == j].sum() for j in ok]),
         )
+    if plan.two_way:
+        both = _two_way_replicates(rng, n_resamples, plan,
+                                   [(r.part, r.threshold) for r in reported], ok)
+        for s, drawn in zip(names, both, strict=True):
+            for col, j in enumerate(ok):
+                rep_rates[s][0][:, col] = drawn[j]["fmr"][0]
+                rep_rates[s][1][:, col] = drawn[j]["fnmr"][0]
+        return est_rates, rep_rates
     for col, j in enumerate(ok):
         members = np.flatnonzero(plan.cluster_group == j)
         cols = []

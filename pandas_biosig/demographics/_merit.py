@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.counted import expand_counts
 from .._core.options import NonFinite, Orientation
 from .._core.protocol import AUTO
 from .._core.schema import check_option
@@ -83,6 +84,7 @@ def fairness(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Figures of merit of the demographic differentials of every system.
 
@@ -93,6 +95,12 @@ def fairness(
     weight : float
         The weight :math:`\alpha` of the FMR term (the papers' alpha; 0.5 by default).
     {common}
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -138,6 +146,7 @@ def fairness(
     >>> print(f.undefined_reason[1])
     min FMR is 0 (group 'A'): the FMR ratio is undefined
     """
+    data = expand_counts(data, count, trial=trial)
     w = check_weight(weight)
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
@@ -178,6 +187,7 @@ def fdr_curve(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""FDR at global thresholds set at several FMR targets, and the area under it.
 
@@ -194,6 +204,12 @@ def fdr_curve(
         ``fpr_auc_score``) or log10 FMR targets (``"log"``), rescaled to [0, 1] so that a
         constant FDR has that area.
     {common}
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -208,6 +224,7 @@ def fdr_curve(
     >>> ds.au_fdr.sel(split="eval").round(3).values.tolist()
     [0.967, 0.885, 0.814]
     """
+    data = expand_counts(data, count, trial=trial)
     w = check_weight(weight)
     check_option(scale, _fair.SCALES, "scale")
     t = np.asarray(list(targets), dtype=np.float64) if not np.isscalar(targets) else np.array([])

@@ -130,6 +130,7 @@ class _Part:
     reference: np.ndarray  # reference group code per trial
     counted: np.ndarray  # trials that count (genuine, and the chosen impostors)
     cluster: np.ndarray  # global code of (group, subject) or (group, trial)
+    ref_cluster: np.ndarray | None = None  # two-way: global code of (reference group, reference)
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,6 +157,14 @@ class _Plan:
     has_reference: bool
     subject: pd.Series | None = None  # the subject ids (None without a subject column)
     found: tuple = ()  # the table's columns (messages)
+    two_way: bool = False  # subject and reference subject columns: people in both roles
+    trials: Any = None  # the validated table (the protocol's checks of the people)
+
+    @property
+    def resample(self) -> str:
+        """What a bootstrap draws: people in both roles (``"two_way"``), whole subjects
+        (``"subject"``) or, without a subject column, trials (``"trial"``)."""
+        return "two_way" if self.two_way else "subject" if self.has_subject else "trial"
 
 
 def _check_not_dask(data: Any) -> None:
@@ -166,25 +175,34 @@ def _check_not_dask(data: Any) -> None:
 def _plan(
     data, *, group, reference_group, impostors, threshold, target, on, apply_to, system,
     trial, label, score, split, subject, orientation, nonfinite, clusters: bool = True,
+    reference_subject: str | None = None,
 ) -> _Plan:
     """The plan of one call; ``clusters=False`` for the functions that never resample
-    (no cluster codes are built)."""
+    (no cluster codes are built). With subject and reference subject columns (the
+    protocol's rule of ``resample="auto"``, :meth:`pandas_biosig._core.protocol.Protocol.unit`)
+    the people are drawn in both roles: every reference is a cluster of the same codes."""
     _check_not_dask(data)
     check_option(impostors, IMPOSTORS, "impostors")
     check_policy(threshold, kind="demographics", target=target)
     trials = validate_trials(
         data, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, orientation=orientation, nonfinite=nonfinite,
+        reference_subject=reference_subject,
     )
     gcode, rcode, labels = _group_codes(data, group, reference_group)
     has_subject = trials.groups[0].subject is not None
+    two_way = clusters and has_subject and trials.groups[0].reference is not None
     subjects = data[subject] if has_subject else None
-    if clusters:
+    ref_cluster = None
+    if two_way:
+        cluster, cluster_group, ref_cluster = _two_way_clusters(
+            data[subject], data[trials.columns["reference_subject"]], gcode, rcode)
+    elif clusters:
         cluster, cluster_group = _clusters(subjects if has_subject else data[trial], gcode)
     else:
         cluster, cluster_group = np.zeros(len(data), dtype=np.int64), np.zeros(0, np.int64)
     sign = -1.0 if orientation == "distance" else 1.0
-    parts = _parts(data, trials, gcode, rcode, labels, cluster, impostors)
+    parts = _parts(data, trials, gcode, rcode, labels, cluster, impostors, ref_cluster)
     resolved = Protocol(threshold=threshold, target=target, on=on, apply_to=apply_to,
                         kind="demographics").resolve(
         trials, sweep_of=lambda g: _population_sweep(parts[(g.system, g.split)]))
@@ -192,7 +210,7 @@ def _plan(
                           r.threshold_split, r.threshold_from) for r in resolved]
     return _Plan(reported, labels, impostors, resolved[0].criterion, resolved[0].target, sign,
                  has_subject, cluster_group, reference_group is not None, subjects,
-                 tuple(data.columns))
+                 tuple(data.columns), two_way, trials)
 
 
 def _population_sweep(part: _Part) -> Sweep:
@@ -201,10 +219,13 @@ def _population_sweep(part: _Part) -> Sweep:
     return Sweep.from_scores(part.scores[part.counted], part.genuine[part.counted])
 
 
-def check_clusters(plan: _Plan, option: str, column: str | None) -> None:
+def check_clusters(plan: _Plan, option: str, column: str | None,
+                   reference_column: str | None = None) -> None:
     """The one subject rule for an interval or test that resamples or weighs subjects
     within each group: no missing subject id, at least two subjects in every (system,
-    split, group) it reads."""
+    split, group) it reads; with people in both roles, no missing reference id either
+    (the protocol's check and message,
+    :data:`pandas_biosig._core.protocol.ERROR_REFERENCE_MISSING`)."""
     if not plan.has_subject:
         return
     assert plan.subject is not None  # read from the subject column when has_subject
@@ -220,6 +241,9 @@ def check_clusters(plan: _Plan, option: str, column: str | None) -> None:
             where = f"group {plan.labels[j]!r} of system {part.system!r}" + (
                 "" if part.split is None else f", split {part.split!r}")
             check_subjects(np.zeros(1), where, column=column, found=plan.found, option=option)
+    if plan.two_way:
+        Protocol(resample="two_way").unit(plan.trials, subject=column,
+                                          reference_subject=reference_column)
 
 
 def _group_codes(data, group, reference_group):
@@ -253,7 +277,20 @@ def _clusters(unit, gcode):
     return cluster, cluster_group
 
 
-def _parts(data, trials, gcode, rcode, labels, cluster, impostors) -> dict[tuple, _Part]:
+def _two_way_clusters(subjects: pd.Series, references: pd.Series, gcode: np.ndarray,
+                     rcode: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_clusters` of people in both roles: the cluster of every trial's probe,
+    (group, subject), each cluster's group, and the cluster of every trial's reference,
+    (reference group, reference subject), in the same codes: a person is one cluster
+    whether probe or reference."""
+    n = len(subjects)
+    ids = pd.concat([subjects, references], ignore_index=True)
+    cluster, cluster_group = _clusters(ids, np.concatenate((gcode, rcode)))
+    return cluster[:n], cluster_group, cluster[n:]
+
+
+def _parts(data, trials, gcode, rcode, labels, cluster, impostors,
+           ref_cluster=None) -> dict[tuple, _Part]:
     """The counted trials of every (system, split); genuine trials across groups are refused."""
     n = len(data)
     parts: dict[tuple, _Part] = {}
@@ -270,8 +307,9 @@ def _parts(data, trials, gcode, rcode, labels, cluster, impostors) -> dict[tuple
         if not (counted & ~g.genuine).any():
             where = "" if g.split is None else f", split {g.split!r}"
             raise SchemaError(ERROR_NO_IMPOSTORS.format(system=g.system, where=where, impostors=impostors))
-        parts[(g.system, g.split)] = _Part(g.system, g.split, g.scores, g.genuine, gg, rr,
-                                           counted, cluster[rows])
+        parts[(g.system, g.split)] = _Part(
+            g.system, g.split, g.scores, g.genuine, gg, rr, counted, cluster[rows],
+            None if ref_cluster is None else ref_cluster[rows])
     return parts
 
 
@@ -426,7 +464,17 @@ _COMMON_DOC = """group, reference_group : str
 _SUBJECT_DOC = """subject : str
         The subject column (used when present): the unit of dependence of the intervals
         and tests that account for subjects, under the one subject rule (an id on every
-        trial, at least two subjects in every group)."""
+        trial, at least two subjects in every group).
+    reference_subject : str or None
+        The reference's subject column (used when present; one name with the
+        verification functions). An impostor trial depends on both people it compares:
+        with both columns the intervals and tests that account for subjects take people
+        in both roles (``resample="two_way"``, the protocol's default; an id on every
+        trial, else :data:`pandas_biosig._core.protocol.ERROR_REFERENCE_MISSING`): the
+        analytic FMR interval on the two-way (crossed) design, the bootstrap drawing
+        every person once per replicate within their group and weighing an impostor
+        trial by the product of its two people's multiplicities (Owen, 2007).
+        ``reference_subject=None``: the probes' subjects only."""
 
 
 def _doc(func):

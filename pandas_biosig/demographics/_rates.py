@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.counted import expand_counts
 from .._core.curve_datasets import label_array
 from .._core.options import NonFinite, Orientation
 from .._core.protocol import AUTO
@@ -38,6 +39,7 @@ from ._plan import (
     _wilson,
     check_clusters,
 )
+from ._two_way import fmr_intervals, replicates
 
 
 # ----------------------------------------------------------------------------- public API
@@ -63,8 +65,10 @@ def group_rates(
     score: str = "score",
     split: str | None = "split",
     subject: str | None = "subject",
+    reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""FMR and FNMR of every demographic group at one global threshold per system.
 
@@ -85,12 +89,24 @@ def group_rates(
         replicates cannot vary: Wilson with n = subjects, or trials without a subject
         column, said in ``fallback_reason``). The subject intervals follow the one
         subject rule: a subject id on every trial and at least two subjects in every
-        group (:func:`pandas_biosig._core.schema.check_subjects`). Measured coverage:
+        group (:func:`pandas_biosig._core.schema.check_subjects`). With a
+        ``reference_subject`` column too, the FMR's ``"wilson_cluster"`` interval is
+        Wilson's on N / design effect of the two-way design (the multiway
+        cluster-robust variance over probes and references, Cameron, Gelbach & Miller
+        2011) with Student's t on its Satterthwaite degrees of freedom, and
+        ``"bootstrap"`` draws the people in both roles (a rate of 0 or 1: Wilson with
+        n = the people of the group's impostor trials). Measured coverage:
         docs/validity.md.
     confidence_level : float
         Level of the intervals.
     n_resamples, seed
         Bootstrap replicates and seed.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -109,9 +125,10 @@ def group_rates(
         - ``fmr`` = fa / n_impostor, ``fnmr`` = fr / n_genuine, with ``*_low``, ``*_high``;
         - ``ci_method`` (``"wilson"``, ``"wilson_cluster"`` or ``"bootstrap"``),
           ``confidence_level``;
-        - ``resample``: ``"subject"`` when the interval accounts for subjects
-          (``wilson_cluster``, or the bootstrap with a subject column), ``"trial"`` for
-          the bootstrap of trials, None for Wilson's;
+        - ``resample``: ``"two_way"`` when the interval accounts for the people in
+          both roles (``wilson_cluster`` or the bootstrap with subject and reference
+          subject columns), ``"subject"`` for subjects only (a subject column),
+          ``"trial"`` for the bootstrap of trials, None for Wilson's;
         - ``fallback_reason``: why a bootstrap interval is Wilson's instead (None
           otherwise).
 
@@ -119,7 +136,7 @@ def group_rates(
     ------
     SchemaError
         Missing columns or group values, a genuine trial across groups, no counted
-        impostor.
+        impostor; for the subject intervals, a missing subject or reference subject id.
     ValueError
         An unknown option or an out-of-range number.
     TypeError
@@ -144,17 +161,18 @@ def group_rates(
     1  net_a  eval     B         480   3  0.006250
     2  net_a  eval     C         480   7  0.014583
     """
+    data = expand_counts(data, count, trial=trial)
     plan = _plan(
         data, group=group, reference_group=reference_group, impostors=impostors,
         threshold=threshold, target=target, on=on, apply_to=apply_to, system=system,
         trial=trial, label=label, score=score, split=split, subject=subject,
-        orientation=orientation, nonfinite=nonfinite,
+        orientation=orientation, nonfinite=nonfinite, reference_subject=reference_subject,
     )
     level = check_confidence_level(confidence_level)
     how = _method(ci_method, plan, INTERVAL_METHODS, _CLUSTER, "ci_method")
     n_resamples = _check_resamples(n_resamples)
     if how in (_BOOT, _CLUSTER):
-        check_clusters(plan, f"ci_method={how!r}", subject)
+        check_clusters(plan, f"ci_method={how!r}", subject, reference_subject)
     resample = _resampled(how, plan)
     rng = _rng(seed)
     k = len(plan.labels)
@@ -169,6 +187,7 @@ def group_rates(
               if how in (_BOOT, _CLUSTER) else None)
         held = (np.bincount(plan.cluster_group[np.unique(rep.part.cluster[rep.part.counted])],
                             minlength=k) if plan.has_subject else None)
+        two = _both_roles(how, plan, rep, level, rng, n_resamples)
         for j, name in enumerate(plan.labels):
             if n_gen[j] + n_imp[j] == 0:
                 continue
@@ -180,7 +199,7 @@ def group_rates(
             fmr = fa[j] / n_imp[j] if n_imp[j] else float("nan")
             fnmr = fr[j] / n_gen[j] if n_gen[j] else float("nan")
             bounds = _bounds(how, plan, (fa[j], n_imp[j], fr[j], n_gen[j]), cc, members, level,
-                             rng, n_resamples)
+                             rng, n_resamples, None if two is None else two[j])
             why = "; ".join(b[2] for b in bounds if b[2]) or None
             rows.append(dict(
                 system=rep.part.system, split=rep.part.split, group=name, impostors=plan.impostors,
@@ -195,26 +214,44 @@ def group_rates(
     return _frame(rows, GROUP_RATE_COLUMNS)
 
 
-def _bounds(how: str, plan, counts, cc, members, level, rng, n_resamples) -> list[tuple]:
-    """``[(low, high, fallback_reason)]`` of one group's FMR and FNMR by ``how``."""
+def _both_roles(how: str, plan, rep, level, rng, n_resamples) -> dict | None:
+    """With people in both roles, per group: its FMR interval on the two-way design
+    (``wilson_cluster``), or its replicated FMR and FNMR from one draw of the people for
+    every group (``bootstrap``); None otherwise."""
+    if not plan.two_way or how not in (_BOOT, _CLUSTER):
+        return None
+    groups = range(len(plan.labels))
+    if how == _CLUSTER:
+        return fmr_intervals(rep.part, rep.threshold, level, groups)
+    return replicates(rng, n_resamples, plan, [(rep.part, rep.threshold)], groups)[0]
+
+
+def _bounds(how: str, plan, counts, cc, members, level, rng, n_resamples,
+            two=None) -> list[tuple]:
+    """``[(low, high, fallback_reason)]`` of one group's FMR and FNMR by ``how``; ``two``:
+    the group's entry of :func:`_both_roles` (people in both roles)."""
     fa, n_imp, fr, n_gen = counts
     if how == _BOOT:
-        rf, rn = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
         units = "subjects" if plan.has_subject else "trials"
+        if two is not None:
+            (rf, hf), (rn, hn) = two["fmr"], two["fnmr"]
+        else:
+            rf, rn = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
+            hf, hn = int((cc[2][members] > 0).sum()), int((cc[0][members] > 0).sum())
         return [
-            _boot_bounds(rf, fa, n_imp, int((cc[2][members] > 0).sum()), level, "fmr", units),
-            _boot_bounds(rn, fr, n_gen, int((cc[0][members] > 0).sum()), level, "fnmr", units),
+            _boot_bounds(rf, fa, n_imp, hf, level, "fmr", "people" if two is not None else units),
+            _boot_bounds(rn, fr, n_gen, hn, level, "fnmr", units),
         ]
-    if how == _CLUSTER:
-        return [(*_cluster_wilson(cc[3][members], cc[2][members], level), None),
-                (*_cluster_wilson(cc[1][members], cc[0][members], level), None)]
+    if how == _CLUSTER:  # a genuine trial has one person: the FNMR's design is the subjects'
+        fmr = two if two is not None else _cluster_wilson(cc[3][members], cc[2][members], level)
+        return [(*fmr, None), (*_cluster_wilson(cc[1][members], cc[0][members], level), None)]
     return [(*_wilson(fa, n_imp, level), None), (*_wilson(fr, n_gen, level), None)]
 
 
 def _resampled(how: str, plan) -> str | None:
     """The unit of dependence an interval accounts for (the ``resample`` column)."""
     if how == _CLUSTER or (how == _BOOT and plan.has_subject):
-        return "subject"
+        return plan.resample
     return "trial" if how == _BOOT else None
 
 
@@ -237,6 +274,7 @@ def cross_group_fmr(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""FMR of every (probe group, reference group) cell at the global threshold.
 
@@ -248,6 +286,12 @@ def cross_group_fmr(
     data : DataFrame
         Demographic trial table with both group columns.
     {common}
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -274,6 +318,7 @@ def cross_group_fmr(
     >>> ds.fmr.sel(system="net_b", split="eval").round(3).values.tolist()
     [[0.019, 0.0, 0.0], [0.0, 0.071, 0.017], [0.0, 0.0, 0.2]]
     """
+    data = expand_counts(data, count, trial=trial)
     if reference_group is None:
         raise SchemaError(ERROR_REFERENCE_NEEDED.format(function="cross_group_fmr"))
     plan = _plan(

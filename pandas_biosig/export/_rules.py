@@ -97,7 +97,8 @@ COLUMN_FORMATS: dict[str, ColumnFormat] = {
     "adjust": _fmt("Correction"), "reject": _fmt("Significant"),
     "alternative": _fmt("Alternative"), "method": _fmt("Method"),
     "criterion": _fmt("Criterion"), "threshold_split": _fmt("Threshold split"),
-    "threshold_from": _fmt("Threshold from"), "ci_method": _fmt("CI method"),
+    "threshold_from": _fmt("Threshold from"), "holds_for": _fmt("Holds for"),
+    "ci_method": _fmt("CI method"),
     "resample": _fmt("Resampling"), "null_hypothesis": _fmt("Null hypothesis"),
     "fallback_reason": _fmt("Fallback reason"),
     # presentation-attack detection (ISO/IEC 30107-3) and vulnerability

@@ -14,6 +14,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import stats
+from .._core.counted import REASON_IDENTIFICATION, refuse_counts
 from .._core.options import Adjust, Alternative, Orientation
 from .._core.pairwise import finish
 from .._core.replicates import FALLBACK_DIFFERENCE, bootstrap_result, clopper_pearson
@@ -225,6 +226,7 @@ def compare_identification(
     mate: str = "mate",
     orientation: Orientation = "similarity",
     nonfinite: SearchNonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Test every pair of systems on their rank-N recognition rates, on the same probes.
 
@@ -272,6 +274,9 @@ def compare_identification(
         per group and pair), and each group is one family of the adjustment.
     system, probe, reference, score, mate, orientation, nonfinite
         As in :func:`probe_ranks`.
+    count : str, optional
+        Refused with a named error: the rows of a probe × reference score table are
+        comparisons within a search, not trials (see docs/schema.md, "Counted trials").
 
     Returns
     -------
@@ -346,6 +351,7 @@ def compare_identification(
     4  cnn_aug      lbp  5        5.0  0.0625
     5      gmm      lbp  5        5.0  0.0625
     """
+    refuse_counts(count, function="compare_identification", reason=REASON_IDENTIFICATION)
     check_option(test, TESTS, "test")
     method = _test_method(test, mcnemar_method, fold)
     at_rank = check_count(rank, "rank", positive=True)
@@ -458,6 +464,7 @@ def cmc_difference(
     mate: str = "mate",
     orientation: Orientation = "similarity",
     nonfinite: SearchNonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Paired bootstrap band on the difference of the CMC curves of every pair of systems.
 
@@ -477,6 +484,9 @@ def cmc_difference(
     common_probes : bool, default False
         As in :func:`compare_identification`.
     {column_args}
+    count : str, optional
+        Refused with a named error: the rows of a probe × reference score table are
+        comparisons within a search, not trials (see docs/schema.md, "Counted trials").
 
     Returns
     -------
@@ -529,10 +539,10 @@ def cmc_difference(
     >>> bool((pair.band_low.sel(rank=1) > 0).item())
     True
     """
+    refuse_counts(count, function="cmc_difference", reason=REASON_IDENTIFICATION)
     n_resamples = check_n_resamples(n_resamples)
     level = check_confidence_level(confidence_level)
-    if max_rank is not None:
-        max_rank = check_count(max_rank, "max_rank", positive=True)
+    max_rank = None if max_rank is None else check_count(max_rank, "max_rank", positive=True)
     s = validate_search(
         data, by=by, system=system, probe=probe, reference=reference, score=score,
         mate=mate, orientation=orientation, nonfinite=nonfinite,
@@ -574,8 +584,8 @@ def cmc_difference(
     data_vars["constant"] = _var([*dims, "rank"], _constant(grid, values, r), CONSTANT_RANKS, "")
     data_vars["n"] = _var(dims, grid.array([v[-1] for v in values], dtype=np.int64),
                           "mated probes ranked by both systems", "1")
-    attrs = _attrs(s, "cmc_difference")
-    attrs["band"] = "studentized max-|t| (sup-t) over ranks; intervals: percentile"
+    attrs = {**_attrs(s, "cmc_difference"),
+             "band": "studentized max-|t| (sup-t) over ranks; intervals: percentile"}
     return xr.Dataset(
         data_vars,
         coords={

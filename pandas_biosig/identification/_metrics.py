@@ -45,6 +45,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import stats
+from .._core.counted import REASON_IDENTIFICATION, refuse_counts
 from .._core.options import Orientation
 from .._core.protocol import AUTO, Protocol, check_policy
 from .._core.schema import by_columns, check_option
@@ -139,6 +140,7 @@ def probe_ranks(
     mate: str = "mate",
     orientation: Orientation = "similarity",
     nonfinite: SearchNonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Rank of the mate of every probe, and its best mate and non-mate scores.
 
@@ -148,6 +150,9 @@ def probe_ranks(
         Tidy search table: one row per (system, probe, reference) comparison with its
         ``score`` and whether the reference is the probe's ``mate``.
     {column_args}
+    count : str, optional
+        Refused with a named error: the rows of a probe × reference score table are
+        comparisons within a search, not trials (see docs/schema.md, "Counted trials").
 
     Returns
     -------
@@ -212,6 +217,7 @@ def probe_ranks(
     2      2        2         1.8   1.0
     3      3        1         2.4   1.0
     """
+    refuse_counts(count, function="probe_ranks", reason=REASON_IDENTIFICATION)
     s = validate_search(
         data, by=by, system=system, probe=probe, reference=reference, score=score,
         mate=mate, orientation=orientation, nonfinite=nonfinite,
@@ -254,6 +260,7 @@ def cmc(
     mate: str = "mate",
     orientation: Orientation = "similarity",
     nonfinite: SearchNonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Cumulative match characteristic (CMC) of every system.
 
@@ -266,6 +273,9 @@ def cmc(
         system (one more than its number of non-mates; the gallery size for one mate per
         probe).
     {column_args}
+    count : str, optional
+        Refused with a named error: the rows of a probe × reference score table are
+        comparisons within a search, not trials (see docs/schema.md, "Counted trials").
 
     Returns
     -------
@@ -331,6 +341,7 @@ def cmc(
     gmm      0.73  0.95
     lbp      0.54  0.85
     """
+    refuse_counts(count, function="cmc", reason=REASON_IDENTIFICATION)
     if max_rank is not None:
         max_rank = check_count(max_rank, "max_rank", positive=True)
     s = validate_search(
@@ -386,6 +397,7 @@ def recognition_rate(
     mate: str = "mate",
     orientation: Orientation = "similarity",
     nonfinite: SearchNonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Rank-N recognition (identification) rate of every system, with its interval.
 
@@ -401,6 +413,9 @@ def recognition_rate(
         statsmodels ``proportion_confint`` method (see
         :func:`pandas_biosig.stats.rate_ci`).
     {column_args}
+    count : str, optional
+        Refused with a named error: the rows of a probe × reference score table are
+        comparisons within a search, not trials (see docs/schema.md, "Counted trials").
 
     Returns
     -------
@@ -447,6 +462,7 @@ def recognition_rate(
     6      lbp     1       100         54              0.54
     7      lbp     5       100         85              0.85
     """
+    refuse_counts(count, function="recognition_rate", reason=REASON_IDENTIFICATION)
     ranks = _rank_list(rank)
     level = check_confidence_level(confidence_level)
     check_option(ci_method, RATE_CI_METHODS, "ci_method")
@@ -493,6 +509,7 @@ def detection_identification_rate(
     mate: str = "mate",
     orientation: Orientation = "similarity",
     nonfinite: SearchNonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Open-set detection and identification rate (DIR) and false alarm rate (FAR).
 
@@ -519,6 +536,9 @@ def detection_identification_rate(
     split : str or None, default "split"
         The split column (used when present; each split is a search experiment of its own).
     {column_args}
+    count : str, optional
+        Refused with a named error: the rows of a probe × reference score table are
+        comparisons within a search, not trials (see docs/schema.md, "Counted trials").
 
     Returns
     -------
@@ -587,6 +607,7 @@ def detection_identification_rate(
     2      gmm      2.755               2  0.08  0.61
     3      lbp      2.885               2  0.08  0.37
     """
+    refuse_counts(count, function="detection_identification_rate", reason=REASON_IDENTIFICATION)
     at_rank = check_count(rank, "rank", positive=True)
     check_policy(threshold, kind="identification", target=target)
     by_cols = by_columns(by)
@@ -671,6 +692,7 @@ def dir_curve(
     mate: str = "mate",
     orientation: Orientation = "similarity",
     nonfinite: SearchNonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Detection and identification rate against false alarm rate, at every threshold.
 
@@ -681,6 +703,9 @@ def dir_curve(
     rank : int, default 1
         A mated probe is identified iff its mate ranks ``rank`` or better.
     {column_args}
+    count : str, optional
+        Refused with a named error: the rows of a probe × reference score table are
+        comparisons within a search, not trials (see docs/schema.md, "Counted trials").
 
     Returns
     -------
@@ -723,6 +748,7 @@ def dir_curve(
     >>> float(cnn.far[0]), float(cnn.dir[0]), float(cnn.far[-1]), float(cnn.dir[-1])
     (0.0, 0.0, 1.0, 0.87)
     """
+    refuse_counts(count, function="dir_curve", reason=REASON_IDENTIFICATION)
     at_rank = check_count(rank, "rank", positive=True)
     s = validate_search(
         data, by=by, system=system, probe=probe, reference=reference, score=score,

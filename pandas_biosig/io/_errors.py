@@ -19,6 +19,23 @@ ERROR_CSV_FIELDS = (
 )
 ERROR_NOT_A_NUMBER = "{source}, line {line}: expected a number in field {field} ({name}), found {value!r}"
 ERROR_LABEL = "{source}, line {line}: expected a label in field {field} ({expected}), found {value!r}"
+ERROR_LIST_AMBIGUOUS = (
+    "{path}: every line is one non-negative integer, and the genuine list {genuine} holds "
+    "integer scores, so the file may be a list of integer scores or pyeer's histogram "
+    "format (line i, from 0, counts the impostor scores equal to i). Say which: "
+    "impostor_format='histogram' or 'scores' (read_scores: format='pyeer_histogram' or "
+    "format='lists' with impostor_format='scores')"
+)
+ERROR_HISTOGRAM_LINE = (
+    "{source}, line {line}: expected a count (one non-negative integer in digits, pyeer's "
+    "histogram format), found {value!r}"
+)
+#: The most impostor trials a pyeer histogram may count: float64 rates count them exactly.
+MAX_HISTOGRAM_TRIALS = 2.0**53
+ERROR_HISTOGRAM_TOTAL = (
+    "{path}: the histogram counts {total:.4g} impostor trials, at or beyond the {limit:.4g} "
+    "(2**53) that float64 rates count exactly"
+)
 ERROR_EMPTY_FILE = "{source}: no data lines (the file is empty or blank)"
 ERROR_NOT_TEXT = "{source}: not UTF-8 text ({reason})"
 ERROR_NO_FILE = "{path}: no such file or directory"

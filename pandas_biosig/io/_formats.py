@@ -30,6 +30,9 @@ from ._errors import (
     ERROR_EMPTY_FILE,
     ERROR_EXTRA_SCORE,
     ERROR_FIELDS_OPTION,
+    ERROR_HISTOGRAM_LINE,
+    ERROR_HISTOGRAM_TOTAL,
+    ERROR_LIST_AMBIGUOUS,
     ERROR_MAPPING,
     ERROR_NO_SCORE,
     ERROR_NOT_A_NUMBER,
@@ -37,6 +40,7 @@ from ._errors import (
     ERROR_TABLE_MEMBERS,
     ERROR_TOO_LARGE,
     ERROR_VULN_TABLE,
+    MAX_HISTOGRAM_TRIALS,
     FileTooLargeError,
     ScoreFileError,
 )
@@ -259,8 +263,23 @@ def _nist_frame(
     )
 
 
+#: How :func:`~pandas_biosig.io.read_score_lists` reads an impostor list.
+IMPOSTOR_FORMATS = {
+    "auto": "'scores', refused when the file could be either (ERROR_LIST_AMBIGUOUS)",
+    "scores": "one score per line (the last field)",
+    "histogram": "pyeer's histogram format: line i (from 0) counts the scores equal to i",
+}
+
+
 def _list_scores(path, max_bytes: int) -> np.ndarray:
-    parts = []
+    return _list_values(path, max_bytes)[0]
+
+
+def _list_values(path, max_bytes: int, name: str = "score") -> tuple[np.ndarray, tuple | None]:
+    """The last field of every line as float64, and the first line that is not one field
+    of digits only (a non-negative integer, as a pyeer histogram's counts are written):
+    ``(file, line number, line)``, None when there is none."""
+    parts, other = [], None
     for source in _read_sources(path, None, max_bytes):
         _check_parse_cost(source, 1)
         tokens, counts = [], []
@@ -271,6 +290,8 @@ def _list_scores(path, max_bytes: int) -> np.ndarray:
             counts.append(len(fields))
         if not tokens:
             raise ScoreFileError(ERROR_EMPTY_FILE.format(source=source.name))
+        if other is None:
+            other = _first_non_count(source, tokens, counts)
         column = np.array(tokens, dtype=object)
         parts.append(
             _parse_numbers(
@@ -278,23 +299,61 @@ def _list_scores(path, max_bytes: int) -> np.ndarray:
                 lambda i, source=source, column=column, counts=counts: ScoreFileError(
                     ERROR_NOT_A_NUMBER.format(
                         source=source.name, line=_line_number(source, i),
-                        field=counts[i], name="score", value=column[i],
+                        field=counts[i], name=name, value=column[i],
                     )
                 ),
             )
         )
-    return np.concatenate(parts)
+    return np.concatenate(parts), other
+
+
+def _first_non_count(source, tokens, counts) -> tuple | None:
+    for i, (token, n) in enumerate(zip(tokens, counts, strict=True)):
+        if n != 1 or not token.isdigit():
+            return source.name, _line_number(source, i), token
+    return None
 
 
 def _lists_frame(
-    genuine_path, impostor_path, *, system, split, max_bytes=DEFAULT_MAX_BYTES
+    genuine_path, impostor_path, *, system, split, max_bytes=DEFAULT_MAX_BYTES,
+    impostor_format: str = "auto",
 ) -> pd.DataFrame:
+    """A genuine and an impostor list as a trial table; the impostor list read as
+    scores, or as a pyeer histogram (:func:`_histogram_frame`), or, under ``"auto"``,
+    refused when it could be either (:data:`ERROR_LIST_AMBIGUOUS`)."""
     system = _file_system_name(genuine_path) if system is None else system
     genuine_scores = _list_scores(genuine_path, max_bytes)
-    impostor_scores = _list_scores(impostor_path, max_bytes)
+    if impostor_format == "histogram":
+        return _histogram_frame(genuine_scores, impostor_path, system, split, max_bytes)
+    impostor_scores, other = _list_values(impostor_path, max_bytes)
+    if impostor_format == "auto" and other is None and _integers(genuine_scores):
+        raise ScoreFileError(ERROR_LIST_AMBIGUOUS.format(path=impostor_path,
+                                                         genuine=genuine_path))
     score = np.concatenate([genuine_scores, impostor_scores])
     genuine = np.arange(score.size) < genuine_scores.size
     return _tidy(system, np.arange(score.size), genuine, score, split)
+
+
+def _integers(values: np.ndarray) -> bool:
+    return bool(np.all(np.isfinite(values) & (values == np.floor(values))))
+
+
+def _histogram_frame(genuine_scores, path, system, split, max_bytes) -> pd.DataFrame:
+    """pyeer's histogram format: line ``i`` (from 0) counts the impostor scores equal to
+    ``i``. One row per genuine score (counted 1), then one per line (its count; the rows
+    counted 0 are kept), with a ``count`` column."""
+    counts, other = _list_values(path, max_bytes, name="count")
+    if other is not None:
+        raise ScoreFileError(ERROR_HISTOGRAM_LINE.format(source=other[0], line=other[1],
+                                                         value=other[2]))
+    if float(counts.sum()) >= MAX_HISTOGRAM_TRIALS:
+        raise ScoreFileError(ERROR_HISTOGRAM_TOTAL.format(path=path, total=float(counts.sum()),
+                                                          limit=MAX_HISTOGRAM_TRIALS))
+    score = np.concatenate([genuine_scores, np.arange(counts.size, dtype=np.float64)])
+    genuine = np.arange(score.size) < genuine_scores.size
+    count = np.concatenate([np.ones(genuine_scores.size, dtype=np.int64),
+                            counts.astype(np.int64)])
+    return _tidy(system, np.arange(score.size), genuine, score, split, {"count": count})
 
 
 def _table_suffix(path: Path) -> str | None:
@@ -418,8 +477,8 @@ def _refuse_vulnerability_table(path, frame: pd.DataFrame) -> None:
         ))
 
 
-def _validated(frame: pd.DataFrame) -> pd.DataFrame:
-    validate_trials(frame, nonfinite="reject")
+def _validated(frame: pd.DataFrame, count: str | None = None) -> pd.DataFrame:
+    validate_trials(frame, nonfinite="reject", count=count)
     return frame
 
 

@@ -28,6 +28,7 @@ from ._errors import (
 )
 from ._formats import (
     _CANONICAL,
+    IMPOSTOR_FORMATS,
     _bob_frame,
     _lists_frame,
     _nist_frame,
@@ -48,6 +49,8 @@ FORMATS = {
     "nist": "NIST SRE / Kaldi score files, joined with the trials= key (read_nist)",
     "table": "CSV or Parquet tables, renamed with columns= (read_table)",
     "lists": "one genuine and one impostor list per system (read_score_lists)",
+    "pyeer_histogram": "'lists' whose impostor file is pyeer's histogram format: one count "
+                       "per integer score, read as counted trials (read_score_lists)",
 }
 
 
@@ -141,7 +144,7 @@ def read_scores(
     | None = None,
     /,
     *,
-    format: Literal["auto", "bob", "nist", "table", "lists"] = "auto",
+    format: Literal["auto", "bob", "nist", "table", "lists", "pyeer_histogram"] = "auto",
     dev: PathLike | Sequence[PathLike] | Mapping[str, PathLike | Sequence[PathLike]]
     | None = None,
     eval: PathLike | Sequence[PathLike] | Mapping[str, PathLike | Sequence[PathLike]]
@@ -149,6 +152,7 @@ def read_scores(
     trials: PathLike | Mapping[str, PathLike] | None = None,
     columns: Mapping[str, str] | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    impostor_format: Literal["auto", "scores", "histogram"] = "auto",
 ) -> pd.DataFrame:
     """Read the score files of several systems (and splits) into one tidy trial table.
 
@@ -161,12 +165,14 @@ def read_scores(
     ----------
     source : path, list of paths or mapping, optional
         The score files.
-    format : {"auto", "bob", "nist", "table", "lists"}
+    format : {"auto", "bob", "nist", "table", "lists", "pyeer_histogram"}
         How to read each file (:data:`FORMATS`): ``"auto"`` reads ``.csv``, ``.tsv``,
         ``.parquet`` and ``.pq`` files with :func:`read_table` and the others with
         :func:`read_bob`; ``"nist"`` reads each file as a score file of :func:`read_nist`
         against ``trials=``; ``"lists"`` pairs genuine and impostor lists
-        (:func:`read_score_lists`) by their names.
+        (:func:`read_score_lists`) by their names; ``"pyeer_histogram"`` pairs them too,
+        the impostor file read as pyeer's histogram format (counted trials, a ``count``
+        column: ``impostor_format="histogram"`` of :func:`read_score_lists`).
     dev, eval : path, list of paths or mapping, optional
         The score files of the development and evaluation sets: their rows get ``split``
         ``"dev"`` and ``"eval"``.
@@ -174,6 +180,9 @@ def read_scores(
         ``format="nist"`` only: the trials key shared by all systems, or ``{split: key}``.
     columns : mapping, optional
         Table files only: the column renaming of :func:`read_table`.
+    impostor_format : {"auto", "scores", "histogram"}
+        ``format="lists"`` only: how to read each impostor list, as in
+        :func:`read_score_lists`.
     max_bytes : int, default :data:`DEFAULT_MAX_BYTES` (8 GiB)
         The most memory reading each file may take: its bytes after decompression, and
         its text with the estimated cost of its parsed fields (checked before
@@ -269,11 +278,15 @@ def read_scores(
         else {None: trials}
     )
     excluded = {Path(p).resolve() for p in trial_files.values()}
-    entries = _entries(source, dev, eval, lists=format == "lists", excluded=excluded)
+    lists = format in ("lists", "pyeer_histogram")
+    check_option(impostor_format, IMPOSTOR_FORMATS, "impostor_format")
+    if format == "pyeer_histogram":
+        impostor_format = "histogram"
+    entries = _entries(source, dev, eval, lists=lists, excluded=excluded)
     if not entries:
         raise ValueError(ERROR_NO_FILES)
-    if format == "lists":
-        frames = _read_list_entries(entries, max_bytes)
+    if lists:
+        frames = _read_list_entries(entries, max_bytes, impostor_format)
     else:
         # a table may hold its own system column: only names taken from files must differ
         _check_unique(
@@ -286,7 +299,7 @@ def read_scores(
     frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     first = [c for c in _CANONICAL if c in frame.columns]
     frame = frame[first + [c for c in frame.columns if c not in first]]
-    return _validated(frame)
+    return _validated(frame, "count" if lists and "count" in frame.columns else None)
 
 
 def _read_entry(entry: _Entry, format, trial_files, columns, max_bytes) -> pd.DataFrame:
@@ -312,7 +325,8 @@ def _read_entry(entry: _Entry, format, trial_files, columns, max_bytes) -> pd.Da
     )
 
 
-def _read_list_entries(entries: list[_Entry], max_bytes: int) -> list[pd.DataFrame]:
+def _read_list_entries(entries: list[_Entry], max_bytes: int,
+                       impostor_format: str) -> list[pd.DataFrame]:
     pairs: dict[tuple, dict[str, _Entry]] = {}
     for entry in entries:
         if entry.cls is None:
@@ -340,7 +354,7 @@ def _read_list_entries(entries: list[_Entry], max_bytes: int) -> list[pd.DataFra
         frames.append(
             _lists_frame(
                 pair["genuine"].path, pair["impostor"].path, system=system, split=split,
-                max_bytes=max_bytes,
+                max_bytes=max_bytes, impostor_format=impostor_format,
             )
         )
     return frames

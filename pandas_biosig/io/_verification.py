@@ -8,7 +8,9 @@ from typing import Literal
 
 import pandas as pd
 
+from .._core.schema import check_option
 from ._formats import (
+    IMPOSTOR_FORMATS,
     _bob_frame,
     _lists_frame,
     _nist_frame,
@@ -261,6 +263,7 @@ def read_score_lists(
     system_name: str | None = None,
     split_name: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    impostor_format: Literal["auto", "scores", "histogram"] = "auto",
 ) -> pd.DataFrame:
     """Read a pair of genuine and impostor score lists (pyeer's input files).
 
@@ -312,8 +315,12 @@ def read_score_lists(
     3    cnn      3  impostor   0.40
     4    cnn      4  impostor   0.33
     """
+    check_option(impostor_format, IMPOSTOR_FORMATS, "impostor_format")
+    counted = "count" if impostor_format == "histogram" else None
     return _validated(
         _lists_frame(
-            genuine, impostor, system=system_name, split=split_name, max_bytes=max_bytes
-        )
+            genuine, impostor, system=system_name, split=split_name, max_bytes=max_bytes,
+            impostor_format=impostor_format,
+        ),
+        counted,
     )

@@ -10,6 +10,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.counted import expand_counts
 from .._core.criteria import choose
 from .._core.options import Adjust, NonFinite, Orientation
 from .._core.protocol import AUTO, SAME_TRIALS, check_policy, resolve_splits
@@ -200,6 +201,7 @@ def pad_compare(
     subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Compare every pair of PAD systems on APCER (max over species), BPCER or ACER.
 
@@ -245,6 +247,12 @@ def pad_compare(
     seed : int or Generator, optional
     by, system, trial, label, score, pai, split, subject, orientation, nonfinite
         As in :func:`pad_metrics` and :func:`pad_rates`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -279,6 +287,7 @@ def pad_compare(
        estimate  statistic  pvalue
     0    -0.015       17.0  0.4296
     """
+    data = expand_counts(data, count, trial=trial)
     check_policy(threshold, kind="pad", target=target)
     alpha, adjust, level, n_resamples = _checked_options(
         metric, test, threshold, alpha=alpha, adjust=adjust,

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.counted import expand_counts
 from .._core.options import NonFinite, Orientation
 from .._core.protocol import AUTO, check_policy
 from .._core.schema import SchemaError, check_option
@@ -70,6 +71,7 @@ def pad_metrics(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""ISO/IEC 30107-3 error rates of every PAD system at a threshold policy.
 
@@ -106,6 +108,12 @@ def pad_metrics(
         ``"distance"``: lower scores are more bona fide.
     nonfinite : {"raise", "drop", "reject"}
         NaN/inf scores: raise, drop, or count as always rejected.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -173,6 +181,7 @@ def pad_metrics(
     ...                 ).bpcer.round(4).tolist()
     [0.105, 0.1025, 0.2875, 0.2425]
     """
+    data = expand_counts(data, count, trial=trial)
     check_policy(threshold, kind="pad", target=target)
     table = validate_pad(
         data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
@@ -242,6 +251,7 @@ def pad_rates(
     subject: str | None = "subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""APCER of every attack species and BPCER, with confidence intervals.
 
@@ -268,6 +278,12 @@ def pad_rates(
         Random seed of the bootstrap.
     subject : str
         Column of subject ids (used by the bootstrap).
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -320,6 +336,7 @@ def pad_rates(
     >>> [round(x, 4) for x in proportion_confint(13, 200, method="wilson")]
     [0.0384, 0.108]
     """
+    data = expand_counts(data, count, trial=trial)
     level = check_confidence_level(confidence_level)
     check_option(ci_method, CI_METHODS, "ci_method")
     n_resamples = check_n_resamples(n_resamples)
@@ -387,6 +404,7 @@ def pad_det(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""DET curves of PAD systems: APCER of each species, and their maximum, against BPCER.
 
@@ -394,6 +412,12 @@ def pad_det(
     ----------
     data, by, system, trial, label, score, pai, split, orientation, nonfinite
         As in :func:`pad_metrics`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -415,6 +439,7 @@ def pad_det(
     >>> list(ds.species.values)
     ['print', 'replay', 'mask', 'max']
     """
+    data = expand_counts(data, count, trial=trial)
     from .._core.curve_datasets import Layout, curve_dataset, curve_variable, label_array
 
     table = validate_pad(

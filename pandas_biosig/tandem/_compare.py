@@ -10,6 +10,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.counted import expand_counts
 from .._core.options import Adjust, Alternative, ResampleOption
 from .._core.pairwise import finish, pair_row, pairs
 from .._core.protocol import Protocol
@@ -118,6 +119,7 @@ def tandem_compare(
     cm_score: str = "cm_score",
     split: str | None = "split",
     subject: str | None = "subject",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Compare every pair of CM systems (or of SASV systems) on the same trials by their
     minimum t-DCF, t-EER or minimum a-DCF: a paired bootstrap that resamples speakers.
@@ -148,6 +150,12 @@ def tandem_compare(
         As in :func:`tandem_bootstrap` (speakers by default when the table names them).
     score, asv_system, cm_system, trial, kind, asv_score, cm_score, split, subject : str
         Column names.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -188,6 +196,7 @@ def tandem_compare(
     0     cm_a     cm_b   dev    -0.206    0.01    True
     1     cm_a     cm_b  eval    -0.215    0.01    True
     """
+    data = expand_counts(data, count, trial=trial)
     n_resamples, level = _check_resampling(n_resamples, confidence_level, resample)
     alternative = check_alternative(alternative)
     alpha = check_alpha(alpha)

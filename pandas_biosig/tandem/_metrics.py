@@ -12,6 +12,7 @@ from typing import Literal
 import pandas as pd
 import xarray as xr
 
+from .._core.counted import expand_counts
 from .._core.curve_datasets import Layout, curve_dataset, curve_variable
 from .._core.protocol import FIXED, asvspoof_eer_threshold
 from .._core.schema import check_option
@@ -157,6 +158,7 @@ def tdcf(
     asv_score: str = "asv_score",
     cm_score: str = "cm_score",
     split: str | None = "split",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""The tandem detection cost (t-DCF) of CM systems in front of ASV systems: its
     minimum over the CM threshold, and its actual value at a CM threshold.
@@ -196,6 +198,12 @@ def tdcf(
         development split, else every split).
     asv_system, cm_system, trial, kind, asv_score, cm_score, split : str
         Column names.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -262,6 +270,7 @@ def tdcf(
     0   dev    0.3975
     1  eval    0.3982
     """
+    data = expand_counts(data, count, trial=trial)
     costs = tdcf_costs(version, costs)
     check_threshold(asv_threshold, "asv_threshold", "asv_system", ASV_THRESHOLDS)
     check_threshold(cm_threshold, "cm_threshold", "cm_system", CM_THRESHOLDS)
@@ -292,6 +301,7 @@ def tdcf_curve(
     asv_score: str = "asv_score",
     cm_score: str = "cm_score",
     split: str | None = "split",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""The normalized t-DCF at every CM threshold, with its minimum.
 
@@ -299,6 +309,12 @@ def tdcf_curve(
     ----------
     data, version, costs, asv_threshold, on, apply_to, asv_system, cm_system, trial, kind, asv_score, cm_score, split
         As in :func:`tdcf`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -323,6 +339,7 @@ def tdcf_curve(
     >>> bool((ds.tdcf.min("point") == ds.min_tdcf).all())
     True
     """
+    data = expand_counts(data, count, trial=trial)
     costs = tdcf_costs(version, costs)
     check_threshold(asv_threshold, "asv_threshold", "asv_system", ASV_THRESHOLDS)
     table = validate_tandem(data, asv_system=asv_system, cm_system=cm_system, trial=trial,
@@ -371,6 +388,7 @@ def teer(
     asv_score: str = "asv_score",
     cm_score: str = "cm_score",
     split: str | None = "split",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""The concurrent tandem equal error rate (t-EER) of ASV and CM systems, with its
     two thresholds.
@@ -387,6 +405,12 @@ def teer(
         A tandem table (see :func:`tdcf`).
     asv_system, cm_system, trial, kind, asv_score, cm_score, split : str
         Column names.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -420,6 +444,7 @@ def teer(
     2      cm_b   dev  0.1844        -0.7925        0.0515
     3      cm_b  eval  0.1753        -0.5720        0.0315
     """
+    data = expand_counts(data, count, trial=trial)
     table = validate_tandem(data, asv_system=asv_system, cm_system=cm_system, trial=trial,
                             kind=kind, scores={"asv": asv_score, "cm": cm_score}, split=split,
                             subject=None)

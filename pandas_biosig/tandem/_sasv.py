@@ -12,6 +12,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.counted import expand_counts
 from .._core.protocol import FIXED
 from .._core.schema import check_option
 from .._core.validation import check_tandem_costs
@@ -96,6 +97,7 @@ def sasv_score(
     asv_score: str = "asv_score",
     cm_score: str = "cm_score",
     split: str | None = "split",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""One spoofing-aware (SASV) score per trial from its ASV and CM scores, for
     :func:`adcf`.
@@ -115,6 +117,12 @@ def sasv_score(
         the ``min_tdcf_threshold`` of :func:`pandas_biosig.tdcf` on ``dev``.
     asv_system, cm_system, trial, kind, asv_score, cm_score, split : str
         Column names.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -130,6 +138,7 @@ def sasv_score(
     0  target      6.765     2.243       6.765
     2  target      4.599    -4.629        -inf
     """
+    data = expand_counts(data, count, trial=trial)
     check_option(method, SASV_METHODS, "method")
     validate_tandem(data, asv_system=asv_system, cm_system=cm_system, trial=trial, kind=kind,
                     scores={"asv": asv_score, "cm": cm_score}, split=split, subject=None)
@@ -160,6 +169,7 @@ def adcf(
     trial: str = "trial",
     kind: str = "kind",
     split: str | None = "split",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""The architecture-agnostic detection cost (a-DCF) of a spoofing-aware score: its
     minimum over the thresholds, and its actual value at a threshold.
@@ -182,6 +192,12 @@ def adcf(
         As in :func:`pandas_biosig.tdcf`.
     score, asv_system, cm_system, trial, kind, split : str
         Column names.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -223,6 +239,7 @@ def adcf(
     0      cm_a  eval    0.2295    0.2409
     1      cm_b  eval    0.3072    0.3392
     """
+    data = expand_counts(data, count, trial=trial)
     adcf_costs = check_tandem_costs(costs, "tandem")
     check_threshold(threshold, "threshold", "cm_system", ADCF_THRESHOLDS)
     table = validate_tandem(data, asv_system=asv_system, cm_system=cm_system, trial=trial,
@@ -265,6 +282,7 @@ def cm_metrics(
     kind: str = "kind",
     cm_score: str = "cm_score",
     split: str | None = "split",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""The CM's own detection costs, as ASVspoof 5 (track 1) ranks countermeasures:
     minDCF, actDCF, Cllr and EER of bona fide (target and non-target) trials against
@@ -286,6 +304,12 @@ def cm_metrics(
         As in :func:`pandas_biosig.tdcf`.
     asv_system, cm_system, trial, kind, cm_score, split : str
         Column names.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -307,6 +331,7 @@ def cm_metrics(
     2      cm_b   dev   0.4940   0.5111  0.6009  0.1941
     3      cm_b  eval   0.4856   0.5257  0.6043  0.1892
     """
+    data = expand_counts(data, count, trial=trial)
     cm_costs = check_tandem_costs(costs, "cm")
     check_threshold(threshold, "threshold", "cm_system", CM_DCF_THRESHOLDS)
     table = validate_tandem(data, asv_system=asv_system, cm_system=cm_system, trial=trial,

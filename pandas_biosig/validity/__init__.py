@@ -18,8 +18,9 @@ pandas_biosig.validity defaults`` the run over every default call.
 :func:`simulate_tandem`, :func:`tandem_coverage`,   ASV + CM in tandem (``_tandem``)
 :func:`tandem_rejection_rates`, :func:`tandem_report`
 :func:`crossed_trials`, :func:`ci_coverage`,        crossed probe/reference effects, bands,
-:func:`eer_tails`, :func:`band_coverage`,           guarantees (``_crossed``,
-:func:`guarantee_exceedance`                        ``_uncertainty``)
+:func:`group_rates_coverage`, :func:`eer_tails`,   guarantees, demographic intervals
+:func:`band_coverage`,                              (``_crossed``, ``_uncertainty``)
+:func:`guarantee_exceedance`
 ======================================  =====================================================
 """
 
@@ -61,6 +62,7 @@ from ._uncertainty import (
     band_coverage,
     ci_coverage,
     eer_tails,
+    group_rates_coverage,
     guarantee_exceedance,
     uncertainty_report,
 )
@@ -95,6 +97,7 @@ __all__ = [
     "eer_tails",
     "fairness_rejection_rates",
     "fusion_rejection_rates",
+    "group_rates_coverage",
     "guarantee_exceedance",
     "pad_coverage",
     "pad_rejection_rates",

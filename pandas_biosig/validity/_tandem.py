@@ -162,7 +162,8 @@ def tandem_coverage(
 ) -> pd.DataFrame:
     """Coverage of :func:`pandas_biosig.tandem_bootstrap`'s intervals (speakers resampled)
     of system A's metrics, whose true values are known: every interval method
-    (:data:`pandas_biosig.tandem.TANDEM_CI_METHODS`) of the same replicates.
+    (:data:`pandas_biosig.tandem.TANDEM_CI_METHODS`; ``"band"`` for the minima only) of
+    the same replicates.
 
     Returns one row per metric and interval: ``metric, ci_method, true_value, coverage,
     mc_se, below`` (share of intervals entirely below the truth), ``above``,
@@ -174,6 +175,8 @@ def tandem_coverage(
     >>> c = tandem_coverage(TandemSetting(n_speakers=10), n_replications=2, n_resamples=19)
     >>> c[c.metric == "teer"].ci_method.tolist()
     ['bc', 'percentile', 'basic']
+    >>> c[c.metric == "min_tdcf"].ci_method.tolist()
+    ['band', 'bc', 'percentile', 'basic']
     """
     from ..tandem._resampling import (
         TANDEM_CI_METHODS,
@@ -192,14 +195,21 @@ def tandem_coverage(
         data = data[data.cm_system == "A"]
         for m in metrics:
             table, costs = prepare(data, m, "2019", None)
-            (est, reps, _), = group_replicates(
+            (est, reps, _, band), = group_replicates(
                 table, metric=m, version="2019", costs=costs, asv_threshold="eer",
-                unit="subject", n_resamples=n_resamples, rng=rng)
+                unit="subject", n_resamples=n_resamples, rng=rng,
+                band_level=None if m == "teer" else confidence_level)
             finite = reps[np.isfinite(reps)]
             for c in methods:
+                if c == "band":
+                    if band is not None:
+                        out[m, c].append((*band, est))
+                    continue
                 out[m, c].append((*bootstrap_interval(est, finite, confidence_level, c), est))
     rows = []
     for (m, c), values in out.items():
+        if not values:  # the band of the t-EER
+            continue
         low, high, est = np.array(values).T
         rows.append(_coverage_row(m, c, truth[m], low, high, est, n_replications,
                                   confidence_level))

@@ -17,6 +17,7 @@ report (long: run it in the background) with::
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import time
 from typing import Any
@@ -26,8 +27,10 @@ import pandas as pd
 from scipy.stats import norm
 
 from .._core.options import BootstrapCIMethod
+from ..demographics._plan import IntervalMethod
+from ..demographics._rates import group_rates
 from ..verification._bands import det_band
-from ..verification._guarantee import threshold_guarantee
+from ..verification._guarantee import HoldsFor, threshold_guarantee
 from ..verification._intervals import ci
 from ..verification._resampling import bootstrap
 from ._crossed import CrossedSetting, crossed_trials
@@ -44,6 +47,7 @@ __all__ = [
     "band_coverage",
     "ci_coverage",
     "eer_tails",
+    "group_rates_coverage",
     "guarantee_exceedance",
     "uncertainty_report",
 ]
@@ -105,6 +109,46 @@ def ci_coverage(setting, *, n_replications: int = 500, drop: tuple[str, ...] = (
         for row in ci(t).itertuples():
             truth = _truth(row.metric, row.threshold, _mu(setting))
             hits.setdefault(row.metric, []).append(row.ci_low <= truth <= row.ci_high)
+    return _rates(hits)
+
+
+def group_rates_coverage(setting: CrossedSetting, *, n_groups: int = 2, target: float = 0.05,
+                         ci_method: IntervalMethod = "auto", n_resamples: int = 1000,
+                         n_replications: int = 500, drop: tuple[str, ...] = (),
+                         seed: int = 0, progress: bool | None = None) -> pd.DataFrame:
+    """Coverage of the :func:`pandas_biosig.group_rates` intervals of ``ci_method``
+    (``"auto"``: the default; FMR and FNMR of every group at the global threshold of FMR
+    ``target`` chosen on dev, reported on eval; same-group impostors) on crossed tables of ``setting`` whose people fall into
+    ``n_groups`` groups (person id modulo ``n_groups``; the effects do not depend on the
+    group, so every group's true FMR at threshold t is 1 - Phi(t)); ``drop`` removes
+    columns first (``("reference_subject",)``: the probes' subjects only).
+
+    Returns
+    -------
+    DataFrame
+        ``quantity`` (``"fmr"``, ``"fnmr"``), ``rate`` (coverage over both systems' groups),
+        ``mc_se``, ``n`` (intervals).
+
+    Examples
+    --------
+    >>> from pandas_biosig.validity import CrossedSetting, group_rates_coverage
+    >>> r = group_rates_coverage(CrossedSetting(n_people=20, references_per_person=10),
+    ...                          n_replications=2)
+    >>> r.quantity.tolist(), int(r.n.iloc[0])
+    (['fmr', 'fnmr'], 8)
+    """
+    hits: dict = {"fmr": [], "fnmr": []}
+    row: Any  # pandas' stubs type a row's fields as any scalar
+    for i in _replications(n_replications, progress, "group_rates() coverage"):
+        t = crossed_trials(setting, seed=seed + i)
+        t = t.assign(group=t.subject % n_groups, reference_group=t.reference_subject % n_groups)
+        res = group_rates(t.drop(columns=list(drop)), target=target, ci_method=ci_method,
+                          n_resamples=n_resamples, seed=seed + i)
+        for row in res.itertuples():
+            truth = dict(fmr=_truth("far", row.threshold, setting.mu),
+                         fnmr=_truth("frr", row.threshold, setting.mu))
+            for q in hits:
+                hits[q].append(getattr(row, f"{q}_low") <= truth[q] <= getattr(row, f"{q}_high"))
     return _rates(hits)
 
 
@@ -178,7 +222,7 @@ def band_coverage(setting: Setting, *, far_grid, n_replications: int = 500,
 
 
 def guarantee_exceedance(setting, *, target: float, confidence_level: float = 0.95,
-                         n_replications: int = 500, seed: int = 0,
+                         holds_for: HoldsFor = "auto", n_replications: int = 500, seed: int = 0,
                          progress: bool | None = None) -> pd.DataFrame:
     """How often the true FAR at the threshold of
     :func:`pandas_biosig.threshold_guarantee` (chosen on dev) exceeds ``target``, against
@@ -204,7 +248,8 @@ def guarantee_exceedance(setting, *, target: float, confidence_level: float = 0.
     row: Any  # pandas' stubs type a row's fields as any scalar
     for i in _replications(n_replications, progress, "threshold guarantee"):
         t = _table(setting, seed + i)
-        g = threshold_guarantee(t, target=target, confidence_level=confidence_level)
+        g = threshold_guarantee(t, target=target, confidence_level=confidence_level,
+                                holds_for=holds_for)
         for row in g.itertuples():
             true_far = norm.sf(row.threshold)
             hits["guaranteed: true FAR > target"].append(true_far > target)
@@ -235,7 +280,7 @@ GUARANTEE: dict[str, tuple[Setting | CrossedSetting, float]] = {"subject effects
 
 
 def uncertainty_report(*, replications: int = 500, n_resamples: int = 1000,
-                       parts=("ci", "crossed", "eer", "band", "guarantee"),
+                       parts=("ci", "crossed", "groups", "eer", "band", "guarantee"),
                        progress: bool | None = None) -> pd.DataFrame:
     """Every measurement of this module, one row per (part, protocol, quantity)."""
     frames = []
@@ -254,6 +299,15 @@ def uncertainty_report(*, replications: int = 500, n_resamples: int = 1000,
             add("crossed", f"tau {tau}, subject column only",
                 ci_coverage(crossed, n_replications=replications, drop=("reference_subject",),
                             progress=progress))
+    if "groups" in parts:
+        columns: tuple[tuple[str, tuple[str, ...]], ...] = (
+            ("subject and reference columns", ()), ("subject column only", ("reference_subject",)))
+        methods: tuple[IntervalMethod, ...] = ("auto", "bootstrap")
+        for tau, crossed in CROSSED.items():
+            for (name, drop), how in itertools.product(columns, methods):
+                add("groups", f"tau {tau}, {name}, ci_method={how!r}", group_rates_coverage(
+                    crossed, ci_method=how, n_resamples=n_resamples,
+                    n_replications=replications, drop=drop, progress=progress))
     if "eer" in parts:
         for method in ("auto", "percentile"):
             add("eer", f"EER 0.5 %, ci_method={method!r}",
@@ -265,8 +319,10 @@ def uncertainty_report(*, replications: int = 500, n_resamples: int = 1000,
             progress=progress))
     if "guarantee" in parts:
         for name, (setting, target) in GUARANTEE.items():
-            add("guarantee", f"{name}, target {target}", guarantee_exceedance(
-                setting, target=target, n_replications=replications, progress=progress))
+            for holds in ("auto", "population"):
+                add("guarantee", f"{name}, target {target}, holds_for={holds!r}",
+                    guarantee_exceedance(setting, target=target, holds_for=holds,
+                                         n_replications=replications, progress=progress))
     cols = ["part", "protocol", "quantity", "rate", "mc_se", "n"]
     return pd.concat(frames, ignore_index=True)[cols]
 
@@ -275,7 +331,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pandas_biosig.validity uncertainty")
     ap.add_argument("--quick", action="store_true", help="few replications, 199 resamples")
     ap.add_argument("--replications", type=int, default=None)
-    ap.add_argument("--parts", default="ci,crossed,eer,band,guarantee")
+    ap.add_argument("--parts", default="ci,crossed,groups,eer,band,guarantee")
     ap.add_argument("--out", help="write the Markdown table here (else print)")
     args = ap.parse_args(argv)
     reps = args.replications or (4 if args.quick else 500)

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.counted import expand_counts
 from .._core.criteria import bounded_point
 from .._core.curve_datasets import FRACTION, Layout, curve_dataset, curve_variable, rate_grid
 from .._core.frames import group_sweep, orientation_sign
@@ -241,6 +242,7 @@ def det_band(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Bootstrap bands of the DET (and ROC) curve of every system, on grids of rates.
 
@@ -273,6 +275,12 @@ def det_band(
         As in :func:`pandas_biosig.bootstrap`.
     by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
         As in :func:`pandas_biosig.bootstrap`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -345,6 +353,7 @@ def det_band(
     >>> band.attrs["resample"]
     'subject'
     """
+    data = expand_counts(data, count, trial=trial)
     far = rate_grid(DEFAULT_BAND_GRID if far_grid is None else far_grid, "far_grid")
     frr = rate_grid(DEFAULT_BAND_GRID if frr_grid is None else frr_grid, "frr_grid")
     trials, unit = _plan(
@@ -419,6 +428,7 @@ def frr_at_far(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""FRR (FNMR) at fixed FARs (FMRs) with intervals: NIST's table, one row per FAR.
 
@@ -439,6 +449,12 @@ def frr_at_far(
         As in :func:`det_band`.
     by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
         As in :func:`det_band`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -471,6 +487,7 @@ def frr_at_far(
     1    cnn  0.0100  0.204167      True
     2    cnn  0.0001       NaN     False
     """
+    data = expand_counts(data, count, trial=trial)
     grid = rate_grid(far_grid, "far_grid", scalar=True)
     trials, unit = _plan(
         data, far=grid, frr=grid, n_resamples=n_resamples, confidence_level=confidence_level,

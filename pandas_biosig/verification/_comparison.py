@@ -20,6 +20,7 @@ import pandas as pd
 
 from .. import stats
 from .._core import pairwise as _pw
+from .._core.counted import expand_counts
 from .._core.options import (
     Adjust,
     Alternative,
@@ -362,6 +363,7 @@ def compare(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Test every pair of systems on their common trials, adjusted for multiplicity.
 
@@ -462,6 +464,12 @@ def compare(
         Column names and score handling, as in :func:`pandas_biosig.eer`. ``subject`` is
         read only by ``test="bootstrap"`` (which resamples subjects by default when the
         column exists).
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -608,6 +616,7 @@ def compare(
     1  cnn_aug      lbp  error_rate   -0.0925         0.0
     2      gmm      lbp  error_rate   -0.0667         0.0
     """
+    data = expand_counts(data, count, trial=trial)
     test = default_test(test, data, subject)
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)

@@ -20,6 +20,7 @@ import pandas as pd
 import xarray as xr
 from scipy.special import expit
 
+from .._core.counted import expand_counts
 from .._core.curve_datasets import (
     FRACTION,
     Layout,
@@ -165,6 +166,7 @@ def roc(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Receiver operating characteristic of every system, as one Dataset.
 
@@ -190,6 +192,12 @@ def roc(
         What to do with NaN/inf scores: raise, drop the trials, or count them as failures
         to acquire; curves are drawn from the acquired scores either way (FMR/FNMR, as
         bob.measure draws them), so failures put no floor under the FRR.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -250,6 +258,7 @@ def roc(
     Compare with scikit-learn: ``roc_curve(y, s, drop_intermediate=False)`` gives the same
     points in reverse order (its first point, threshold ``inf``, is our reject-all).
     """
+    data = expand_counts(data, count, trial=trial)
     grid = None if far_grid is None else rate_grid(far_grid, "far_grid")
     trials = _common(
         data, by=by, system=system, trial=trial, label=label, score=score, split=split,
@@ -271,6 +280,7 @@ def det(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Detection error tradeoff curve of every system: the ROC, for the DET axes.
 
@@ -289,6 +299,12 @@ def det(
         gives a log-spaced grid for DET plots. By default every exact point is kept.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`roc`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -315,6 +331,7 @@ def det(
     Compare with scikit-learn: ``det_curve(y, s)`` gives the same (FAR, FRR) at each of
     its thresholds.
     """
+    data = expand_counts(data, count, trial=trial)
     grid = None if far_grid is None else rate_grid(far_grid, "far_grid")
     trials = _common(
         data, by=by, system=system, trial=trial, label=label, score=score, split=split,
@@ -389,6 +406,7 @@ def rocch(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Vertices of the ROC convex hull of every system.
 
@@ -401,6 +419,12 @@ def rocch(
         Tidy trial table (see :func:`roc`).
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`roc`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -434,6 +458,7 @@ def rocch(
     >>> float(hull.eer.sel(system="cnn", split="dev").round(4))
     0.0402
     """
+    data = expand_counts(data, count, trial=trial)
     trials = _common(
         data, by=by, system=system, trial=trial, label=label, score=score, split=split,
         orientation=orientation, nonfinite=nonfinite,
@@ -513,6 +538,7 @@ def bayes_error(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Bayes error-rate curve: the error of the best and of the calibrated decisions
     as the prior varies.
@@ -527,6 +553,12 @@ def bayes_error(
         (:math:`\pi` = 0 or 1); NaN is not.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`roc`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -580,6 +612,7 @@ def bayes_error(
     >>> float(ev.act_ber.sel(prior_log_odds=0).round(4))  # HTER at threshold 0
     0.0479
     """
+    data = expand_counts(data, count, trial=trial)
     plo = prior_grid(prior_log_odds)
     trials = _common(
         data, by=by, system=system, trial=trial, label=label, score=score, split=split,

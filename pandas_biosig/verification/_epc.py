@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.counted import expand_counts
 from .._core.criteria import choose_epc
 from .._core.curve_datasets import (
     FRACTION,
@@ -106,6 +107,7 @@ def epc(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Expected Performance Curve: thresholds chosen on one split, rates on another.
 
@@ -146,6 +148,12 @@ def epc(
         table without a split column). ``on == apply_to`` gives the a-posteriori curve.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`roc`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -221,6 +229,7 @@ def epc(
     ``"min_weighted"`` criterion (except where bob.measure returns the reject-all threshold at
     a weight of exactly 0 or 1 although another candidate ties with a smaller FRR; SPEC §2).
     """
+    data = expand_counts(data, count, trial=trial)
     check_option(criterion, EPC_CRITERIA, "criterion")
     alpha = DEFAULT_WEIGHTS.copy() if weight is None else rate_grid(weight, "weight", scalar=True)
     trials = validate_trials(
@@ -323,6 +332,7 @@ def epc_bootstrap(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ):
     r"""Expected Performance Curve with bootstrap bands, and where two systems differ.
 
@@ -344,6 +354,12 @@ def epc_bootstrap(
     system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
         Column names and policies, as in :func:`pandas_biosig.bootstrap` (with subject and
         reference subject columns, people are drawn in both roles: ``"two_way"``).
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -381,6 +397,7 @@ def epc_bootstrap(
     >>> bool(ds.significant.sel(pair="cnn vs lbp").all())
     True
     """
+    data = expand_counts(data, count, trial=trial)
     check_common(n_resamples, confidence_level, resample, "percentile")
     ds = epc(
         data, criterion=criterion, weight=weight, on=on, apply_to=apply_to, system=system,

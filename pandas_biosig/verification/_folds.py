@@ -15,6 +15,7 @@ import pandas as pd
 
 from .. import stats
 from .._core import pairwise as _pw
+from .._core.counted import expand_counts
 from .._core.options import (
     Adjust,
     Alternative,
@@ -148,6 +149,7 @@ def fold_metrics(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""A metric of every system in every fold of a repeated experiment.
 
@@ -174,6 +176,12 @@ def fold_metrics(
         parametrize ``"fnmr_at_fmr"``/``"fmr_at_fnmr"`` and ``"min_dcf"``.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -210,6 +218,7 @@ def fold_metrics(
     1  dev  cnn_aug  eer_threshold    0.0385
     2  dev      gmm  eer_threshold    0.1010
     """
+    data = expand_counts(data, count, trial=trial)
     metric, target = _check_fold_metric(metric, target, p_target, c_miss, c_fa)
     trials, n_by = _fold_trials(
         data, fold=fold, by=by, system=system, trial=trial, label=label, score=score,
@@ -253,6 +262,7 @@ def fold_summary(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Mean and spread of a metric across folds, for every system (bob's multi-metrics).
 
@@ -264,6 +274,12 @@ def fold_summary(
         As in :func:`fold_metrics`.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -310,6 +326,7 @@ def fold_summary(
     2      gmm        2  0.0990  0.0029
     3      lbp        2  0.1589  0.0066
     """
+    data = expand_counts(data, count, trial=trial)
     per_fold = fold_metrics(
         data, fold=fold, metric=metric, threshold=threshold, weight=weight, target=target,
         p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to, by=by,
@@ -369,6 +386,7 @@ def compare_folds(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Sign test across folds for every pair of systems, adjusted for multiplicity.
 
@@ -393,6 +411,12 @@ def compare_folds(
         be positive.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -458,6 +482,7 @@ def compare_folds(
     4  cnn_aug      lbp       8       0  0.0078      0.0469
     5      gmm      lbp       8       0  0.0078      0.0469
     """
+    data = expand_counts(data, count, trial=trial)
     metric, target = _check_fold_metric(metric, target, p_target, c_miss, c_fa)
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)

@@ -19,6 +19,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._core.counted import expand_counts
 from .._core.frames import group_sweep, orientation_sign
 from .._core.options import NonFinite, Orientation, ResampleOption
 from .._core.protocol import (
@@ -28,6 +29,7 @@ from .._core.protocol import (
     group_where,
     guaranteed_threshold,
     rate_design,
+    rate_layout,
     reported_groups,
     select_split,
 )
@@ -35,13 +37,15 @@ from .._core.schema import BiosigWarning, Group, SchemaError, Trials, check_opti
 from .._core.validation import check_alpha, check_confidence_level, check_rate
 from .._kernels.cluster import exceedance_pvalue
 
-__all__ = ["GUARANTEE_COLUMNS", "threshold_guarantee"]
+__all__ = ["GUARANTEE_COLUMNS", "HOLDS_FOR", "HoldsFor", "threshold_guarantee"]
 
 GuaranteedRate = Literal["far", "frr"]
+HoldsFor = Literal["auto", "reported", "population"]
+HOLDS_FOR = ("auto", "reported", "population")
 
 GUARANTEE_COLUMNS = [
     "system", "split", "group", "rate", "target", "confidence_level", "threshold",
-    "threshold_split", "threshold_from", "bound", "n_genuine", "n_impostor", "fa", "fr", "far",
+    "threshold_split", "threshold_from", "holds_for", "bound", "n_genuine", "n_impostor", "fa", "fr", "far",
     "frr", "pvalue", "alpha", "reject", "resample",
 ]
 
@@ -60,6 +64,7 @@ def threshold_guarantee(
     target: float,
     rate: GuaranteedRate = "far",
     confidence_level: float = 0.95,
+    holds_for: HoldsFor = "auto",
     alpha: float = 0.05,
     on: Hashable | None = "auto",
     apply_to: Hashable | Sequence[Hashable] | None = "auto",
@@ -75,17 +80,21 @@ def threshold_guarantee(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""A threshold whose FAR (or FRR) holds on new data with stated confidence, and
     whether it held.
 
     On the split ``on`` (by default the development split of a table with dev and eval
     splits), each system's threshold is the one with the smallest other error rate whose
-    one-sided ``confidence_level`` upper bound of ``rate`` is at most ``target``: the
-    true rate at that threshold exceeds ``target`` with probability at most
-    ``1 - confidence_level``. On every reported split (and each ``group`` value) the
-    realised FAR and FRR at it are given, with a one-sided test of "the rate is at most
-    ``target``".
+    one-sided ``confidence_level`` bound of ``rate`` is at most ``target``. With
+    ``holds_for="reported"`` (the default when the threshold is reported on other trials)
+    the bound is a *prediction* bound of the rate that will be measured on the reported
+    trials: the FAR measured on eval exceeds ``target`` with probability at most
+    ``1 - confidence_level``. With ``holds_for="population"`` it bounds the true rate of
+    new trials (which a finite evaluation set then measures with noise of its own). On
+    every reported split (and each ``group`` value) the realised FAR and FRR are given,
+    with a one-sided test of "the rate is at most ``target``".
 
     Parameters
     ----------
@@ -97,7 +106,16 @@ def threshold_guarantee(
     rate : {"far", "frr"}, default "far"
         The rate that is bounded (FAR = FMR; FRR = FNMR).
     confidence_level : float, default 0.95
-        Confidence that the true rate at the chosen threshold is at most ``target``.
+        Confidence that the rate at the chosen threshold is at most ``target``.
+    holds_for : {"auto", "reported", "population"}, default "auto"
+        Which rate the guarantee is about: ``"reported"``, the rate measured on each
+        reported split (each split gets the threshold its size and people call for);
+        ``"population"``, the true rate of new trials. ``"auto"``: ``"reported"`` when the
+        threshold is chosen on other trials than it is reported on, ``"population"``
+        when on the same trials (whose realised rate is then at most the bound anyway).
+        The ``holds_for`` column says which. Demographic ``group`` rows are tested at
+        their split's threshold; the guarantee is about the split's rate, not each
+        group's.
     alpha : float, default 0.05
         Level of the test on the reported trials (``reject``: the realised rate is
         significantly above ``target``).
@@ -105,8 +123,7 @@ def threshold_guarantee(
         Where the threshold is chosen and what is reported (see
         :func:`pandas_biosig.error_rates`): ``"auto"`` chooses on dev and reports on eval
         when the table has both; otherwise each group on its own trials
-        (``threshold_from`` ``"same trials"``; the guarantee still holds for the true
-        rate, the realised one is then the development rate).
+        (``threshold_from`` ``"same trials"``).
     resample : {"auto", "label", "trial", "subject", "two_way"}, default "auto"
         Which trials the bound and the test treat as dependent: ``"auto"`` follows the
         table (people in both roles with subject and reference columns, subjects with a
@@ -117,6 +134,12 @@ def threshold_guarantee(
         trials).
     by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
         As in :func:`pandas_biosig.ci`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -124,13 +147,13 @@ def threshold_guarantee(
         One row per (``by`` group, system, reported split, demographic group), the ``by``
         columns first, then ``system``, ``split``, ``group``; ``rate``, ``target``,
         ``confidence_level``; ``threshold`` (score units), ``threshold_split``,
-        ``threshold_from`` (as in :func:`pandas_biosig.ci`); ``bound``, the one-sided
-        upper bound of ``rate`` at the threshold on the trials it was chosen on (at most
-        ``target``); on the reported trials ``n_genuine``, ``n_impostor``, ``fa``,
-        ``fr``, ``far``, ``frr``; ``pvalue`` of "the rate is at most ``target``" (on the
-        effective counts of the subjects' design), ``alpha``, ``reject`` (the operating
-        point did not hold: ``pvalue < alpha``); ``resample``. When no threshold can be
-        guaranteed (too few trials: a bound at zero errors is about
+        ``threshold_from`` (as in :func:`pandas_biosig.ci`); ``holds_for`` (``"reported"``
+        or ``"population"``); ``bound``, the one-sided bound of ``rate`` at the threshold
+        (at most ``target``); on the reported trials ``n_genuine``, ``n_impostor``,
+        ``fa``, ``fr``, ``far``, ``frr``; ``pvalue`` of "the rate is at most ``target``"
+        (on the effective counts of the subjects' design), ``alpha``, ``reject`` (the
+        operating point did not hold: ``pvalue < alpha``); ``resample``. When no
+        threshold can be guaranteed (too few trials: a bound at zero errors is about
         :math:`-\ln(1-\gamma)/n`) a :class:`~pandas_biosig.BiosigWarning` says so and the
         system's values are NaN.
 
@@ -140,7 +163,8 @@ def threshold_guarantee(
         An invalid table, missing subject or reference ids, a ``group`` column that is
         not there.
     ValueError
-        ``target``, ``confidence_level`` or ``alpha`` outside (0, 1), an unknown ``rate``.
+        ``target``, ``confidence_level`` or ``alpha`` outside (0, 1), an unknown ``rate``
+        or ``holds_for``.
 
     See Also
     --------
@@ -149,14 +173,20 @@ def threshold_guarantee(
 
     Notes
     -----
-    The bound at a threshold is Clopper–Pearson's one-sided bound on Korn & Graubard's
-    effective counts (the design effect of the people the trials share and
-    Satterthwaite's degrees of freedom; :func:`pandas_biosig.ci` explains them). The
+    ``"population"``: the bound at a threshold is Clopper–Pearson's one-sided bound on
+    Korn & Graubard's effective counts (the design effect of the people the trials share
+    and Satterthwaite's degrees of freedom; :func:`pandas_biosig.ci` explains them). The
     bound grows with the errors the threshold allows, so the chosen threshold is where
     it reaches ``target``; its true rate exceeds ``target`` only when the bound at the
     threshold whose true rate is ``target`` fell below it, with probability at most
-    :math:`1 - \gamma`. The test on the reported trials is the exact one-sided binomial
-    test on the same effective counts.
+    :math:`1 - \gamma`. ``"reported"``: the measured rate differs from the development
+    estimate by the sampling error of both sets; the prediction bound
+    (:func:`pandas_biosig._kernels.cluster.prediction_bound`) is Clopper–Pearson's on the
+    effective trials of the difference, :math:`(1/n^*_{dev} + d_{new}/n_{new})^{-1}`,
+    the new trials' design effect :math:`d_{new}` following from their layout of people
+    and the correlation estimated on dev. The test on the reported trials is the exact
+    one-sided binomial test on the same effective counts. docs/validity.md gives the
+    measured exceedance of both.
 
     References
     ----------
@@ -164,18 +194,23 @@ def threshold_guarantee(
     expected number of positive counts estimated from survey data. *Survey Methodology,
     24*\(2), 193–201.
 
+    Hahn, G. J., & Meeker, W. Q. (1991). *Statistical Intervals: A Guide for
+    Practitioners*. Wiley.
+
     Examples
     --------
     >>> trials = pbs.datasets.example_trials()
     >>> g = pbs.threshold_guarantee(trials, target=0.05)
-    >>> g[["system", "split", "threshold_from", "bound", "far", "reject"]].round(4)
-        system split threshold_from   bound     far  reject
-    0      cnn  eval            dev  0.0499  0.0656   False
-    1  cnn_aug  eval            dev  0.0495  0.0542   False
-    2      gmm  eval            dev  0.0497  0.0323   False
-    3      lbp  eval            dev  0.0494  0.0292   False
+    >>> g[["system", "split", "holds_for", "bound", "far", "reject"]].round(4)
+        system split holds_for   bound     far  reject
+    0      cnn  eval  reported  0.0500  0.0594   False
+    1  cnn_aug  eval  reported  0.0477  0.0365   False
+    2      gmm  eval  reported  0.0499  0.0281   False
+    3      lbp  eval  reported  0.0480  0.0260   False
     """
+    data = expand_counts(data, count, trial=trial)
     check_option(rate, GUARANTEED_RATES, "rate")
+    check_option(holds_for, HOLDS_FOR, "holds_for")
     target = check_rate(target, "target")
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)
@@ -189,17 +224,18 @@ def threshold_guarantee(
                         resample=resample)
     unit = protocol.unit(trials, subject=subject, reference_subject=reference_subject)
     splits = protocol.splits(trials)
-    on_split = splits.on
-    chosen = _choose(trials, on_split, rate, target, level, unit)
+    choose = _Chooser(trials, splits.on, rate, target, level, unit)
     sign = orientation_sign(trials)
     rows = []
     for g in reported_groups(trials, splits):
-        t, bound, source = chosen[g.key[:-1] if on_split is not None else g.key]
-        src = source.split
+        source = choose.source(g)
+        holds = "population" if source is g or holds_for == "population" else "reported"
+        t, bound = choose.guaranteed(source, rate_layout(g, rate, unit)
+                                    if holds == "reported" else None)
         base = dict(zip(trials.key_names, g.key, strict=True))
         base.update(rate=rate, target=target, confidence_level=level, threshold=sign * t,
-                    threshold_split=src, bound=bound, alpha=alpha, resample=unit,
-                    threshold_from=SAME_TRIALS if source is g else src)
+                    threshold_split=source.split, holds_for=holds, bound=bound, alpha=alpha,
+                    resample=unit, threshold_from=SAME_TRIALS if source is g else source.split)
         for name, mask in _subsets(g, labels):
             rows.append({**base, "group": name, **_realised(g, mask, t, rate, target, unit,
                                                            level, alpha)})
@@ -224,24 +260,36 @@ def _subsets(g: Group, labels: np.ndarray | None):
         yield (value.item() if isinstance(value, np.generic) else value), mine == value
 
 
-def _choose(trials: Trials, on, rate, target, level, unit) -> dict:
-    """Each source group's guaranteed threshold and bound, keyed as the reported groups
-    find them (without the split when chosen on ``on``)."""
-    import warnings
+class _Chooser:
+    """The guaranteed thresholds of the source groups (the ``on`` split's, or each group
+    itself), computed once per (source, layout of the trials predicted)."""
 
-    sources = trials.groups if on is None else select_split(trials, on, name="on")
-    out = {}
-    for g in sources:
-        t, bound = guaranteed_threshold(g, group_sweep(g), rate=rate, target=target,
-                                        confidence_level=level, resample=unit)
-        if math.isnan(t):
-            n = g.n_impostor if rate == "far" else g.n_genuine
-            warnings.warn(WARN_NO_GUARANTEE.format(
-                where=group_where(trials, g), rate=rate.upper(), target=target, level=level,
-                bound=bound, needed=math.ceil(-math.log(1 - level) / target), n=n),
-                BiosigWarning, stacklevel=3)
-        out[g.key[:-1] if on is not None else g.key] = (t, bound, g)
-    return out
+    def __init__(self, trials: Trials, on, rate: str, target: float, level: float, unit: str):
+        self.trials, self.on, self.rate, self.target, self.level, self.unit = (
+            trials, on, rate, target, level, unit)
+        sources = trials.groups if on is None else select_split(trials, on, name="on")
+        self.sources = {g.key[:-1] if on is not None else g.key: g for g in sources}
+        self.cache: dict = {}
+
+    def source(self, g: Group) -> Group:
+        return self.sources[g.key[:-1] if self.on is not None else g.key]
+
+    def guaranteed(self, source: Group, new: tuple[float, float] | None) -> tuple[float, float]:
+        import warnings
+
+        key = (source.key, new)
+        if key not in self.cache:
+            t, bound = guaranteed_threshold(
+                source, group_sweep(source), rate=self.rate, target=self.target,
+                confidence_level=self.level, resample=self.unit, new=new)
+            if math.isnan(t):
+                warnings.warn(WARN_NO_GUARANTEE.format(
+                    where=group_where(self.trials, source), rate=self.rate.upper(),
+                    target=self.target, level=self.level, bound=bound,
+                    needed=math.ceil(-math.log(1 - self.level) / self.target)),
+                    BiosigWarning, stacklevel=4)
+            self.cache[key] = (t, bound)
+        return self.cache[key]
 
 
 def _realised(g: Group, mask, t: float, rate: str, target: float, unit: str, level: float,

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
+from .._core.counted import expand_counts
 from .._core.options import (
     CIMetric,
     Combine,
@@ -174,6 +175,7 @@ def ci(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Confidence intervals of FAR, FRR, HTER and DCF for every system.
 
@@ -247,6 +249,12 @@ def ci(
     nonfinite : {"raise", "drop", "reject"}
         NaN/inf scores: raise, drop the trials, or count them as failures to acquire
         (tests then compare the trials both systems acquired; see docs/methods.md).
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -361,6 +369,7 @@ def ci(
     >>> print(f"{low:.4f} {high:.4f}")
     0.0376 0.0645
     """
+    data = expand_counts(data, count, trial=trial)
     metrics = [metric] if isinstance(metric, str) else list(metric)
     for name in metrics:
         check_option(name, CI_METRICS, "metric")

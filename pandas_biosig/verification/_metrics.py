@@ -177,7 +177,9 @@ def eer(
     count : str, optional
         A column of non-negative integers: each row stands for that many identical
         trials (a frequency weight; a row counted 0 is left out). Every number equals
-        that of the table with each row repeated ``count`` times, to the bit.
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -333,8 +335,14 @@ def error_rates(
         table gets each group's threshold from its own trials (a posteriori, optimistic;
         ``threshold_from`` says ``"same trials"``). ``on=None, apply_to=None`` asks for the
         a-posteriori rates of every split.
-    by, system, trial, label, score, split, orientation, nonfinite, count
+    by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`eer`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -456,8 +464,14 @@ def dcf(
     weight, target : float
         The weight of ``threshold="min_weighted"`` and the rate bound of ``"far"`` /
         ``"frr"``, as in :func:`error_rates`.
-    on, apply_to, by, system, trial, label, score, split, orientation, nonfinite, count
+    on, apply_to, by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`error_rates`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -590,8 +604,14 @@ def summary(
     p_target, c_miss, c_fa : float
         Operating point of ``min_dcf`` (default: NIST SRE 2012-2021 primary,
         :math:`p = 0.01`, unit costs).
-    by, system, trial, label, score, split, orientation, nonfinite, count
+    by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`eer`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import t as student_t
 
+from .._core.counted import expand_counts
 from .._core.frames import result_frame
 from .._core.options import (
     Alternative,
@@ -187,6 +188,7 @@ def bootstrap(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Bootstrap confidence interval of a metric, for every system.
 
@@ -248,6 +250,12 @@ def bootstrap(
         interactive terminal or a Jupyter notebook, never in pipes, logs or CI.
     by, system, trial, label, score, split, subject, orientation, nonfinite
         As in :func:`pandas_biosig.eer`.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -299,6 +307,7 @@ def bootstrap(
     0    cnn   dev     0.042   0.029    0.057  subject
     1    cnn  eval     0.054   0.039    0.067  subject
     """
+    data = expand_counts(data, count, trial=trial)
     check_common(n_resamples, confidence_level, resample, ci_method)
     metric = canonical_metric(check_option(metric, BOOTSTRAP_METRICS, "metric"))
     if metric in ("fnmr_at_fmr", "fmr_at_fnmr"):
@@ -390,6 +399,7 @@ def paired_bootstrap(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> BootstrapTestResult:
     r"""Paired bootstrap test of the difference of a metric between two systems.
 
@@ -413,6 +423,12 @@ def paired_bootstrap(
     apply_to : split value or "auto", default "auto"
         The split to test on; ``"auto"``: the evaluation split of a table with dev and
         eval splits.
+    count : str, optional
+        A column of non-negative integers: each row stands for that many identical
+        trials (a frequency weight; a row counted 0 is left out). Every number equals
+        that of the table with each row repeated ``count`` times, to the bit (see
+        docs/schema.md, "Counted trials"; a table expanded in memory holds at most
+        10**8 trials).
 
     Returns
     -------
@@ -439,6 +455,7 @@ def paired_bootstrap(
     >>> res.estimate < 0, res.pvalue < 0.05
     (True, True)
     """
+    data = expand_counts(data, count, trial=trial)
     metric = canonical_metric(check_option(metric, BOOTSTRAP_METRICS, "metric"))
     check_alternative(alternative)
     check_common(n_resamples, 0.95, resample, "percentile")
