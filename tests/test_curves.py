@@ -547,7 +547,8 @@ def test_keyword_only_signatures():
         assert params[0].kind is inspect.Parameter.POSITIONAL_ONLY
         assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[1:])
         names = [p.name for p in params]
-        assert names[-8:] == ["by", "system", "trial", "label", "score", "split", "orientation", "nonfinite"]
+        assert names[-9:] == ["by", "system", "trial", "label", "score", "split", "orientation",
+                             "nonfinite", "count"]
 
 
 # ---------------------------------------------------------------------- netCDF

@@ -172,7 +172,7 @@ def test_band_interval_equals_the_band_of_all_replicates_in_memory(example, metr
         sd = np.nanstd(curves, axis=0, ddof=1)
         ok = np.isfinite(est) & np.isfinite(sd)
 
-        def q_over(points):
+        def q_over(points, curves=curves, est=est, sd=sd):
             use = points & (sd > 0)
             return np.quantile(np.nanmax(np.abs(curves[:, use] - est[use]) / sd[use], axis=1),
                                0.95)

@@ -468,7 +468,7 @@ def group_replicates(table, *, metric, version, costs, asv_threshold, unit, n_re
                            lambda d, i=i: tick(i * n_resamples + d), moments)[:, 0]
         yield est, reps, draws.n_subjects, (
             _band(engine, draws, n_resamples, replay, moments, band_level)
-            if band and moments is not None else None)
+            if band_level is not None and moments is not None else None)
 
 
 def prepare(data, metric, version, costs, score="sasv_score", **columns):
