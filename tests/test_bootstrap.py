@@ -332,3 +332,48 @@ def test_the_studentized_pvalue_moves_between_seeds_as_its_mc_se_says():
     spread = np.std([r.pvalue.item() for r in runs], ddof=1)
     said = np.mean([r.pvalue_mc_se.item() for r in runs])
     assert 0.6 < spread / said < 1.6  # 20 seeds: the spread is known to about 16 %
+
+
+# ------------------------------------------------ replicates that draw a class empty
+def _one_impostor_subject():
+    """Eight trials: every impostor trial belongs to subject 3, so a subject replicate
+    that does not draw subject 3 has no impostor trial."""
+    return pd.DataFrame(dict(
+        system="A", trial=np.arange(8),
+        label=[True, True, True, False, False, True, True, False],
+        score=[1.0, 3.0, 1.0, 1.0, 3.0, 1.0, 1.0, 2.0], subject=[2, 0, 0, 3, 3, 3, 2, 3]))
+
+
+@pytest.mark.parametrize("by", [None, "grp"])
+def test_replicates_without_a_class_are_left_out_with_a_named_warning(by):
+    t = _one_impostor_subject()
+    if by:  # the many-groups path: two copies of the table as two groups
+        t = pd.concat([t.assign(grp=0), t.assign(grp=1, trial=t.trial + 8)], ignore_index=True)
+    with pytest.warns(pbs.BiosigWarning, match="drew no trial of one class"):
+        r = pbs.bootstrap(t, n_resamples=200, seed=0, by=by)
+    assert np.isfinite(r[["se", "ci_low", "ci_high"]].to_numpy()).all()
+    # the interval is that of the replicates that drew both classes: (3/4)^4 of them miss
+    # subject 3, about 32 % of 200
+    from pandas_biosig._core.replicates import Replicates, make_rng, metric_function
+    from pandas_biosig._core.schema import validate_trials
+    from pandas_biosig._kernels.rates import Sweep
+
+    if by is None:
+        g = validate_trials(t).groups[0]
+        reps = Replicates(g, Sweep.from_scores(g.scores, g.genuine), "subject", lazy=False)
+        rng = make_rng(0)
+        draws = [reps.draw(rng) for _ in range(200)]
+        f = metric_function("eer_threshold", target=None, p_target=0.01, c_miss=1, c_fa=1)
+        values = np.array([np.nan if d is None else f(d, 0.0) for d in draws])
+        assert 0.2 < np.isnan(values).mean() < 0.45
+        low, high = np.nanquantile(values, [0.025, 0.975])
+        assert (r.ci_low.iloc[0], r.ci_high.iloc[0]) == (low, high)
+
+
+def test_paired_replicates_without_a_class_are_left_out_with_a_named_warning():
+    t = _one_impostor_subject()
+    both = pd.concat([t, t.assign(system="B", score=t.score[::-1].to_numpy())],
+                     ignore_index=True)
+    with pytest.warns(pbs.BiosigWarning, match="systems 'A' and 'B': .* of 100"):
+        r = pbs.paired_bootstrap(both, "A", "B", n_resamples=100, seed=0)
+    assert np.isfinite(r.pvalue)

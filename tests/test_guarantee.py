@@ -138,3 +138,10 @@ def test_bad_input():
         pbs.threshold_guarantee(t, target=0.1, holds_for="eval")
     with pytest.raises(pbs.SchemaError, match="group='nope'"):
         pbs.threshold_guarantee(t, target=0.1, group="nope")
+
+
+def test_cluster_design_when_every_person_errs_at_the_pooled_rate():
+    # two people, each with one error in two trials: the residual sums are all 0, so the
+    # cluster variance is 0 (design effect floored at 1) and the df fall back to K - 1
+    d = cluster_design(np.array([1, 0, 1, 0]), np.array([0, 0, 1, 1]))
+    assert (d.p, d.deff, d.df, d.k) == (0.5, 1.0, 1.0, 2)

@@ -25,10 +25,10 @@ from pandas_biosig._core.criteria import eer_point
 from pandas_biosig._core.segmented_bootstrap import segmented_replicates
 from pandas_biosig._kernels.rates import Sweep
 from pandas_biosig._kernels.segment_resample import (
-    ERROR_EMPTY_CLASS,
     bracket_eer,
     draw_people,
     eer_brackets,
+    empty_pairs,
     people_brackets,
     rates_at_fixed,
 )
@@ -245,7 +245,7 @@ def test_every_subject_replicate_equals_the_sweep_of_its_drawn_people(decimals, 
             assert (n[s, b], p[s, b]) == (rep.n, rep.p)
 
 
-def test_a_subject_replicate_without_a_class_is_refused_as_the_sweep_refuses_it():
+def test_a_subject_replicate_without_a_class_is_marked_empty():
     table = group_table(2, size=20, seed=10)
     within = table.groupby("grp").cumcount().to_numpy()
     table["label"] = within % 2 == 0
@@ -253,11 +253,13 @@ def test_a_subject_replicate_without_a_class_is_refused_as_the_sweep_refuses_it(
                   np.concatenate(([0], np.cumsum(table.groupby("grp").size()))))
     person = np.where(sg.genuine, 0, 1) + np.repeat([0, 2], np.diff(sg.offsets))
     mult = np.array([[2, 0, 1, 1]])  # group 0 draws its genuine person twice
-    with pytest.raises(ValueError, match=ERROR_EMPTY_CLASS):
-        people_brackets(sg, person, mult)
-    with pytest.raises(ValueError, match=ERROR_EMPTY_CLASS):
-        Sweep.from_scores(table["score"].to_numpy()[:20], table["label"].to_numpy()[:20]
-                          ).reweighted(np.zeros(10, int), np.full(10, 2))
+    _, n, p = people_brackets(sg, person, mult)
+    assert empty_pairs(n, p).tolist() == [[True], [False]]
+    assert n[0, 0] == 0 and p[0, 0] > 0
+    from pandas_biosig._core.replicates import reweighted_or_none
+
+    sweep = Sweep.from_scores(table["score"].to_numpy()[:20], table["label"].to_numpy()[:20])
+    assert reweighted_or_none(sweep, np.zeros(10, int), np.full(10, 2)) is None
 
 
 @pytest.mark.parametrize("metric", ["eer_threshold", "eer_interpolated"])

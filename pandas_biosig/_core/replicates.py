@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import overload
+from typing import cast, overload
 
 import numpy as np
 import pandas as pd
@@ -36,7 +36,7 @@ from .options import Alternative, BootstrapMetric
 from .progress import progress_bar
 from .protocol import AUTO, PEOPLE, RESAMPLE, people, subject_clusters
 from .results import ConfidenceInterval, TestResult
-from .schema import Group, SchemaError, check_option
+from .schema import BiosigWarning, Group, SchemaError, check_option
 from .validation import check_confidence_level, check_n_resamples
 
 #: Metrics read at few thresholds (drawn lazily under label resampling).
@@ -147,7 +147,9 @@ class Replicates:
             self.perm = class_permutations(group)
             self.clusters, self.reference, self.n_clusters = people(group, resample, _named(group))
 
-    def draw(self, rng: np.random.Generator) -> Sweep:
+    def draw(self, rng: np.random.Generator) -> Sweep | None:
+        """One replicate's sweep; None when it drew no trial of a class (people or trials
+        resampled: its metrics are undefined, :func:`reweighted_or_none`)."""
         sw = self.sweep
         if self.lazy:
             return lazy_replicate(sw, rng)
@@ -160,11 +162,43 @@ class Replicates:
             n_neg = int(rng.binomial(total, sw.n / total))
             wn = uniform_counts(rng, sw.n, n_neg)
             wp = uniform_counts(rng, sw.p, total - n_neg)
-            return sw.reweighted(wn, wp)
+            return reweighted_or_none(sw, wn, wp)
         w = people_weights(uniform_counts(rng, self.n_clusters), self.clusters, self.reference,
                            self.group.genuine)
         neg_order, pos_order = self.perm
-        return sw.reweighted(w[neg_order], w[pos_order])
+        return reweighted_or_none(sw, w[neg_order], w[pos_order])
+
+
+def reweighted_or_none(sw: Sweep, wn: np.ndarray, wp: np.ndarray) -> Sweep | None:
+    """``sw.reweighted(wn, wp)``, or None when the weights leave a class without trials
+    (a replicate that drew none of the people, or none of the trials, of that class)."""
+    if not (np.any(wn) and np.any(wp)):
+        return None
+    return sw.reweighted(wn, wp)
+
+
+#: Replicates without a trial of a class, said once per call.
+WARN_EMPTY_REPLICATES = (
+    "{n_groups} group(s) had replicates that drew no trial of one class (replicates "
+    "failed: {examples}); the resampled {unit}s of that class are few. Their "
+    "metric is undefined: they are left out of the interval and the standard error, which "
+    "are then conditional on both classes being drawn. Give more {unit}s per class, or "
+    "resample='label'"
+)
+
+
+def warn_empty_replicates(failed: Sequence[tuple[str, int]], total: int, unit: str) -> None:
+    """:data:`WARN_EMPTY_REPLICATES` as one :class:`~pandas_biosig.BiosigWarning` for the
+    ``(where, replicates failed)`` of a call's groups (those with none are skipped)."""
+    failed = [(w, n) for w, n in failed if n]
+    if failed:
+        import warnings
+
+        examples = "; ".join(f"{w}: {n} of {total}" for w, n in failed[:3]) + (
+            "; ..." if len(failed) > 3 else "")
+        warnings.warn(WARN_EMPTY_REPLICATES.format(
+            n_groups=len(failed), examples=examples,
+            unit="trial" if unit == "trial" else "subject"), BiosigWarning, stacklevel=4)
 
 
 #: The most jackknife values a BCa acceleration reads (units are grouped beyond it).
@@ -320,11 +354,11 @@ class PairedResampler:
                                   self.reference, self.groups[0].genuine)
         return stratified_counts(rng, self.strata, self.n_strata)
 
-    def sweeps_for(self, w: np.ndarray) -> list[Sweep]:
-        return [
-            sw.reweighted(w[neg], w[pos])
-            for sw, (neg, pos) in zip(self.sweeps, self.perms, strict=True)
-        ]
+    def sweeps_for(self, w: np.ndarray) -> list[Sweep] | None:
+        """The replicate's sweep of every group; None when it drew a class empty."""
+        out = [reweighted_or_none(sw, w[neg], w[pos])
+               for sw, (neg, pos) in zip(self.sweeps, self.perms, strict=True)]
+        return None if any(s is None for s in out) else cast(list[Sweep], out)
 
 
 def align_pair(a: Group, b: Group, *, common_trials: bool, where: str = "") -> tuple[Group, Group]:
@@ -468,11 +502,16 @@ def bootstrap_difference(
     res = PairedResampler([a, b], resample)
     est = f(res.sweeps[0], thresholds[0]) - f(res.sweeps[1], thresholds[1])
     deltas = np.empty(n_resamples)
+    empty = 0
     for i in range(n_resamples):
-        sa, sb = res.sweeps_for(res.weights(rng))
-        deltas[i] = f(sa, thresholds[0]) - f(sb, thresholds[1])
+        pair = res.sweeps_for(res.weights(rng))
+        empty += pair is None
+        deltas[i] = math.nan if pair is None else (
+            f(pair[0], thresholds[0]) - f(pair[1], thresholds[1]))
         if tick is not None:
             tick(i + 1)
+    warn_empty_replicates([(f"systems {a.system!r} and {b.system!r}", empty)], n_resamples,
+                          resample)
     return bootstrap_result(est, deltas, alternative, n=a.genuine.size)
 
 

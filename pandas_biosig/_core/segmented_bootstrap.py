@@ -26,6 +26,7 @@ from .._kernels.segment_resample import (
     bracket_eer,
     draw_people,
     eer_replicates,
+    empty_pairs,
     people_brackets,
     rates_at_fixed,
 )
@@ -116,7 +117,9 @@ def _people_replicates(plan, sg, order, method, n_resamples, rng, tick) -> np.nd
         b = min(n_resamples, a + step)
         mult = draw_people(rng, k_of, b - a)
         br, n, p = people_brackets(sg, person, mult)
-        out[:, a:b] = bracket_eer(br, n, p, method)
+        empty = empty_pairs(n, p)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[:, a:b] = np.where(empty, np.nan, bracket_eer(br, n, p, method))
         tick(b * sg.size)
     return out
 

@@ -146,7 +146,8 @@ def cluster_design(errors, probe, reference=None) -> ClusterDesign:
     rho = min(max((raw - 1.0) * n / shared, 0.0), 1.0) if shared > 0 else 0.0
     v = m + rho * m * (m - 1.0)
     u2 = np.square(u_k[keep])
-    realized = float(u2.sum()) ** 2 / float(np.dot(u2, u2))
+    spread = float(np.dot(u2, u2))  # 0 when every person errs at the pooled rate
+    realized = float(u2.sum()) ** 2 / spread if spread > 0 else k - 1.0
     df = min(float(v.sum()) ** 2 / float(np.dot(v, v)), realized, k - 1.0)
     return ClusterDesign(p, n, float(max(raw, 1.0)), max(df, 1.0), k, rho)
 

@@ -43,6 +43,7 @@ __all__ = [
     "draw_people",
     "eer_brackets",
     "eer_replicates",
+    "empty_pairs",
     "people_brackets",
     "rates_at_fixed",
 ]
@@ -197,7 +198,10 @@ def draw_people(rng: np.random.Generator, sizes: np.ndarray, n_resamples: int) -
     return np.bincount(flat.ravel(), minlength=n_resamples * total).reshape(n_resamples, total)
 
 
-ERROR_EMPTY_CLASS = "both classes need at least one score"
+def empty_pairs(n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """The (segment, replicate) pairs of :func:`people_brackets` that drew no trial of a
+    class: their EER is undefined (NaN for the caller)."""
+    return (n == 0) | (p == 0)
 
 
 def people_brackets(sg: Segments, person: np.ndarray, mult: np.ndarray
@@ -205,9 +209,11 @@ def people_brackets(sg: Segments, person: np.ndarray, mult: np.ndarray
     """``(brackets, n, p)`` of the replicates whose people have multiplicities ``mult``
     (``(replicates, people)``; ``person``: the person of every trial of ``sg`` in its
     sorted order): each trial weighs its person's multiplicity. ``n``, ``p`` are the
-    replicates' class sizes, arrays ``(segments, replicates)``; a replicate without a
-    class raises ValueError, as the Sweep of its weights does. The arrays are laid out
-    trials (runs) by replicates, so that every gather copies whole rows."""
+    replicates' class sizes, arrays ``(segments, replicates)``; a replicate that drew no
+    trial of a class has no EER (the Sweep of its weights refuses it): its sizes are 0
+    there and its bracket is meaningless, for the caller to leave out (:func:`empty_pairs`).
+    The arrays are laid out trials (runs) by replicates, so that every gather copies whole
+    rows."""
     ro = sg.run_offsets
     reps = mult.shape[0]
     counts = sg.run_neg + sg.run_pos  # trials per run, runs in sorted order
@@ -225,11 +231,9 @@ def people_brackets(sg: Segments, person: np.ndarray, mult: np.ndarray
         cn, cp = cn[edges], cp[edges]
     first, end = ro[:-1], ro[1:]
     n, p = cn[end] - cn[first], cp[end] - cp[first]
-    if not ((n > 0) & (p > 0)).all():
-        raise ValueError(ERROR_EMPTY_CLASS)
     seg = sg.run_segment
     base_n, base_p = cn[first][seg], cp[first][seg]
-    ns, ps = n[seg], p[seg]
+    ns, ps = np.maximum(n, 1)[seg], np.maximum(p, 1)[seg]  # a class drawn empty: no EER
     # FAR - FRR <= 0 at every run, as Sweep._d computes it
     crossed = (ns - (cn[:-1] - base_n)) / ns - (cp[:-1] - base_p) / ps <= 0
     local = (np.arange(seg.size) - first[seg])[:, None]

@@ -356,8 +356,9 @@ def _family_rows(trials, by_key, split, fam: _Family, dev, ev, opt: _Options, rn
     deltas = np.empty((opt.n_resamples, len(unit.sources)))
     for r in range(opt.n_resamples):
         w_dev, w_ev = dev_res.weights(rng), ev_res.weights(rng)
-        deltas[r] = fam.values(opt, w_dev, w_ev, dev_res.sweeps_for(w_dev),
-                               ev_res.sweeps_for(w_ev))
+        comp_dev, comp_ev = dev_res.sweeps_for(w_dev), ev_res.sweeps_for(w_ev)
+        deltas[r] = (np.nan if comp_dev is None or comp_ev is None  # a class drawn empty
+                     else fam.values(opt, w_dev, w_ev, comp_dev, comp_ev))
         tick(r + 1)
     failed = int(np.isnan(deltas).any(axis=1).sum())
     how = (f"paired bootstrap of the metric difference, the fusion refitted on the "

@@ -31,7 +31,7 @@ from .._core.options import (
     Orientation,
     ResampleOption,
 )
-from .._core.protocol import AUTO, PEOPLE, Protocol, Resolved
+from .._core.protocol import AUTO, PEOPLE, Protocol, Resolved, group_where
 from .._core.replicates import (
     FIXED_THRESHOLD_METRICS,
     LOCAL_METRICS,
@@ -46,6 +46,7 @@ from .._core.replicates import (
     metric_function,
     rate_df,
     replicate_progress,
+    warn_empty_replicates,
 )
 from .._core.schema import SchemaError, Trials, check_option, validate_trials
 from .._core.segmented_bootstrap import (
@@ -335,13 +336,16 @@ def bootstrap(
     if trials.by and segmented_bootstrap_applies(plan, metric, unit, method):
         values, estimates = segmented_replicates(plan, metric, n_resamples, rng, tick)
         rows = [dict(common, estimate=e, se=se, ci_low=lo, ci_high=hi, threshold=sign * r.threshold,
-                     threshold_from=r.threshold_from, weight=r.weight)
-                for r, e, se, lo, hi in zip(plan, *replicate_bounds(
-                    values, estimates, confidence_level, method), strict=True)]
-        return result_frame(trials, [r.group for r in plan], rows, BOOTSTRAP_COLUMNS)
-    rows = [dict(common, **_group_row(r, f, metric, unit, method, n_resamples,
-                                      confidence_level, rng, tick, i * n_resamples, sign))
-            for i, r in enumerate(plan)]
+                     threshold_from=r.threshold_from, weight=r.weight, _empty=int(empty))
+                for r, e, se, lo, hi, empty in zip(plan, *replicate_bounds(
+                    values, estimates, confidence_level, method),
+                    np.isnan(values).sum(axis=1), strict=True)]
+    else:
+        rows = [dict(common, **_group_row(r, f, metric, unit, method, n_resamples,
+                                          confidence_level, rng, tick, i * n_resamples, sign))
+                for i, r in enumerate(plan)]
+    warn_empty_replicates([(group_where(trials, r.group), row.pop("_empty"))
+                           for r, row in zip(plan, rows, strict=True)], n_resamples, unit)
     return result_frame(trials, [r.group for r in plan], rows, BOOTSTRAP_COLUMNS)
 
 
@@ -353,12 +357,16 @@ def _group_row(r: Resolved, f, metric, unit, method, n_resamples, confidence_lev
     hull = HullReplicates(sw) if metric == "eer_rocch" and unit == "label" else None
     reps = None if hull else Replicates(g, sw, unit, lazy=metric in LOCAL_METRICS)
     values = np.empty(n_resamples)
+    empty = 0
     for i in range(n_resamples):
         # the hull EER needs the replicate's hull near the crossing only
-        values[i] = hull.draw(rng) if hull else f(cast(Replicates, reps).draw(rng), t)
+        rep = hull.draw(rng) if hull else cast(Replicates, reps).draw(rng)
+        empty += rep is None  # a class drawn empty: no metric
+        values[i] = rep if hull else (math.nan if rep is None else f(rep, t))
         tick(done + i + 1)
     low, high = _bounds(method, values, estimate, confidence_level, reps, r, f, metric, unit)
     return dict(
+        _empty=empty,
         estimate=estimate,
         se=float(np.nanstd(values, ddof=1)) if n_resamples > 1 else float("nan"),
         ci_low=low,
