@@ -9,18 +9,24 @@ computed table.
 :func:`eer`, :func:`error_rates`,        per-system rates from exact passes (``_api``,
 :func:`dcf`, :func:`summary`             ``_engine``)
 :func:`det`                              DET on a grid of rates (``_curves``)
+:func:`bootstrap`                        subject bootstrap of the EER and FNMR at FMR
+                                         (``_bootstrap``)
 :func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``)
 ======================================  =====================================================
 """
 
 from ._api import DaskBiosigAccessor, dcf, eer, error_rates, summary
+from ._bootstrap import BOOTSTRAP_METRICS, ERROR_TAIL_TOO_LARGE, bootstrap
 from ._curves import DET_VARIABLES, det
 from ._pairwise import PAIRWISE_COLUMNS, compare, pairwise_counts
 
 __all__ = [
+    "BOOTSTRAP_METRICS",
     "DET_VARIABLES",
+    "ERROR_TAIL_TOO_LARGE",
     "PAIRWISE_COLUMNS",
     "DaskBiosigAccessor",
+    "bootstrap",
     "compare",
     "dcf",
     "det",
