@@ -179,7 +179,7 @@ def _level(cuts: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 def _merge_subjects(a, b):
     """One table of subjects from two: union of ids, first rows, summed band counts."""
-    subjects, inverse = pd.factorize(np.concatenate((a["subjects"], b["subjects"])))
+    inverse, subjects = pd.factorize(np.concatenate((a["subjects"], b["subjects"])))
     k = len(subjects)
     first = np.full(k, np.iinfo(np.int64).max, np.int64)
     np.minimum.at(first, inverse, np.concatenate((a["first"], b["first"])))
