@@ -164,3 +164,13 @@ def test_duplicates_in_one_pass(client):
                                       pbs.eer(table), check_exact=True)
         with pytest.raises(pbs.SchemaError, match="duplicate trial id"):
             dd.from_pandas(dup, npartitions=5).biosig.eer()
+
+
+def test_roc_and_bayes_error_exact(client):
+    from pandas_biosig.verification._curves import bayes_error, det_grid, roc
+
+    table = pbs.datasets.example_trials()
+    ddf = dd.from_pandas(table, npartitions=4)
+    grid = det_grid(20, low=1e-3)
+    assert ddf.biosig.roc(far_grid=grid).identical(roc(table, far_grid=grid))
+    assert ddf.biosig.bayes_error().identical(bayes_error(table))

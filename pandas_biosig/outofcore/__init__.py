@@ -8,7 +8,8 @@ computed table.
 ======================================  =====================================================
 :func:`eer`, :func:`error_rates`,        per-system rates from exact passes (``_api``,
 :func:`dcf`, :func:`summary`             ``_engine``)
-:func:`det`                              DET on a grid of rates (``_curves``)
+:func:`det`, :func:`roc`                 DET and ROC on a grid of rates (``_curves``)
+:func:`bayes_error`                      Bayes error-rate curve (``_bayes``)
 :func:`bootstrap`                        subject bootstrap of the EER and FNMR at FMR
                                          (``_bootstrap``)
 :func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``)
@@ -16,8 +17,9 @@ computed table.
 """
 
 from ._api import DaskBiosigAccessor, dcf, eer, error_rates, summary
+from ._bayes import bayes_error
 from ._bootstrap import BOOTSTRAP_METRICS, ERROR_TAIL_TOO_LARGE, bootstrap
-from ._curves import DET_VARIABLES, det
+from ._curves import DET_VARIABLES, det, roc
 from ._pairwise import PAIRWISE_COLUMNS, compare, pairwise_counts
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "ERROR_TAIL_TOO_LARGE",
     "PAIRWISE_COLUMNS",
     "DaskBiosigAccessor",
+    "bayes_error",
     "bootstrap",
     "compare",
     "dcf",
@@ -33,6 +36,7 @@ __all__ = [
     "eer",
     "error_rates",
     "pairwise_counts",
+    "roc",
     "summary",
 ]
 

@@ -599,6 +599,8 @@ class DaskBiosigAccessor:
     dcf = mirror("dcf", "pandas_biosig.outofcore")
     summary = mirror("summary", "pandas_biosig.outofcore")
     det = mirror("det", "pandas_biosig.outofcore")
+    roc = mirror("roc", "pandas_biosig.outofcore")
+    bayes_error = mirror("bayes_error", "pandas_biosig.outofcore")
     bootstrap = mirror("bootstrap", "pandas_biosig.outofcore")
     pairwise_counts = mirror("pairwise_counts", "pandas_biosig.outofcore")
     compare = mirror("compare", "pandas_biosig.outofcore")
