@@ -50,6 +50,8 @@ What is exact, and what is not
   segments, which is the same number unless two segments' intersections with FAR = FRR
   differ by less than one unit in the last place (which needs a hull vertex within about
   ``1/(n_genuine n_impostor)`` of the diagonal).
+- ``bayes_error`` is exact (each prior's minimum is located as minDCF is); ``roc`` on a
+  FAR grid is exact, and without one it is the grid DET's points on the ROC's axes.
 - ``det`` is a grid DET: exact operating points at bin edges (refined until no bin with
   more than one distinct score moves FAR or FRR by more than ``1/points``); the
   full-resolution curve has one point per distinct score, too many to hold in bounded
