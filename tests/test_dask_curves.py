@@ -1,5 +1,5 @@
-"""The ROC and the Bayes error-rate curve of a dask trial table: identical to the
-pandas path's Datasets (the ROC on a FAR grid; without one, the grid ROC's points are
+"""The ROC, the Bayes error-rate curve and the EPC of a dask trial table: identical to
+the pandas path's Datasets (the ROC on a FAR grid; without one, the grid ROC's points are
 those of the grid DET), on tables with ties, ``by`` groups, distances, failures to acquire,
 and a histogram too coarse for the data."""
 
@@ -46,11 +46,29 @@ def test_bayes_error_is_identical(scheduler, case):
     assert got.identical(bayes_error(table, prior_log_odds=plo, **kw))
 
 
+@pytest.mark.parametrize("case", range(4))
+def test_epc_is_identical(scheduler, case):
+    table, kw = _tables()[case]
+    ddf = dd.from_pandas(table, npartitions=4)
+    weights = np.linspace(0, 1, 21)
+    assert ooc.epc(ddf, weight=weights, **kw).identical(pbs.epc(table, weight=weights, **kw))
+    flipped = dict(on="eval", apply_to="dev", weight=0.25, **kw)
+    assert ooc.epc(ddf, **flipped).identical(pbs.epc(table, **flipped))
+
+
+def test_epc_refuses_other_criteria():
+    ddf = dd.from_pandas(pbs.datasets.example_trials(), npartitions=2)
+    with pytest.raises(ValueError) as info:
+        ooc.epc(ddf, criterion="far")
+    assert str(info.value) == ooc.ERROR_EPC_CRITERION.format(criterion="far")
+
+
 def test_coarse_histogram():
     table, _ = _tables()[0]
     ddf = dd.from_pandas(table, npartitions=5)
     with dask.config.set(TINY):
         assert ooc.bayes_error(ddf).identical(bayes_error(table))
+        assert ooc.epc(ddf).identical(pbs.epc(table))
         grid = det_grid(10, low=1e-2)
         assert ooc.roc(ddf, far_grid=grid).identical(roc(table, far_grid=grid))
 

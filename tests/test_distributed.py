@@ -166,7 +166,7 @@ def test_duplicates_in_one_pass(client):
             dd.from_pandas(dup, npartitions=5).biosig.eer()
 
 
-def test_roc_and_bayes_error_exact(client):
+def test_roc_bayes_error_and_epc_exact(client):
     from pandas_biosig.verification._curves import bayes_error, det_grid, roc
 
     table = pbs.datasets.example_trials()
@@ -174,3 +174,4 @@ def test_roc_and_bayes_error_exact(client):
     grid = det_grid(20, low=1e-3)
     assert ddf.biosig.roc(far_grid=grid).identical(roc(table, far_grid=grid))
     assert ddf.biosig.bayes_error().identical(bayes_error(table))
+    assert ddf.biosig.epc().identical(pbs.epc(table))

@@ -10,6 +10,7 @@ computed table.
 :func:`dcf`, :func:`summary`             ``_engine``)
 :func:`det`, :func:`roc`                 DET and ROC on a grid of rates (``_curves``)
 :func:`bayes_error`                      Bayes error-rate curve (``_bayes``)
+:func:`epc`                              expected performance curve (``_epc``)
 :func:`bootstrap`                        subject bootstrap of the EER and FNMR at FMR
                                          (``_bootstrap``)
 :func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``)
@@ -20,11 +21,13 @@ from ._api import DaskBiosigAccessor, dcf, eer, error_rates, summary
 from ._bayes import bayes_error
 from ._bootstrap import BOOTSTRAP_METRICS, ERROR_TAIL_TOO_LARGE, bootstrap
 from ._curves import DET_VARIABLES, det, roc
+from ._epc import ERROR_EPC_CRITERION, epc
 from ._pairwise import PAIRWISE_COLUMNS, compare, pairwise_counts
 
 __all__ = [
     "BOOTSTRAP_METRICS",
     "DET_VARIABLES",
+    "ERROR_EPC_CRITERION",
     "ERROR_TAIL_TOO_LARGE",
     "PAIRWISE_COLUMNS",
     "DaskBiosigAccessor",
@@ -34,6 +37,7 @@ __all__ = [
     "dcf",
     "det",
     "eer",
+    "epc",
     "error_rates",
     "pairwise_counts",
     "roc",

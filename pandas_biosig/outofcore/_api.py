@@ -51,7 +51,9 @@ What is exact, and what is not
   differ by less than one unit in the last place (which needs a hull vertex within about
   ``1/(n_genuine n_impostor)`` of the diagonal).
 - ``bayes_error`` is exact (each prior's minimum is located as minDCF is); ``roc`` on a
-  FAR grid is exact, and without one it is the grid DET's points on the ROC's axes.
+  FAR grid is exact, and without one it is the grid DET's points on the ROC's axes;
+  ``epc`` (criterion ``"min_weighted"``, the in-memory default) is exact, its thresholds
+  located as ``error_rates(threshold="min_weighted")`` locates one.
 - ``det`` is a grid DET: exact operating points at bin edges (refined until no bin with
   more than one distinct score moves FAR or FRR by more than ``1/points``); the
   full-resolution curve has one point per distinct score, too many to hold in bounded
@@ -603,6 +605,7 @@ class DaskBiosigAccessor:
     det = mirror("det", "pandas_biosig.outofcore")
     roc = mirror("roc", "pandas_biosig.outofcore")
     bayes_error = mirror("bayes_error", "pandas_biosig.outofcore")
+    epc = mirror("epc", "pandas_biosig.outofcore")
     bootstrap = mirror("bootstrap", "pandas_biosig.outofcore")
     pairwise_counts = mirror("pairwise_counts", "pandas_biosig.outofcore")
     compare = mirror("compare", "pandas_biosig.outofcore")
