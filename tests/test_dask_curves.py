@@ -12,6 +12,7 @@ from test_outofcore import TINY, _table  # noqa: E402
 
 import pandas_biosig as pbs  # noqa: E402
 import pandas_biosig.outofcore as ooc  # noqa: E402  (registers ddf.biosig)
+from pandas_biosig.outofcore import _epc  # noqa: E402
 from pandas_biosig.verification._curves import bayes_error, det_grid, roc  # noqa: E402
 
 
@@ -60,7 +61,7 @@ def test_epc_refuses_other_criteria():
     ddf = dd.from_pandas(pbs.datasets.example_trials(), npartitions=2)
     with pytest.raises(ValueError) as info:
         ooc.epc(ddf, criterion="far")
-    assert str(info.value) == ooc.ERROR_EPC_CRITERION.format(criterion="far")
+    assert str(info.value) == _epc.ERROR_EPC_CRITERION.format(criterion="far")
 
 
 def test_coarse_histogram():

@@ -19,16 +19,14 @@ computed table.
 
 from ._api import DaskBiosigAccessor, dcf, eer, error_rates, summary
 from ._bayes import bayes_error
-from ._bootstrap import BOOTSTRAP_METRICS, ERROR_TAIL_TOO_LARGE, bootstrap
+from ._bootstrap import BOOTSTRAP_METRICS, bootstrap
 from ._curves import DET_VARIABLES, det, roc
-from ._epc import ERROR_EPC_CRITERION, epc
+from ._epc import epc
 from ._pairwise import PAIRWISE_COLUMNS, compare, pairwise_counts
 
 __all__ = [
     "BOOTSTRAP_METRICS",
     "DET_VARIABLES",
-    "ERROR_EPC_CRITERION",
-    "ERROR_TAIL_TOO_LARGE",
     "PAIRWISE_COLUMNS",
     "DaskBiosigAccessor",
     "bayes_error",
