@@ -163,9 +163,8 @@ def _ladder_chunk(pdf, index, spec, cuts):
         high = np.zeros(c.size, np.uint64)
         np.minimum.at(low, level, k[~g])
         np.maximum.at(high, level, k[~g])
-        first = np.full(len(uniques), -1, np.int64)
         pos = np.flatnonzero(codes >= 0)
-        first[codes[pos][::-1]] = pos[::-1]
+        first = pos[np.unique(codes[pos], return_index=True)[1]]  # codes 0..k-1 all occur
         out[key] = dict(subjects=np.asarray(uniques, dtype=object),
                         first=(index << 40) + first, bands=bands, low=low, high=high,
                         gen=(s[g], k[g], np.asarray(subj[g], dtype=object)), missing=missing)
