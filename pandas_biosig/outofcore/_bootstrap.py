@@ -152,22 +152,24 @@ def _ladder_chunk(pdf, index, spec, cuts):
     out = {}
     for key, (s, g, subj, k) in _keys(pdf, spec, cuts).items():
         codes, uniques = pd.factorize(subj)
-        missing = int(np.count_nonzero(codes < 0))
         c = cuts[key]  # descending; the last is 0
-        level = _level(c, k[~g])
+        kimp = k[~g]
+        level = _level(c, kimp)
         imp = codes[~g]
         ok = imp >= 0
-        bands = np.zeros((len(uniques), c.size), np.int64)
-        np.add.at(bands, (imp[ok], level[ok]), 1)
+        bands = np.bincount(imp[ok] * c.size + level[ok], minlength=len(uniques) * c.size)
+        ends = pd.Series(kimp).groupby(level).agg(["min", "max"])
         low = np.full(c.size, np.iinfo(np.uint64).max, np.uint64)
         high = np.zeros(c.size, np.uint64)
-        np.minimum.at(low, level, k[~g])
-        np.maximum.at(high, level, k[~g])
+        low[ends.index] = ends["min"].to_numpy(np.uint64)
+        high[ends.index] = ends["max"].to_numpy(np.uint64)
         pos = np.flatnonzero(codes >= 0)
-        first = pos[np.unique(codes[pos], return_index=True)[1]]  # codes 0..k-1 all occur
+        # factorize numbers the subjects by first appearance: the first rows, in code order
+        first = pos[pd.Series(codes[pos]).drop_duplicates().index.to_numpy()]
         out[key] = dict(subjects=np.asarray(uniques, dtype=object),
-                        first=(index << 40) + first, bands=bands, low=low, high=high,
-                        gen=(s[g], k[g], np.asarray(subj[g], dtype=object)), missing=missing)
+                        first=(index << 40) + first, bands=bands.reshape(len(uniques), c.size),
+                        low=low, high=high, gen=(s[g], k[g], np.asarray(subj[g], dtype=object)),
+                        missing=int(codes.size - pos.size))
     return out
 
 
