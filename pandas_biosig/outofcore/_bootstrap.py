@@ -403,9 +403,10 @@ def bootstrap(
 
     Notes
     -----
-    Three passes after those of :func:`eer` (histogram and duplicate check): one counts
-    each subject's impostors above a ladder of cuts and gathers the genuine trials, one
-    gathers the impostor tail the replicates can reach; the replicates then run on the
+    Four passes over the data: the histogram and the duplicate check of :func:`eer`, one
+    that counts each subject's impostors above a ladder of cuts and gathers the genuine
+    trials, and one that gathers the impostor tail the replicates can reach (one more per
+    group whose replicates turn out to need a lower cut); the replicates then run on the
     driver, on the compressed table. Why the tail suffices, and how every replicate is
     checked, is in :mod:`pandas_biosig.outofcore._bootstrap`.
 
