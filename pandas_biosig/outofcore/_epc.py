@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.criteria import choose_epc
 from .._core.curve_datasets import (
     FRACTION,
     Layout,
@@ -118,8 +119,9 @@ def epc(
         if g.key[:-1] not in row:
             where = "".join(f", {b}={v!r}" for b, v in zip(trials.by, g.key, strict=False))
             raise SchemaError(ERROR_ON_MISSING.format(system=g.system, on=on, where=where))
-    chosen = eng.solve(lambda eng: {key: np.array([eng.sweep(g.key).min_weighted(float(a)).threshold
-                                                   for a in alpha]) for key, g in row.items()})
+    # the in-memory chooser, on the exact sweeps: one min_weighted point per weight
+    chosen = eng.solve(lambda eng: {key: choose_epc(eng.sweep(g.key), alpha, "min_weighted")
+                                    for key, g in row.items()})
     rows = eng.solve(lambda eng: _rows(eng, targets, chosen, alpha))
     layout = Layout(trials, targets, with_split=False)
     return _dataset(trials, layout, rows, alpha, on, targets[0].split, score)
