@@ -68,12 +68,13 @@ import copy
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from .._core.frames import result_frame
-from .._core.options import BootstrapCIMethod, NonFinite, Orientation
+from .._core.options import BootstrapCIMethod, NonFinite, Orientation, ResampleOption
 from .._core.protocol import Protocol
 from .._core.replicates import (
     Replicates,
@@ -101,6 +102,8 @@ from ._engine import _engine, _option, _split
 
 __all__ = ["BOOTSTRAP_METRICS", "ERROR_TAIL_TOO_LARGE", "ROW_BYTES", "bootstrap"]
 
+#: The metrics of :data:`BOOTSTRAP_METRICS`, as a type.
+DaskBootstrapMetric = Literal["eer", "eer_threshold", "eer_interpolated", "fnmr_at_fmr"]
 #: Metrics the dask bootstrap resamples: those whose replicates read a few thresholds
 #: near the impostor tail.
 BOOTSTRAP_METRICS = {
@@ -126,7 +129,6 @@ ERROR_RESAMPLE = (
 ERROR_TARGET = "metric={metric!r} needs target= (a rate in [0, 1])"
 ERROR_METRIC_CI = "ci_method={ci_method!r}: the dask bootstrap gives {allowed}"
 
-_CI_METHODS = ("auto", "percentile", "basic", "bca")
 
 
 class _Insufficient(Exception):  # a signal caught by _run, never a ValueError
@@ -336,11 +338,11 @@ def bootstrap(
     data,
     /,
     *,
-    metric: str = "eer_threshold",
+    metric: DaskBootstrapMetric = "eer_threshold",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     ci_method: BootstrapCIMethod = "auto",
-    resample: str = "auto",
+    resample: ResampleOption = "auto",
     seed: int | np.random.Generator | None = None,
     target: float | None = None,
     on: Hashable | None = "auto",
@@ -420,13 +422,13 @@ def bootstrap(
     >>> ddf.biosig.bootstrap(**kw).equals(pbs.bootstrap(trials, **kw))
     True
     """
-    check_common(n_resamples, confidence_level, "auto", "auto")
+    check_common(n_resamples, confidence_level, resample, ci_method)
     metric = canonical_metric(check_option(metric, BOOTSTRAP_METRICS, "metric"))
     method = _interval_method(ci_method, metric)
-    if metric == "fnmr_at_fmr":
-        if target is None:
-            raise ValueError(ERROR_TARGET.format(metric=metric))
+    if target is not None:  # refused even where the metric does not read it
         target = check_rate(target, "target")
+    elif metric == "fnmr_at_fmr":
+        raise ValueError(ERROR_TARGET.format(metric=metric))
     _check_unit(data, resample, subject, reference_subject)
     rng = make_rng(seed)
     eng = _engine(data, system=system, trial=trial, label=label, score=score, split=split,
@@ -442,14 +444,14 @@ def bootstrap(
 
 
 def _interval_method(ci_method: str, metric: str) -> str:
-    check_option(ci_method, [*_CI_METHODS, "studentized"], "ci_method")
+    """The interval of these metrics (``ci_method`` checked by ``check_common``)."""
     if ci_method == "studentized":  # a rate at a fixed threshold only, as in memory
         raise ValueError(ERROR_STUDENTIZED.format(metric=metric))
     return "percentile" if ci_method == "auto" else ci_method
 
 
 def _check_unit(data, resample, subject, reference_subject) -> None:
-    check_option(resample, ["auto", "label", "trial", "subject", "two_way"], "resample")
+    """Subjects drawn, as the in-memory unit resolves ``resample`` (checked already)."""
     cols = list(data.columns)
     has = subject is not None and subject in cols
     if resample == "auto":
