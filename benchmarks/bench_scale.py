@@ -122,6 +122,9 @@ def _worker(spec: dict) -> dict:
                 out["eer"] = float(get_eer_values(fm / imp.size, fnm / gen.size)[3])
         out["rss_before"] = _status()["VmRSS"]
         out["time"] = _time(run, repeat)
+    elif kind in ("lazy_eer", "lazy_bootstrap"):
+        out["rss_before"] = _status()["VmRSS"]
+        return _lazy(spec, out)
     elif kind in ("dask", "pandas_parquet", "dask_summary"):
         import pandas_biosig as pbs
 
@@ -198,6 +201,87 @@ def _dask_distributed(spec: dict, out: dict) -> dict:
 
 def _pid_and_peak() -> tuple[int, int]:
     return os.getpid(), _peak_rss()
+
+
+#: Rows of one partition of the lazy tables (generated where a task reads it).
+LAZY_ROWS = 5_000_000
+
+
+def _lazy_partition(i: int, n: int, subjects: int, genuine: float):
+    """Partition ``i`` of the lazy table of ``n`` trials: generated from its own seed each
+    time a pass reads it, never stored. One system; trial ``t`` belongs to subject
+    ``t mod subjects``; a subject's scores are shifted by its own N(0, 0.3^2) effect."""
+    import pandas as pd
+
+    start = i * LAZY_ROWS
+    m = min(LAZY_ROWS, n - start)
+    rng = np.random.default_rng([i, n])
+    effect = np.random.default_rng(subjects).normal(0.0, 0.3, subjects)
+    trial = np.arange(start, start + m)
+    subject = (trial % subjects).astype(np.int32)
+    gen = rng.random(m) < genuine
+    score = rng.standard_normal(m) + effect[subject]
+    score[gen] += 3.0
+    return pd.DataFrame({"system": pd.Categorical.from_codes(np.zeros(m, np.int8), ["a"]),
+                         "trial": trial, "label": gen, "score": score, "subject": subject})
+
+
+def lazy_table(n: int, subjects: int = 10_000, genuine: float = 0.01):
+    """The dask DataFrame of ``n`` trials, 1 % genuine, ``subjects`` subjects, built
+    lazily (``dd.from_map``): no partition exists until a task generates it."""
+    import dask.dataframe as dd
+
+    parts = -(-n // LAZY_ROWS)
+    meta = _lazy_partition(0, 1, subjects, genuine).iloc[:0]
+    return dd.from_map(_lazy_partition, range(parts), n=n, subjects=subjects, genuine=genuine,
+                       meta=meta, enforce_metadata=False)
+
+
+def _lazy(spec: dict, out: dict) -> dict:
+    """``eer()`` or the subject ``bootstrap(metric="fnmr_at_fmr", target=1e-3)`` (and of
+    the EER) of a lazy table, threaded or on a LocalCluster; peak RSS of every process."""
+    import dask
+
+    import pandas_biosig.outofcore as ooc
+
+    ddf = lazy_table(int(spec["n"]), int(spec.get("subjects", 10_000)))
+    out["partitions"] = ddf.npartitions
+    b = int(spec.get("n_resamples", 200))
+
+    def call():
+        if spec["kind"] == "lazy_eer":
+            return {"eer": ooc.eer(ddf).eer.tolist()}
+        fm = ooc.bootstrap(ddf, metric="fnmr_at_fmr", target=1e-3, n_resamples=b, seed=0)
+        e = ooc.bootstrap(ddf, metric="eer", n_resamples=b, seed=0)
+        return {"fnmr_at_fmr_ci": [fm.ci_low.iloc[0], fm.ci_high.iloc[0]],
+                "eer_ci": [e.ci_low.iloc[0], e.ci_high.iloc[0]], "n_resamples": b}
+
+    if spec.get("scheduler", "threads") != "distributed":
+        t0 = time.perf_counter()
+        with dask.config.set(scheduler="threads"):
+            out.update(call())
+        out["time"] = time.perf_counter() - t0
+        out["peak_rss"] = _status()["VmHWM"]
+        return out
+    import distributed
+
+    workers = int(spec.get("workers") or len(os.sched_getaffinity(0)))
+    with distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        client.wait_for_workers(workers)
+        t0 = time.perf_counter()
+        out.update(call())
+        out["time"] = time.perf_counter() - t0
+        peaks = {}
+        for nanny in (False, True):
+            peaks.update(client.run(_pid_and_peak, nanny=nanny).values())
+    here = os.getpid()
+    peaks[here] = _peak_rss()
+    out.update(workers=workers, scheduler="distributed", client_peak_rss=peaks[here],
+               other_peak_rss=[v for pid, v in sorted(peaks.items()) if pid != here])
+    out["peak_rss"] = sum(peaks.values())
+    return out
 
 
 def measure(spec: dict, python: str = sys.executable) -> dict:
@@ -329,6 +413,11 @@ def main(argv=None):
                          "distributed.LocalCluster of worker processes (one per core, one thread each)")
     ap.add_argument("--workers", type=int, default=None,
                     help="worker processes of the distributed cluster (default: one per core)")
+    ap.add_argument("--lazy-sizes", nargs="*", type=float, default=[],
+                    help="trials of lazily generated one-system tables (1 %% genuine, 10^4 "
+                         "subjects) for eer() and the subject bootstrap")
+    ap.add_argument("--n-resamples", type=int, default=200,
+                    help="replicates of the lazy tables' bootstraps")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default=str(HERE / "results" / "bench_scale.json"))
     args = ap.parse_args(argv)
@@ -362,6 +451,17 @@ def main(argv=None):
             results["dask"].append(r)
             print(f"{kind:15s} {sched:11s} trials={n:>13,d}  {r.get('time', float('nan')):8.1f} s  "
                   f"peak {_mib(r.get('peak_rss'))} MiB  {r.get('error', '')}", flush=True)
+    results["lazy"] = []
+    for n in (int(x) for x in args.lazy_sizes):
+        for sched in args.scheduler:
+            for kind in ("lazy_eer", "lazy_bootstrap"):
+                r = measure({"kind": kind, "n": n, "scheduler": sched, "workers": args.workers,
+                             "n_resamples": args.n_resamples})
+                r.setdefault("scheduler", sched)
+                results["lazy"].append(r)
+                print(f"{kind:15s} {sched:11s} trials={n:>13,d}  {r.get('time', float('nan')):8.1f} s  "
+                      f"peak {_mib(r.get('peak_rss'))} MiB {r.get('other_peak_rss', '')} "
+                      f"{r.get('error', '')}", flush=True)
     results["machine"]["load_average_at_end"] = os.getloadavg()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=1))

@@ -40,7 +40,7 @@ def hashing(request, monkeypatch):
 
 @pytest.fixture(params=[None, 50])
 def check_rows(request):
-    """One pass over the whole hash range, or one pass per slice of it."""
+    """One merge of the whole hash range, or one merge per slice of it (in one pass)."""
     cfg = {} if request.param is None else {"pandas_biosig.check_rows": request.param}
     with dask.config.set(scheduler="threads", **cfg):
         yield request.param
@@ -109,7 +109,25 @@ def test_sorted_runs_merged_piece_by_piece(monkeypatch):
     monkeypatch.setattr(_dask_engine, "_REPEATS_KEPT", 300)
     rng = np.random.default_rng(3)
     runs = [np.sort(rng.integers(0, 30_000, n).astype(np.uint64)) for n in (9000, 0, 4000, 7)]
-    got = _dask_engine._hash_repeats([dict(h=r, n_missing=0, missing=[]) for r in runs])
+    repeated, n_repeated = _dask_engine._hash_repeats(runs)
     values, counts = np.unique(np.concatenate(runs), return_counts=True)
-    assert got["n_repeated"] == int((counts > 1).sum())
-    np.testing.assert_array_equal(got["repeated"], values[counts > 1][:300])
+    assert n_repeated == int((counts > 1).sum())
+    np.testing.assert_array_equal(repeated, values[counts > 1][:300])
+
+
+def test_one_pass_over_the_data(monkeypatch):
+    """However many slices of the hash range (here 1 + 9600 // 50 = 192), every partition
+    is read and hashed once."""
+    calls = []
+
+    def counted(pdf, keys, trial):
+        calls.append(len(pdf))
+        return REAL_HASH(pdf, keys, trial)
+
+    monkeypatch.setattr(_dask_engine, "_row_hashes", counted)
+    table = _table()
+    ddf = dd.from_pandas(table, npartitions=5)
+    with dask.config.set({"pandas_biosig.check_rows": 50}, scheduler="threads"):
+        pd.testing.assert_frame_equal(ddf.biosig.eer(), pbs.eer(table))
+    assert sorted(calls) == sorted(len(p) for p in ddf.partitions)
+    assert sum(calls) == len(table)

@@ -140,3 +140,38 @@ def test_many_passes_exact(client):
             pd.testing.assert_frame_equal(ddf.biosig.error_rates(**kw),
                                           pbs.error_rates(table, **kw), check_exact=True)
         pd.testing.assert_frame_equal(ddf.biosig.eer(), pbs.eer(table), check_exact=True)
+
+
+def test_bootstrap_exact(client):
+    """The subject bootstrap: the ladder and tail passes run on the workers, the replicates
+    on the client, the same draws as in memory."""
+    from test_dask_bootstrap import CASES, _two_systems
+
+    table = _two_systems(7, decimals=1)
+    ddf = dd.from_pandas(table, npartitions=4)
+    for case in CASES:
+        kw = dict(n_resamples=40, seed=2, **case)
+        pd.testing.assert_frame_equal(pandas_biosig.outofcore.bootstrap(ddf, **kw),
+                                      pbs.bootstrap(table, **kw), check_exact=True)
+
+
+def test_duplicates_in_one_pass(client):
+    """The one-pass duplicate check, its slices merged on the workers."""
+    table = pbs.datasets.example_trials()
+    dup = pd.concat([table, table.iloc[[17]]], ignore_index=True)
+    with dask.config.set({"pandas_biosig.check_rows": 500}):
+        pd.testing.assert_frame_equal(dd.from_pandas(table, npartitions=5).biosig.eer(),
+                                      pbs.eer(table), check_exact=True)
+        with pytest.raises(pbs.SchemaError, match="duplicate trial id"):
+            dd.from_pandas(dup, npartitions=5).biosig.eer()
+
+
+def test_roc_bayes_error_and_epc_exact(client):
+    from pandas_biosig.verification._curves import bayes_error, det_grid, roc
+
+    table = pbs.datasets.example_trials()
+    ddf = dd.from_pandas(table, npartitions=4)
+    grid = det_grid(20, low=1e-3)
+    assert ddf.biosig.roc(far_grid=grid).identical(roc(table, far_grid=grid))
+    assert ddf.biosig.bayes_error().identical(bayes_error(table))
+    assert ddf.biosig.epc().identical(pbs.epc(table))

@@ -75,6 +75,7 @@ CALLS = {
     "pandas_biosig.eer_bound_table": lambda f, kw: f(data("reported"), n=1000, **kw),
     "pandas_biosig.outofcore.compare":
         lambda f, kw: f(data("dask"), test="hter_dependent", **kw),
+    "pandas_biosig.outofcore.bootstrap": lambda f, kw: f(data("dask"), **kw),
     "pandas_biosig.ci": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.bootstrap": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.epc_bootstrap": lambda f, kw: f(data("trials"), **kw),
@@ -239,6 +240,10 @@ OPTION_CALLS = {
         lambda f, kw: f(data("trials"), fold="split", **kw),
     ("pandas_biosig.bootstrap", "ci_method", "ci_method"):
         lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.outofcore.bootstrap", "ci_method", "ci_method"):
+        lambda f, kw: f(data("dask"), **kw),
+    ("pandas_biosig.outofcore.bootstrap", "resample", "resample"):
+        lambda f, kw: f(data("dask"), **kw),
     ("pandas_biosig.ci", "ci_method", "rate_ci_method"):
         lambda f, kw: f(data("trials"), **kw),
     ("pandas_biosig.recognition_rate", "ci_method", "rate_ci_method"):

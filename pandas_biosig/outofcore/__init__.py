@@ -8,25 +8,37 @@ computed table.
 ======================================  =====================================================
 :func:`eer`, :func:`error_rates`,        per-system rates from exact passes (``_api``,
 :func:`dcf`, :func:`summary`             ``_engine``)
-:func:`det`                              DET on a grid of rates (``_curves``)
+:func:`det`, :func:`roc`                 DET and ROC on a grid of rates (``_curves``)
+:func:`bayes_error`                      Bayes error-rate curve (``_bayes``)
+:func:`epc`                              expected performance curve (``_epc``)
+:func:`bootstrap`                        subject bootstrap of the EER and FNMR at FMR
+                                         (``_bootstrap``)
 :func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``)
 ======================================  =====================================================
 """
 
 from ._api import DaskBiosigAccessor, dcf, eer, error_rates, summary
-from ._curves import DET_VARIABLES, det
+from ._bayes import bayes_error
+from ._bootstrap import BOOTSTRAP_METRICS, bootstrap
+from ._curves import DET_VARIABLES, det, roc
+from ._epc import epc
 from ._pairwise import PAIRWISE_COLUMNS, compare, pairwise_counts
 
 __all__ = [
+    "BOOTSTRAP_METRICS",
     "DET_VARIABLES",
     "PAIRWISE_COLUMNS",
     "DaskBiosigAccessor",
+    "bayes_error",
+    "bootstrap",
     "compare",
     "dcf",
     "det",
     "eer",
+    "epc",
     "error_rates",
     "pairwise_counts",
+    "roc",
     "summary",
 ]
 

@@ -50,22 +50,35 @@ What is exact, and what is not
   segments, which is the same number unless two segments' intersections with FAR = FRR
   differ by less than one unit in the last place (which needs a hull vertex within about
   ``1/(n_genuine n_impostor)`` of the diagonal).
+- ``bayes_error`` is exact (each prior's minimum is located as minDCF is); ``roc`` on a
+  FAR grid is exact, and without one it is the grid DET's points on the ROC's axes;
+  ``epc`` (criterion ``"min_weighted"``, the in-memory default) is exact, its thresholds
+  located as ``error_rates(threshold="min_weighted")`` locates one.
 - ``det`` is a grid DET: exact operating points at bin edges (refined until no bin with
   more than one distinct score moves FAR or FRR by more than ``1/points``); the
   full-resolution curve has one point per distinct score, too many to hold in bounded
   memory, and lies within the boxes between consecutive grid points (``far_gap`` and
   ``frr_gap`` bound them).
 - Duplicate ``(system, trial)`` rows and missing trial ids are refused as on the pandas
-  path (the same messages). Finding them costs one extra pass per ``check_rows`` rows:
-  each row's key and trial are hashed to 64 bits, each partition sorts its hashes and the
-  reduction tree merges them, one slice of the hash range per pass so that the hashes
-  held at once stay bounded; the rows of a repeated hash are then compared exactly.
+  path (the same messages). Finding them costs one extra pass over the data, whatever its
+  size: each row's key and trial are hashed to 64 bits, each partition sorts its hashes
+  and cuts them into ``ceil(rows / check_rows)`` slices of the hash range, and one task per
+  slice merges that slice's runs from every partition, where repeats show; the rows of a
+  repeated hash are then compared exactly (a collision is never taken for a duplicate).
+  No merge holds much more than ``check_rows`` hashes; between the read and the merges
+  the hashes of all rows (8 bytes a row, less than the table) may be held across the
+  workers, where ``distributed`` spills them to disk if memory runs short.
+- ``bootstrap`` (the subject bootstrap of the EER and of FNMR at FMR) equals the pandas
+  path's for the same seed, bit for bit: it gathers the genuine scores and the impostor
+  tail that every replicate's threshold can reach, and checks each replicate
+  (:mod:`pandas_biosig.outofcore._bootstrap`).
 
 Options (``dask.config``): ``pandas_biosig.bins`` (bits of the first histogram, 20),
 ``pandas_biosig.refine_bits`` (16), ``pandas_biosig.gather_limit`` (scores fetched per
 pass, 2**23), ``pandas_biosig.batch_size`` (scores per pass of the full sweep, 2**23),
 ``pandas_biosig.split_every`` (fan-in of the reductions, 8), ``pandas_biosig.check_rows``
-(row hashes held per pass of the duplicate check, 2**26).
+(row hashes per merge of the duplicate check, 2**26), ``pandas_biosig.bootstrap_bytes``
+(what :func:`bootstrap` may gather, 2**30 bytes).
 """
 
 from __future__ import annotations
@@ -590,5 +603,9 @@ class DaskBiosigAccessor:
     dcf = mirror("dcf", "pandas_biosig.outofcore")
     summary = mirror("summary", "pandas_biosig.outofcore")
     det = mirror("det", "pandas_biosig.outofcore")
+    roc = mirror("roc", "pandas_biosig.outofcore")
+    bayes_error = mirror("bayes_error", "pandas_biosig.outofcore")
+    epc = mirror("epc", "pandas_biosig.outofcore")
+    bootstrap = mirror("bootstrap", "pandas_biosig.outofcore")
     pairwise_counts = mirror("pairwise_counts", "pandas_biosig.outofcore")
     compare = mirror("compare", "pandas_biosig.outofcore")

@@ -23,7 +23,7 @@ from ._engine import _engine
 if TYPE_CHECKING:  # not at import: see pandas_biosig.outofcore._engine
     import dask.dataframe as dd
 
-__all__ = ["DET_VARIABLES", "det"]
+__all__ = ["DET_VARIABLES", "det", "roc"]
 
 #: Variables of :func:`det`'s Dataset.
 DET_VARIABLES = ["threshold", "far", "frr", "eer", "auc", "n_genuine", "n_impostor", "far_gap", "frr_gap"]
@@ -96,17 +96,75 @@ def det(
     >>> bool((ds.far_gap <= 1e-3).all())
     True
     """
+    return _curve(data, far_grid, "frr", system=system, trial=trial, label=label, score=score,
+                  split=split, by=by, orientation=orientation, nonfinite=nonfinite)
+
+
+def roc(
+    data: dd.DataFrame,
+    /,
+    *,
+    far_grid=None,
+    by: str | Sequence[str] | None = None,
+    system: str = "system",
+    trial: str = "trial",
+    label: str = "label",
+    score: str = "score",
+    split: str | None = "split",
+    orientation: Orientation = "similarity",
+    nonfinite: NonFinite = "raise",
+) -> xr.Dataset:
+    r"""ROC of every system of a dask trial table: exact on a FAR grid, else a grid ROC.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame
+        Tidy trial table.
+    far_grid : array of float in [0, 1], optional
+        With a grid, the result is :func:`pandas_biosig.roc`'s, bit for bit (``tpr`` is
+        one minus the smallest FRR with FAR at most each grid value, from counts).
+        Without one, the grid ROC of :func:`det`: exact points at score-bin edges, with
+        the error bound ``far_gap`` and ``frr_gap``.
+    by, system, trial, label, score, split, orientation, nonfinite
+        As in :func:`pandas_biosig.roc`.
+
+    Returns
+    -------
+    xarray.Dataset
+        The variables of :func:`pandas_biosig.roc` (``threshold``, ``far``, ``tpr``,
+        ``eer``, ``auc``, ``n_genuine``, ``n_impostor``), ``kind="roc"``; without
+        ``far_grid`` also ``far_gap`` and ``frr_gap``, as in :func:`det`.
+
+    See Also
+    --------
+    pandas_biosig.roc : the in-memory function.
+    det : the same points on the DET's axes.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import pandas_biosig.outofcore
+    >>> from pandas_biosig.verification._curves import roc as pandas_roc
+    >>> trials = pbs.datasets.example_trials()
+    >>> ddf = dd.from_pandas(trials, npartitions=3)
+    >>> grid = [1e-3, 1e-2, 0.1]
+    >>> ddf.biosig.roc(far_grid=grid).identical(pandas_roc(trials, far_grid=grid))
+    True
+    """
+    return _curve(data, far_grid, "tpr", system=system, trial=trial, label=label, score=score,
+                  split=split, by=by, orientation=orientation, nonfinite=nonfinite)
+
+
+def _curve(data, far_grid, axis: str, **columns) -> xr.Dataset:
+    """The DET (``axis="frr"``) or the ROC (``"tpr"``) of a dask table."""
     grid = None if far_grid is None else rate_grid(far_grid, "far_grid")
-    eng = _engine(
-        data, system=system, trial=trial, label=label, score=score, split=split, by=by,
-        orientation=orientation, nonfinite=nonfinite,
-    )
+    eng = _engine(data, **columns)
     if grid is None:
         _refine_to_step(eng, _GRID_STEP)
     solved = eng.solve(lambda eng: _eer_and_grid_points(eng, grid))
     full = eng.full_sweeps()  # for the AUC; its pass may split bins, before the points
     points = _curve_points(eng, solved, grid)
-    return _det_dataset(eng, solved, full, points, grid, score)
+    return _det_dataset(eng, solved, full, points, grid, columns["score"], axis)
 
 
 #: The largest FAR or FRR step of a grid DET inside a bin of several distinct scores.
@@ -138,7 +196,7 @@ def _curve_points(eng, solved, grid) -> dict:
     """Per group, the points of the curve: thresholds in score units, FAR, FRR, and
     without a grid the largest steps between consecutive points."""
     sign = eng.spec.sign
-    points: dict[str, list] = {"threshold": [], "far": [], "frr": [], "gaps": []}
+    points: dict[str, list] = {"threshold": [], "far": [], "frr": [], "tpr": [], "gaps": []}
     for g, (_, ops) in zip(eng.trials.groups, solved, strict=True):
         ps = eng.scores[g.key]
         if grid is None:
@@ -152,11 +210,13 @@ def _curve_points(eng, solved, grid) -> dict:
         points["threshold"].append(sign * pts.threshold)
         points["far"].append(pts.far)
         points["frr"].append(pts.frr)
+        points["tpr"].append(pts.tpr)
     return points
 
 
-def _det_dataset(eng, solved, full, points, grid, score) -> xr.Dataset:
-    """The Dataset of :func:`pandas_biosig.det` from the solved points."""
+def _det_dataset(eng, solved, full, points, grid, score, axis: str) -> xr.Dataset:
+    """The Dataset of :func:`pandas_biosig.det` (``axis="frr"``) or
+    :func:`pandas_biosig.roc` (``"tpr"``) from the solved points."""
     trials, groups = eng.trials, eng.trials.groups
     layout = Layout(trials, groups, with_split=trials.split_column is not None)
     dims = (*layout.names, "point")
@@ -164,7 +224,7 @@ def _det_dataset(eng, solved, full, points, grid, score) -> xr.Dataset:
     summ = layout.summary
     variables = {
         "threshold": var(dims, layout.curve(points["threshold"]), **threshold_attrs(trials, score)),
-        "frr": var(dims, layout.curve(points["frr"]), "false rejection rate (FRR, FNMR)", "1"),
+        axis: var(dims, layout.curve(points[axis]), *_AXES[axis][:2]),
         "eer": var(layout.names, summ([e for e, _ in solved]), "equal error rate (ROC convex hull)", "1"),
         "auc": var(layout.names, summ([full[g.key].auc(eng.scores[g.key].p - eng.scores[g.key].rp) for g in groups]),
                    "area under the ROC (ties count half)", "1"),
@@ -175,7 +235,7 @@ def _det_dataset(eng, solved, full, points, grid, score) -> xr.Dataset:
     }
     coords = layout.coords()
     far_attrs = ("false acceptance rate (FAR, FMR)", "1")
-    length = variables["frr"].sizes["point"]
+    length = variables[axis].sizes["point"]
     if grid is None:
         gaps = points["gaps"]
         variables = {"threshold": variables.pop("threshold"),
@@ -189,8 +249,15 @@ def _det_dataset(eng, solved, full, points, grid, score) -> xr.Dataset:
             "boxes between consecutive points, of sides at most far_gap and frr_gap"
         )
     else:
-        coords["far"] = var(("point",), grid, *far_attrs,
-                            description="frr is the smallest FRR with FAR <= far")
+        coords["far"] = var(("point",), grid, *far_attrs, description=_AXES[axis][2])
         kind = "far_grid: the smallest FRR with FAR at most each grid value"
     coords["point"] = var(("point",), np.arange(length), "operating point, accept-all first", "1")
-    return curve_dataset(variables, coords, kind="det", trials=trials, points=kind)
+    return curve_dataset(variables, coords, kind="det" if axis == "frr" else "roc", trials=trials,
+                         points=kind)
+
+
+#: The second axis of each curve: its description, unit, and the grid's description.
+_AXES = {
+    "frr": ("false rejection rate (FRR, FNMR)", "1", "frr is the smallest FRR with FAR <= far"),
+    "tpr": ("true positive rate (1 - FRR)", "1", "tpr is 1 - the smallest FRR with FAR <= far"),
+}

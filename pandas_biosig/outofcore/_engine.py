@@ -93,6 +93,7 @@ _DEFAULTS = {
     "split_every": 8,
     "max_passes": 64,
     "check_rows": 2**26,
+    "bootstrap_bytes": 2**30,
 }
 
 
@@ -476,27 +477,23 @@ def _row_hashes(pdf: pd.DataFrame, keys: Sequence[str], trial: str) -> np.ndarra
     return _mix(np.add(acc, v, out=acc))
 
 
-def _hash_chunk(pdf, index, keys, trial, bounds, first):
-    """The sorted hashes of one partition's rows that fall in ``bounds`` (inclusive), and
-    on the first pass its missing trial ids."""
+def _hash_chunk(pdf, index, keys, trial, slices):
+    """One partition's missing trial ids, and the sorted hashes of its rows cut into
+    ``slices`` runs by equal ranges of the hash: ``(missing, run_0, ..., run_{slices-1})``."""
     h = _row_hashes(pdf, keys, trial)
-    if bounds is not None:
-        h = h[(h >= np.uint64(bounds[0])) & (h <= np.uint64(bounds[1]))]
     h.sort()
-    out = dict(h=h, n_missing=0, missing=[])
-    if first:
-        miss = np.flatnonzero(pdf[trial].isna().to_numpy())
-        out["n_missing"] = miss.size
-        out["missing"] = [pdf.iloc[miss[:5]]] if miss.size else []
-    return out
+    edges = [(i << 64) // slices for i in range(1, slices)]
+    cut = np.searchsorted(h, np.array(edges, dtype=np.uint64), side="left")
+    miss = np.flatnonzero(pdf[trial].isna().to_numpy())
+    missing = (miss.size, [pdf.iloc[miss[:5]]] if miss.size else [])
+    return (missing, *np.split(h, cut))
 
 
-def _hash_repeats(results):
-    """The distinct hashes that occur more than once in the partitions' sorted runs (the
-    first ``_REPEATS_KEPT``), their number and the first missing trial ids: only these
-    leave the worker. The runs are merged a range of values at a time, so that little
-    more than the runs themselves is held."""
-    runs = [r["h"] for r in results]
+def _hash_repeats(runs):
+    """The distinct hashes that occur more than once in the partitions' sorted runs of
+    one slice (the first ``_REPEATS_KEPT``) and their number: only these leave the worker.
+    The runs are merged a range of values at a time, so that little more than the runs
+    themselves is held."""
     longest = max(runs, key=len)
     pieces = max(1, sum(map(len, runs)) // _MERGE_PIECE)
     cuts = longest[np.linspace(0, len(longest), pieces + 1).astype(np.int64)[1:-1]]
@@ -510,13 +507,13 @@ def _hash_repeats(results):
         rep = rep[np.r_[True, rep[1:] != rep[:-1]]] if rep.size else rep
         n_repeated += rep.size
         found.append(rep[: max(_REPEATS_KEPT - sum(map(len, found)), 0)])
-    missing = [m for r in results for m in r["missing"]]
-    return dict(
-        n_missing=sum(r["n_missing"] for r in results),
-        missing=[pd.concat(missing).head(5)] if missing else [],
-        repeated=np.concatenate(found),
-        n_repeated=n_repeated,
-    )
+    return np.concatenate(found), n_repeated
+
+
+def _missing(results):
+    n = sum(m[0] for m in results)
+    rows = [r for m in results for r in m[1]]
+    return n, (pd.concat(rows).head(5) if rows else None)
 
 
 def _rows_with(pdf, hashes, keys, trial):
@@ -528,10 +525,12 @@ def _check_trials(eng: _Engine, data: dd.DataFrame, spec: _Spec, *, rows: int,
     """Refuse missing trial ids and duplicate (by..., system, split, trial) rows, as the
     pandas path does.
 
-    Each row's key and trial hash to 64 bits (:func:`_row_hashes`). A pass sorts each
-    partition's hashes and merges the sorted runs in one place, where repeats show; to
-    bound memory, a table of more than ``check_rows`` rows takes one pass per slice of the
-    hash range. The rows of the repeated hashes are then fetched and compared exactly, so a
+    One pass over the data: each row's key and trial hash to 64 bits (:func:`_row_hashes`),
+    each partition sorts its hashes and cuts them into ``ceil(rows / check_rows)`` runs by
+    equal ranges of the hash; the runs of one range, from every partition, are merged in
+    one task, where repeats show (no merge holds much more than ``check_rows`` hashes; all
+    the hashes, 8 bytes a row, may be held across the workers between the read and the
+    merges). The rows of the repeated hashes are then fetched and compared exactly, so a
     hash collision is never taken for a duplicate. Without ``duplicates`` (the pairwise
     functions, whose alignment on ``trial`` finds them) only missing trial ids are looked
     for.
@@ -547,23 +546,25 @@ def _check_trials(eng: _Engine, data: dd.DataFrame, spec: _Spec, *, rows: int,
             )
         return
     slices = max(1, -(-rows // _option("check_rows")))
-    repeated, n_repeated = [], 0
-    for i in range(slices):
-        bounds = None if slices == 1 else ((i << 64) // slices, ((i + 1) << 64) // slices - 1)
-        res = eng._run(_hash_chunk, None, spec.keys, spec.trial, bounds, i == 0, frame=sub,
-                       finish=_hash_repeats)
-        if res["n_missing"]:
-            raise SchemaError(ERROR_MISSING_TRIALS.format(
-                column=spec.trial, n=res["n_missing"], rows=res["missing"][0].to_string()))
-        repeated.append(res["repeated"])
-        n_repeated += res["n_repeated"]
+    hashed = dask.delayed(_hash_chunk, pure=True, nout=slices + 1)
+    leaves = [hashed(p, i, spec.keys, spec.trial, slices) for i, p in enumerate(sub.to_delayed())]
+    merges = [dask.delayed(_hash_repeats, pure=True)([leaf[j + 1] for leaf in leaves])
+              for j in range(slices)]
+    missing = dask.delayed(_missing, pure=True)([leaf[0] for leaf in leaves])
+    (n_missing, shown), found = dask.compute(missing, merges)
+    eng.passes += 1
+    if n_missing:
+        raise SchemaError(ERROR_MISSING_TRIALS.format(column=spec.trial, n=n_missing,
+                                                      rows=shown.to_string()))
+    repeated = [r for r, _ in found]
+    n_repeated = sum(n for _, n in found)
     candidates = np.concatenate(repeated)
     start, batch = 0, 5
     while start < candidates.size:  # more than one batch only after a hash collision
         want = candidates[start : start + batch]
         start, batch = start + want.size, batch * 8
-        found = sub.map_partitions(_rows_with, want, spec.keys, spec.trial, meta=sub._meta)
-        _raise_duplicates(found.compute(), spec, exact=start >= n_repeated)
+        rows_of = sub.map_partitions(_rows_with, want, spec.keys, spec.trial, meta=sub._meta)
+        _raise_duplicates(rows_of.compute(), spec, exact=start >= n_repeated)
 
 
 def _raise_duplicates(rows: pd.DataFrame, spec: _Spec, *, exact: bool) -> None:
