@@ -93,14 +93,17 @@ def test_adversarial_tables(kw):
         _same(ddf, table, **case)
 
 
-def test_a_replicate_without_genuine_trials_raises_as_in_memory():
+def test_a_replicate_without_genuine_trials_is_left_out_as_in_memory():
     """Two subjects with genuine trials and one without: some replicate draws the third
-    only, and both paths refuse it the same way."""
+    only; both paths leave it out (NaN) with the same warning and the same numbers."""
     table = _subjects_table(5, n_subjects=2, per=300, odd=0.0, decimals=2)
     kw = dict(metric="eer", n_resamples=60, seed=11)
-    expected = _raises(ValueError, lambda: pbs.bootstrap(table, **kw))
-    got = _raises(ValueError, lambda: ooc.bootstrap(dd.from_pandas(table, npartitions=3), **kw))
-    assert got == expected
+    with pytest.warns(pbs.BiosigWarning, match="drew no trial of one class") as mem:
+        expected = pbs.bootstrap(table, **kw)
+    with pytest.warns(pbs.BiosigWarning, match="drew no trial of one class") as ooc_w:
+        got = ooc.bootstrap(dd.from_pandas(table, npartitions=3), **kw)
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    assert str(mem[0].message) == str(ooc_w[0].message)
 
 
 def test_by_distance_and_dropped_scores():

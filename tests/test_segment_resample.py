@@ -26,13 +26,10 @@ from pandas_biosig._core.segmented_bootstrap import segmented_replicates
 from pandas_biosig._kernels.rates import Sweep
 from pandas_biosig._kernels.segment_resample import (
     bracket_eer,
-    draw_people,
     eer_brackets,
-    empty_pairs,
-    people_brackets,
     rates_at_fixed,
 )
-from pandas_biosig._kernels.segments import Segments, sort_segments
+from pandas_biosig._kernels.segments import Segments
 
 
 def group_table(groups, size=40, seed=0, decimals=None, fta=0.0, split=False):
@@ -214,63 +211,21 @@ def with_subjects(table, k=4):
     return out
 
 
-@pytest.mark.parametrize("decimals", [None, 1, 0])
-@pytest.mark.parametrize("method", ["threshold", "interpolated"])
-def test_every_subject_replicate_equals_the_sweep_of_its_drawn_people(decimals, method):
-    table = with_subjects(group_table(15, size=30, seed=8, decimals=decimals), k=3)
-    groups = [g for _, g in table.groupby("grp", sort=True)]
-    offsets = np.concatenate(([0], np.cumsum([len(g) for g in groups])))
-    scores, genuine = table["score"].to_numpy(float), table["label"].to_numpy(bool)
-    order = sort_segments(scores, offsets)
-    sg = Segments(scores, genuine, offsets, order=order)
-    codes = [np.unique(g["subject"], return_inverse=True)[1] for g in groups]
-    sizes = np.array([c.max() + 1 for c in codes])
-    person = (np.concatenate(codes) + np.repeat(np.cumsum(sizes) - sizes, offsets[1:] - offsets[:-1]))
-    mult = draw_people(np.random.default_rng(9), sizes, 30)
-    assert (np.add.reduceat(mult, np.cumsum(sizes) - sizes, axis=1) == sizes).all()
-    br, n, p = people_brackets(sg, person[order], mult)
-    values = bracket_eer(br, n, p, method)
-    for s, g in enumerate(groups):
-        gen = g["label"].to_numpy()
-        sweep = Sweep.from_scores(g["score"].to_numpy(), gen)
-        x = g["score"].to_numpy()
-        neg_order = np.flatnonzero(~gen)[np.argsort(x[~gen], kind="stable")]
-        pos_order = np.flatnonzero(gen)[np.argsort(x[gen], kind="stable")]
-        first = int(np.cumsum(sizes)[s] - sizes[s])
-        for b in range(mult.shape[0]):
-            w = mult[b, first + codes[s]]
-            rep = sweep.reweighted(w[neg_order], w[pos_order])
-            want = eer_point(rep)[0] if method == "threshold" else rep.eer_interpolated()
-            assert values[s, b].hex() == float(want).hex(), (s, b)
-            assert (n[s, b], p[s, b]) == (rep.n, rep.p)
-
-
-def test_a_subject_replicate_without_a_class_is_marked_empty():
-    table = group_table(2, size=20, seed=10)
-    within = table.groupby("grp").cumcount().to_numpy()
-    table["label"] = within % 2 == 0
-    sg = Segments(table["score"].to_numpy(), table["label"].to_numpy(),
-                  np.concatenate(([0], np.cumsum(table.groupby("grp").size()))))
-    person = np.where(sg.genuine, 0, 1) + np.repeat([0, 2], np.diff(sg.offsets))
-    mult = np.array([[2, 0, 1, 1]])  # group 0 draws its genuine person twice
-    _, n, p = people_brackets(sg, person, mult)
-    assert empty_pairs(n, p).tolist() == [[True], [False]]
-    assert n[0, 0] == 0 and p[0, 0] > 0
-    from pandas_biosig._core.replicates import reweighted_or_none
-
-    sweep = Sweep.from_scores(table["score"].to_numpy()[:20], table["label"].to_numpy()[:20])
-    assert reweighted_or_none(sweep, np.zeros(10, int), np.full(10, 2)) is None
-
-
 @pytest.mark.parametrize("metric", ["eer_threshold", "eer_interpolated"])
 @pytest.mark.parametrize(("decimals", "fta", "split"), [(None, 0.0, False), (1, 0.1, False),
                                                         (1, 0.0, True)])
-def test_subject_bootstrap_columns_equal_the_per_group_path(metric, decimals, fta, split):
+def test_subject_bootstrap_keeps_the_per_group_path(metric, decimals, fta, split):
+    """Subjects resampled: each group's own draws, one group after another (the stream
+    the out-of-core bootstrap reproduces), so every column equals the per-group path."""
     table = with_subjects(group_table(10, seed=11, decimals=decimals, fta=fta, split=split))
     kwargs = dict(metric=metric, n_resamples=30, seed=0, nonfinite="reject")
     got = pbs.bootstrap(table, by="grp", **kwargs)
-    want = per_group(table, **kwargs)
-    pd.testing.assert_frame_equal(got[SAME], want[SAME], check_exact=True)
+    rng = np.random.default_rng(0)
+    want = pd.concat([pbs.bootstrap(g.drop(columns="grp"), **{**kwargs, "seed": rng}
+                                    ).assign(grp=k)
+                      for k, g in table.groupby("grp", sort=True)], ignore_index=True)
+    cols = [c for c in got.columns if c != "grp"]
+    pd.testing.assert_frame_equal(got[cols], want[cols], check_exact=True)
     assert (got["resample"] == "subject").all() and (got["se"] > 0).all()
 
 

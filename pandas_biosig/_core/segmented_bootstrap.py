@@ -22,36 +22,29 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .._kernels.resample import percentile_interval
-from .._kernels.segment_resample import (
-    bracket_eer,
-    draw_people,
-    eer_replicates,
-    empty_pairs,
-    people_brackets,
-    rates_at_fixed,
-)
+from .._kernels.segment_resample import eer_replicates, rates_at_fixed
 from .._kernels.segments import Segments, sort_segments
 from .criteria import eer_point
-from .protocol import Resolved, people
+from .protocol import Resolved
 
 __all__ = ["replicate_bounds", "segmented_bootstrap_applies", "segmented_replicates"]
 
 #: Metrics whose replicates the segmented bootstrap draws.
 SEGMENTED_METRICS = {"eer_threshold", "eer_interpolated", "far", "frr", "hter"}
 _FIXED = {"far", "frr", "hter"}
-#: Trial weights (replicates x trials) held at once under subject resampling.
-_CELLS = 1 << 22
 
 
 def segmented_bootstrap_applies(plan: Sequence[Resolved], metric: str, unit: str,
                                 method: str) -> bool:
     """Whether the groups of ``plan`` go through the segmented bootstrap: more than one,
-    label-stratified replicates of a metric of :data:`SEGMENTED_METRICS` or subjects
-    resampled for an EER, with a percentile or basic interval, no counted trials, both
-    classes in every group and, for a rate, a threshold for every group."""
+    label-stratified replicates of a metric of :data:`SEGMENTED_METRICS`, with a
+    percentile or basic interval, no counted trials, both classes in every group and,
+    for a rate, a threshold for every group. Subjects resampled keep each group's own
+    draws, one group at a time: the stream the out-of-core bootstrap reproduces to the
+    bit."""
     if len(plan) < 2 or metric not in SEGMENTED_METRICS:
         return False
-    if not (unit == "label" or (unit == "subject" and metric not in _FIXED)):
+    if unit != "label":  # subjects: each group's own draws, as the dask bootstrap's
         return False
     if method not in ("percentile", "basic"):
         return False
@@ -67,15 +60,14 @@ def segmented_bootstrap_applies(plan: Sequence[Resolved], metric: str, unit: str
     return True
 
 
-def _segments(plan: Sequence[Resolved]) -> tuple[Segments, np.ndarray]:
-    """The groups of ``plan`` as segments, and the permutation that sorted them."""
+def _segments(plan: Sequence[Resolved]) -> Segments:
+    """The groups of ``plan`` as segments, sorted within each."""
     groups = [r.group for r in plan]
     sizes = np.fromiter((g.scores.size for g in groups), dtype=np.int64, count=len(groups))
     offsets = np.concatenate(([0], np.cumsum(sizes)))
     scores = np.concatenate([g.scores for g in groups]).astype(np.float64, copy=False)
     genuine = np.concatenate([g.genuine for g in groups])
-    order = sort_segments(scores, offsets)
-    return Segments(scores, genuine, offsets, order=order), order
+    return Segments(scores, genuine, offsets, order=sort_segments(scores, offsets))
 
 
 def segmented_replicates(plan: Sequence[Resolved], metric: str, n_resamples: int,
@@ -84,7 +76,7 @@ def segmented_replicates(plan: Sequence[Resolved], metric: str, n_resamples: int
     """``(values, estimates)``: the metric of ``n_resamples`` replicates of every group of
     ``plan`` (shape ``(groups, n_resamples)``) and on its own trials (the numbers the
     per-group :class:`~pandas_biosig._kernels.rates.Sweep` gives, to the bit)."""
-    sg, order = _segments(plan)
+    sg = _segments(plan)
     n, p = sg.n, sg.p
     if metric in _FIXED:
         t = np.fromiter((r.threshold for r in plan), dtype=np.float64, count=len(plan))
@@ -94,34 +86,7 @@ def segmented_replicates(plan: Sequence[Resolved], metric: str, n_resamples: int
         return _rate(metric, rfa, rfr, n[:, None], p[:, None]), _rate(metric, fa, fr, n, p)
     method = "interpolated" if metric == "eer_interpolated" else "threshold"
     eer = np.asarray(sg.eer_interpolated() if method == "interpolated" else eer_point(sg)[0])
-    if plan[0].resample == "subject":
-        return _people_replicates(plan, sg, order, method, n_resamples, rng, tick), eer
     return eer_replicates(sg, rng, n_resamples, method, tick=tick), eer
-
-
-def _people_replicates(plan, sg, order, method, n_resamples, rng, tick) -> np.ndarray:
-    """The EER of ``n_resamples`` replicates of every group whose subjects are drawn with
-    replacement (each group's own subjects, as :class:`~pandas_biosig._core.replicates.Replicates`
-    draws them), a block of replicates at a time."""
-    codes, sizes = [], []
-    for r in plan:
-        c, _, k = people(r.group, "subject")
-        codes.append(c)
-        sizes.append(k)
-    k_of = np.asarray(sizes, dtype=np.int64)
-    first = np.repeat(np.cumsum(k_of) - k_of, [c.size for c in codes])
-    person = (np.concatenate(codes) + first)[order]
-    out = np.empty((sg.size, n_resamples))
-    step = max(1, _CELLS // max(person.size, 1))
-    for a in range(0, n_resamples, step):
-        b = min(n_resamples, a + step)
-        mult = draw_people(rng, k_of, b - a)
-        br, n, p = people_brackets(sg, person, mult)
-        empty = empty_pairs(n, p)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[:, a:b] = np.where(empty, np.nan, bracket_eer(br, n, p, method))
-        tick(b * sg.size)
-    return out
 
 
 def _rate(metric: str, fa, fr, n, p) -> np.ndarray:

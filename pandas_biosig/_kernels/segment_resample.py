@@ -17,11 +17,6 @@ value has exactly the distribution of resampling the trials and sorting them aga
 - The rates at a fixed threshold (:func:`rates_at_fixed`): one binomial per class and
   replicate.
 
-Subjects resampled (:func:`draw_people`, :func:`people_brackets`): every trial weighs its
-subject's multiplicity, so a replicate reads the weighted counts of every run (one pass
-over the trials per replicate, all groups at once) and its crossing is the first run of
-each segment where FAR <= FRR.
-
 The floating-point operations of the rates are those of
 :class:`~pandas_biosig._kernels.rates.Sweep`, so the value of a replicate equals, to the
 bit, the Sweep of any full multiplicities consistent with the counts drawn
@@ -40,11 +35,8 @@ from .segments import Points, Segments, interpolated_eer, threshold_eer
 __all__ = [
     "Brackets",
     "bracket_eer",
-    "draw_people",
     "eer_brackets",
     "eer_replicates",
-    "empty_pairs",
-    "people_brackets",
     "rates_at_fixed",
 ]
 
@@ -185,64 +177,3 @@ def rates_at_fixed(rng: np.random.Generator, fa: np.ndarray, fr: np.ndarray, n: 
     rfa = rng.binomial(np.broadcast_to(n[:, None], shape), np.broadcast_to((fa / n)[:, None], shape))
     rfr = rng.binomial(np.broadcast_to(p[:, None], shape), np.broadcast_to((fr / p)[:, None], shape))
     return rfa, rfr
-
-
-def draw_people(rng: np.random.Generator, sizes: np.ndarray, n_resamples: int) -> np.ndarray:
-    """Multiplicities of the people of every segment, each segment's ``sizes[s]`` people
-    drawn with replacement among themselves: an ``(n_resamples, sizes.sum())`` array (the
-    people numbered segment after segment), every row's segment sums equal to ``sizes``."""
-    total = int(sizes.sum())
-    start = np.repeat(np.cumsum(sizes) - sizes, sizes)
-    draws = rng.integers(0, np.repeat(sizes, sizes), size=(n_resamples, total)) + start
-    flat = draws + (np.arange(n_resamples) * total)[:, None]
-    return np.bincount(flat.ravel(), minlength=n_resamples * total).reshape(n_resamples, total)
-
-
-def empty_pairs(n: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """The (segment, replicate) pairs of :func:`people_brackets` that drew no trial of a
-    class: their EER is undefined (NaN for the caller)."""
-    return (n == 0) | (p == 0)
-
-
-def people_brackets(sg: Segments, person: np.ndarray, mult: np.ndarray
-                    ) -> tuple[Brackets, np.ndarray, np.ndarray]:
-    """``(brackets, n, p)`` of the replicates whose people have multiplicities ``mult``
-    (``(replicates, people)``; ``person``: the person of every trial of ``sg`` in its
-    sorted order): each trial weighs its person's multiplicity. ``n``, ``p`` are the
-    replicates' class sizes, arrays ``(segments, replicates)``; a replicate that drew no
-    trial of a class has no EER (the Sweep of its weights refuses it): its sizes are 0
-    there and its bracket is meaningless, for the caller to leave out (:func:`empty_pairs`).
-    The arrays are laid out trials (runs) by replicates, so that every gather copies whole
-    rows."""
-    ro = sg.run_offsets
-    reps = mult.shape[0]
-    counts = sg.run_neg + sg.run_pos  # trials per run, runs in sorted order
-    w = np.ascontiguousarray(mult.T)[person]  # (trials, replicates)
-    gen = sg.genuine[:, None]
-    cum = []
-    for part in (np.where(gen, 0, w), np.where(gen, w, 0)):
-        c = np.empty((w.shape[0] + 1, reps), dtype=np.int64)
-        c[0] = 0
-        np.cumsum(part, axis=0, out=c[1:])  # the weights before every trial
-        cum.append(c)
-    cn, cp = cum
-    if counts.size < w.shape[0]:  # ties: the weights before every run, and after the last
-        edges = np.concatenate(([0], np.cumsum(counts)))
-        cn, cp = cn[edges], cp[edges]
-    first, end = ro[:-1], ro[1:]
-    n, p = cn[end] - cn[first], cp[end] - cp[first]
-    seg = sg.run_segment
-    base_n, base_p = cn[first][seg], cp[first][seg]
-    ns, ps = np.maximum(n, 1)[seg], np.maximum(p, 1)[seg]  # a class drawn empty: no EER
-    # FAR - FRR <= 0 at every run, as Sweep._d computes it
-    crossed = (ns - (cn[:-1] - base_n)) / ns - (cp[:-1] - base_p) / ps <= 0
-    local = (np.arange(seg.size) - first[seg])[:, None]
-    size = np.diff(ro)
-    star = np.minimum.reduceat(np.where(crossed, local, size[seg][:, None]), first, axis=0)
-    lo = star - 1  # position 0 (accept all) never crosses
-    cols = np.arange(reps)[None, :]
-    at = first[:, None]
-    bn, bp = cn[first], cp[first]
-    cn_lo, cn_hi = cn[at + lo, cols] - bn, cn[at + star, cols] - bn
-    cp_lo, cp_hi = cp[at + lo, cols] - bp, cp[at + star, cols] - bp
-    return Brackets(lo, cn_lo, cp_lo, cn_hi, cp_hi), n, p

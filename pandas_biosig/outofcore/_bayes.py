@@ -18,7 +18,7 @@ from scipy.special import expit
 
 from .._core.curve_datasets import FRACTION, Layout, curve_dataset, curve_variable, prior_grid
 from .._core.options import NonFinite, Orientation
-from ._engine import _engine
+from ._engine import _engine, refuse_count
 
 if TYPE_CHECKING:  # not at import: see pandas_biosig.outofcore._engine
     import dask.dataframe as dd
@@ -39,6 +39,7 @@ def bayes_error(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Bayes error-rate curve of every system of a dask trial table, exactly as
     :func:`pandas_biosig.bayes_error`.
@@ -49,6 +50,10 @@ def bayes_error(
         Tidy trial table.
     prior_log_odds, by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.bayes_error`.
+    count : str, optional
+        Not read out of core yet: naming a column raises a ``ValueError``
+        (:data:`pandas_biosig.outofcore._engine.ERROR_COUNT`); compute() the table to use
+        counted trials.
 
     Returns
     -------
@@ -79,6 +84,7 @@ def bayes_error(
     ...     pandas_bayes_error(trials, prior_log_odds=plo))
     True
     """
+    refuse_count(count)
     plo = prior_grid(prior_log_odds)
     eng = _engine(data, system=system, trial=trial, label=label, score=score, split=split,
                   by=by, orientation=orientation, nonfinite=nonfinite)

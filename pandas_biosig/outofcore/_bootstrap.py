@@ -84,6 +84,7 @@ from .._core.replicates import (
     jackknife,
     make_rng,
     metric_function,
+    warn_empty_replicates,
 )
 from .._core.schema import (
     ERROR_SUBJECT,
@@ -440,6 +441,8 @@ def bootstrap(
     rows = _run(eng, plan, frame, rng, dict(subject=subject, metric=metric, f=f, target=target,
                                               n_resamples=n_resamples, method=method,
                                               level=confidence_level))
+    warn_empty_replicates([(where_text(r.group, eng.spec.by, eng.spec.split), row.pop("_empty"))
+                           for r, row in zip(plan, rows, strict=True)], n_resamples, "subject")
     return result_frame(eng.trials, [r.group for r in plan], rows, BOOTSTRAP_COLUMNS)
 
 
@@ -531,8 +534,11 @@ def _group_row(index: int, r, compressed, rng, opts: dict, sign: float) -> dict:
                                         np.ones(sweep.pos.size, np.int64)), t)
     n = opts["n_resamples"]
     values = np.empty(n)
+    empty = 0
     for i in range(n):
-        values[i] = checked(reps.draw(rng), t)
+        rep = reps.draw(rng)
+        empty += rep is None  # a class drawn empty: no metric, as in memory
+        values[i] = math.nan if rep is None else checked(rep, t)
     level, method = opts["level"], opts["method"]
     if method == "bca":
         low, high = bca_interval(values, estimate, acceleration(jackknife(reps, checked, t)), level)
@@ -541,7 +547,7 @@ def _group_row(index: int, r, compressed, rng, opts: dict, sign: float) -> dict:
         if method == "basic":
             low, high = 2 * estimate - high, 2 * estimate - low
         low, high = float(low), float(high)
-    return dict(metric=opts["metric"], estimate=estimate,
+    return dict(_empty=empty, metric=opts["metric"], estimate=estimate,
                 se=float(np.nanstd(values, ddof=1)) if n > 1 else math.nan,
                 ci_low=low, ci_high=high, confidence_level=level, ci_method=method,
                 resample="subject", n_resamples=n, threshold=sign * t,

@@ -18,7 +18,7 @@ from .._core.curve_datasets import Layout, curve_dataset, curve_variable, rate_g
 from .._core.options import NonFinite, Orientation
 from .._kernels import outofcore as _ooc
 from .._kernels.curves import RocPoints
-from ._engine import _engine
+from ._engine import _engine, refuse_count
 
 if TYPE_CHECKING:  # not at import: see pandas_biosig.outofcore._engine
     import dask.dataframe as dd
@@ -42,6 +42,7 @@ def det(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""DET curve of every system of a dask trial table: exact on a FAR grid, else a grid DET.
 
@@ -63,6 +64,10 @@ def det(
         the variables ``far_gap`` and ``frr_gap``.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.det`.
+    count : str, optional
+        Not read out of core yet: naming a column raises a ``ValueError``
+        (:data:`pandas_biosig.outofcore._engine.ERROR_COUNT`); compute() the table to use
+        counted trials.
 
     Returns
     -------
@@ -96,6 +101,7 @@ def det(
     >>> bool((ds.far_gap <= 1e-3).all())
     True
     """
+    refuse_count(count)
     return _curve(data, far_grid, "frr", system=system, trial=trial, label=label, score=score,
                   split=split, by=by, orientation=orientation, nonfinite=nonfinite)
 
@@ -113,6 +119,7 @@ def roc(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""ROC of every system of a dask trial table: exact on a FAR grid, else a grid ROC.
 
@@ -127,6 +134,10 @@ def roc(
         the error bound ``far_gap`` and ``frr_gap``.
     by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.roc`.
+    count : str, optional
+        Not read out of core yet: naming a column raises a ``ValueError``
+        (:data:`pandas_biosig.outofcore._engine.ERROR_COUNT`); compute() the table to use
+        counted trials.
 
     Returns
     -------
@@ -151,6 +162,7 @@ def roc(
     >>> ddf.biosig.roc(far_grid=grid).identical(pandas_roc(trials, far_grid=grid))
     True
     """
+    refuse_count(count)
     return _curve(data, far_grid, "tpr", system=system, trial=trial, label=label, score=score,
                   split=split, by=by, orientation=orientation, nonfinite=nonfinite)
 

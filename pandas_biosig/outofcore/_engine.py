@@ -775,7 +775,13 @@ def _resolve(eng: _Engine, *, extra_named=None, **policy):
                                       named=extra_named)
 
 
-def _engine(data, *, moments=False, duplicates=True, count=None, **columns) -> _Engine:
+def refuse_count(count: str | None) -> None:
+    """:data:`ERROR_COUNT` when a count column is named (counted tables are read in
+    memory only)."""
     if count is not None:
         raise ValueError(ERROR_COUNT.format(count=count))
+
+
+def _engine(data, *, moments=False, duplicates=True, count=None, **columns) -> _Engine:
+    refuse_count(count)
     return _Engine(data, _spec(data, **columns), moments=moments, duplicates=duplicates)

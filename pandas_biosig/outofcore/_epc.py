@@ -40,7 +40,7 @@ from .._core.protocol import (
 from .._core.schema import SchemaError
 from .._kernels.curves import epc_values
 from ..verification._epc import DEFAULT_WEIGHTS, ERROR_SPLIT_SCALAR
-from ._engine import _engine
+from ._engine import _engine, refuse_count
 
 if TYPE_CHECKING:  # not at import: see pandas_biosig.outofcore._engine
     import dask.dataframe as dd
@@ -69,6 +69,7 @@ def epc(
     split: str | None = "split",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> xr.Dataset:
     r"""Expected Performance Curve of every system of a dask trial table, exactly as
     :func:`pandas_biosig.epc`.
@@ -82,6 +83,10 @@ def epc(
         in-memory default; the other criteria raise :data:`ERROR_EPC_CRITERION`).
     weight, on, apply_to, by, system, trial, label, score, split, orientation, nonfinite
         As in :func:`pandas_biosig.epc`.
+    count : str, optional
+        Not read out of core yet: naming a column raises a ``ValueError``
+        (:data:`pandas_biosig.outofcore._engine.ERROR_COUNT`); compute() the table to use
+        counted trials.
 
     Returns
     -------
@@ -101,6 +106,7 @@ def epc(
     >>> ddf.biosig.epc(weight=[0.1, 0.5, 0.9]).identical(pbs.epc(trials, weight=[0.1, 0.5, 0.9]))
     True
     """
+    refuse_count(count)
     if criterion != "min_weighted":
         raise ValueError(ERROR_EPC_CRITERION.format(criterion=criterion))
     alpha = DEFAULT_WEIGHTS.copy() if weight is None else rate_grid(weight, "weight", scalar=True)

@@ -49,6 +49,7 @@ from ._engine import (
     _pair_chunk,
     _pair_combine,
     _resolve,
+    refuse_count,
 )
 
 if TYPE_CHECKING:  # not at import: see pandas_biosig.outofcore._engine
@@ -293,6 +294,7 @@ def compare(
     reference_subject: str | None = "reference_subject",
     orientation: Orientation = "similarity",
     nonfinite: NonFinite = "raise",
+    count: str | None = None,
 ) -> pd.DataFrame:
     r"""Test every pair of systems of a dask trial table, as :func:`pandas_biosig.compare`.
 
@@ -310,6 +312,10 @@ def compare(
         a pair and is not available out of core (``ValueError``); ``metric``,
         ``n_resamples``, ``resample``, ``seed``, ``progress``, ``subject`` and
         ``reference_subject`` belong to it.
+    count : str, optional
+        Not read out of core yet: naming a column raises a ``ValueError``
+        (:data:`pandas_biosig.outofcore._engine.ERROR_COUNT`); compute() the table to use
+        counted trials.
 
     Returns
     -------
@@ -336,6 +342,7 @@ def compare(
     >>> ours.equals(pbs.compare(trials, test="hter_dependent"))
     True
     """
+    refuse_count(count)
     from .. import stats as _stats
     from .._core import pairwise as _pw
     from ..verification import _comparison as _cmp

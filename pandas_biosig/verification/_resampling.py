@@ -282,9 +282,8 @@ def bootstrap(
     intervals of the sorted scores and refine them only around the FAR = FRR crossing. All
     have exactly the distribution of resampling the trials and sorting them again.
 
-    With ``by`` and more than one group, the threshold and interpolated EERs (labels or
-    subjects resampled) and ``far``, ``frr``, ``hter`` (labels resampled), with a
-    percentile or basic interval, draw the replicates of all groups together, in
+    With ``by`` and more than one group, the threshold and interpolated EERs and ``far``,
+    ``frr``, ``hter``, labels resampled, with a percentile or basic interval, draw the replicates of all groups together, in
     vectorised passes over every (group, replicate) pair: the cost follows the
     replicates, not a Python step per group. Their distribution is the same, but they
     are drawn from the seed's stream in another order than one group at a time, so a
