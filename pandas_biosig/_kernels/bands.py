@@ -132,7 +132,8 @@ def simultaneous_band(values: np.ndarray, estimate: np.ndarray,
     if not use.any():
         return est.copy(), est.copy(), float("nan")
     dev = np.abs(v[:, use] - est[use]) / s[use]
-    t = np.nanmax(np.where(np.isfinite(dev), dev, np.nan), axis=1)
+    # a replicate without a finite value anywhere (a class drawn empty) has no statistic
+    t = np.max(np.where(np.isfinite(dev), dev, -np.inf), axis=1)
     t = t[np.isfinite(t)]
     c = float(np.quantile(t, confidence_level)) if t.size else float("nan")
     s0 = np.where(use, s, 0.0)
