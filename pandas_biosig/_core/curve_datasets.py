@@ -171,3 +171,47 @@ def curve_dataset(variables: dict, coords: dict, *, kind: str, trials: _Table,
         **attrs,
     )
     return ds
+
+
+def bayes_error_dataset(trials: Trials, plo: np.ndarray, rows: Sequence[tuple],
+                        actual: bool) -> xr.Dataset:
+    """The Dataset of :func:`pandas_biosig.bayes_error` (in memory and out of core), from
+    each group's ``(min, act, default, eer, n_genuine, n_impostor)``: the three curves,
+    the same divided by the default one, min(prior, 1 - prior) (normalized DCFs at unit
+    costs; NaN where the prior is 0 or 1), and the summaries. ``actual`` False: distances,
+    whose actual error is NaN and says why."""
+    from scipy.special import expit
+
+    layout = Layout(trials, trials.groups, with_split=trials.split_column is not None)
+    mins, acts, defaults, eer, n_gen, n_imp = (list(c) for c in zip(*rows, strict=True))
+    dims, summ, var = (*layout.names, "prior_log_odds"), layout.names, curve_variable
+    act_attrs = {} if actual else {"note": "NaN: distances are not log-likelihood ratios"}
+    scale = [np.where(d > 0, d, np.nan) for d in defaults]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        norm = [[a / c for a, c in zip(arrays, scale, strict=True)]
+                for arrays in (mins, acts, defaults)]
+    variables = {
+        "min_ber": var(dims, layout.curve(mins), "minimum Bayes error rate", FRACTION),
+        "act_ber": var(dims, layout.curve(acts), "Bayes error rate at the threshold -prior_log_odds",
+                       FRACTION, **act_attrs),
+        "default_ber": var(dims, layout.curve(defaults),
+                           "Bayes error rate without the scores, min(prior, 1 - prior)", FRACTION),
+        "norm_min_ber": var(dims, layout.curve(norm[0]),
+                            "normalized minimum Bayes error rate (min DCF)", FRACTION),
+        "norm_act_ber": var(dims, layout.curve(norm[1]),
+                            "normalized Bayes error rate at the threshold -prior_log_odds (act DCF)",
+                            FRACTION, **act_attrs),
+        "norm_default_ber": var(dims, layout.curve(norm[2]),
+                                "normalized Bayes error rate without the scores", FRACTION),
+        "eer": var(summ, layout.summary(eer), "equal error rate (ROC convex hull)", FRACTION),
+        "n_genuine": var(summ, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials",
+                         FRACTION),
+        "n_impostor": var(summ, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials",
+                          FRACTION),
+    }
+    coords = layout.coords()
+    coords["prior_log_odds"] = var(("prior_log_odds",), plo,
+                                   "prior log odds log(prior / (1 - prior))", FRACTION)
+    coords["prior"] = var(("prior_log_odds",), expit(plo), "prior probability of a genuine trial",
+                          FRACTION)
+    return curve_dataset(variables, coords, kind="bayes_error", trials=trials)

@@ -16,7 +16,7 @@ import numpy as np
 import xarray as xr
 from scipy.special import expit
 
-from .._core.curve_datasets import FRACTION, Layout, curve_dataset, curve_variable, prior_grid
+from .._core.curve_datasets import bayes_error_dataset, prior_grid
 from .._core.options import NonFinite, Orientation
 from ._engine import _engine, refuse_count
 
@@ -106,42 +106,4 @@ def bayes_error(
             out.append((mins, act, np.minimum(pi, pi_bar), ex.eer_rocch(), ex.p, ex.n))
         return out
 
-    return _dataset(eng.trials, plo, eng.solve(build), actual)
-
-
-def _dataset(trials, plo, rows, actual: bool) -> xr.Dataset:
-    """The Dataset of :func:`pandas_biosig.bayes_error`, from each group's curves."""
-    layout = Layout(trials, trials.groups, with_split=trials.split_column is not None)
-    mins, acts, defaults, eer, n_gen, n_imp = (list(c) for c in zip(*rows, strict=True))
-    dims = (*layout.names, "prior_log_odds")
-    act_attrs = {} if actual else {"note": "NaN: distances are not log-likelihood ratios"}
-    scale = [np.where(d > 0, d, np.nan) for d in defaults]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        norm = [[a / c for a, c in zip(arrays, scale, strict=True)]
-                for arrays in (mins, acts, defaults)]
-    var, summ = curve_variable, layout.names
-    variables = {
-        "min_ber": var(dims, layout.curve(mins), "minimum Bayes error rate", FRACTION),
-        "act_ber": var(dims, layout.curve(acts), "Bayes error rate at the threshold -prior_log_odds",
-                       FRACTION, **act_attrs),
-        "default_ber": var(dims, layout.curve(defaults),
-                           "Bayes error rate without the scores, min(prior, 1 - prior)", FRACTION),
-        "norm_min_ber": var(dims, layout.curve(norm[0]),
-                            "normalized minimum Bayes error rate (min DCF)", FRACTION),
-        "norm_act_ber": var(dims, layout.curve(norm[1]),
-                            "normalized Bayes error rate at the threshold -prior_log_odds (act DCF)",
-                            FRACTION, **act_attrs),
-        "norm_default_ber": var(dims, layout.curve(norm[2]),
-                                "normalized Bayes error rate without the scores", FRACTION),
-        "eer": var(summ, layout.summary(eer), "equal error rate (ROC convex hull)", FRACTION),
-        "n_genuine": var(summ, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials",
-                         FRACTION),
-        "n_impostor": var(summ, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials",
-                          FRACTION),
-    }
-    coords = layout.coords()
-    coords["prior_log_odds"] = var(("prior_log_odds",), plo,
-                                   "prior log odds log(prior / (1 - prior))", FRACTION)
-    coords["prior"] = var(("prior_log_odds",), expit(plo), "prior probability of a genuine trial",
-                          FRACTION)
-    return curve_dataset(variables, coords, kind="bayes_error", trials=trials)
+    return bayes_error_dataset(eng.trials, plo, eng.solve(build), actual)

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import xarray as xr
-from scipy.special import expit
 
 from .._core.counted import expand_counts
 from .._core.curve_datasets import (
     FRACTION,
     Layout,
+    bayes_error_dataset,
     curve_dataset,
     curve_variable,
     prior_grid,
@@ -504,27 +504,6 @@ def rocch(
     return curve_dataset(variables, coords, kind="rocch", trials=trials)
 
 
-def _normalized(dims, layout: Layout, mins, acts, defaults, act_attrs) -> dict:
-    """The three curves divided by the default one, min(prior, 1 - prior): normalized
-    DCFs at unit costs (NaN where the prior is 0 or 1)."""
-    scale = [np.where(d > 0, d, np.nan) for d in defaults]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        norm = [[a / c for a, c in zip(arrays, scale, strict=True)]
-                for arrays in (mins, acts, defaults)]
-    return {
-        "norm_min_ber": curve_variable(
-            dims, layout.curve(norm[0]), "normalized minimum Bayes error rate (min DCF)",
-            FRACTION),
-        "norm_act_ber": curve_variable(
-            dims, layout.curve(norm[1]),
-            "normalized Bayes error rate at the threshold -prior_log_odds (act DCF)",
-            FRACTION, **act_attrs),
-        "norm_default_ber": curve_variable(
-            dims, layout.curve(norm[2]), "normalized Bayes error rate without the scores",
-            FRACTION),
-    }
-
-
 def bayes_error(
     data: pd.DataFrame,
     /,
@@ -618,42 +597,9 @@ def bayes_error(
         data, by=by, system=system, trial=trial, label=label, score=score, split=split,
         orientation=orientation, nonfinite=nonfinite,
     )
-    groups = trials.groups
-    layout = Layout(trials, groups, with_split=trials.split_column is not None)
     actual = trials.orientation != "distance"
-    mins, acts, defaults, eer, n_gen, n_imp = ([] for _ in range(6))
-    for g in groups:
+    rows = []
+    for g in trials.groups:
         sw = group_sweep(g)
-        m, a, d = _k.bayes_error(sw, plo, actual=actual)
-        mins.append(m)
-        acts.append(a)
-        defaults.append(d)
-        eer.append(sw.eer_rocch())
-        n_gen.append(sw.p)
-        n_imp.append(sw.n)
-    dims = (*layout.names, "prior_log_odds")
-    summ = layout.names
-    act_attrs = {} if actual else {"note": "NaN: distances are not log-likelihood ratios"}
-    variables = {
-        "min_ber": curve_variable(dims, layout.curve(mins), "minimum Bayes error rate", FRACTION),
-        "act_ber": curve_variable(
-            dims, layout.curve(acts), "Bayes error rate at the threshold -prior_log_odds",
-            FRACTION, **act_attrs,
-        ),
-        "default_ber": curve_variable(
-            dims, layout.curve(defaults), "Bayes error rate without the scores, min(prior, 1 - prior)",
-            FRACTION,
-        ),
-        **_normalized(dims, layout, mins, acts, defaults, act_attrs),
-        "eer": curve_variable(summ, layout.summary(eer), "equal error rate (ROC convex hull)", FRACTION),
-        "n_genuine": curve_variable(summ, layout.summary(n_gen, dtype=np.int64, fill=0), "genuine trials", FRACTION),
-        "n_impostor": curve_variable(summ, layout.summary(n_imp, dtype=np.int64, fill=0), "impostor trials", FRACTION),
-    }
-    coords = layout.coords()
-    coords["prior_log_odds"] = curve_variable(
-        ("prior_log_odds",), plo, "prior log odds log(prior / (1 - prior))", FRACTION
-    )
-    coords["prior"] = curve_variable(
-        ("prior_log_odds",), expit(plo), "prior probability of a genuine trial", FRACTION
-    )
-    return curve_dataset(variables, coords, kind="bayes_error", trials=trials)
+        rows.append((*_k.bayes_error(sw, plo, actual=actual), sw.eer_rocch(), sw.p, sw.n))
+    return bayes_error_dataset(trials, plo, rows, actual)
