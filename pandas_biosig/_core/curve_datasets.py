@@ -215,3 +215,51 @@ def bayes_error_dataset(trials: Trials, plo: np.ndarray, rows: Sequence[tuple],
     coords["prior"] = var(("prior_log_odds",), expit(plo), "prior probability of a genuine trial",
                           FRACTION)
     return curve_dataset(variables, coords, kind="bayes_error", trials=trials)
+
+
+#: The ``value`` variable of each EPC criterion.
+EPC_VALUE_NAMES = {
+    "min_weighted": "weighted error rate a*FAR + (1-a)*FRR",
+    "precision_recall": "F1 score",
+    "far": "false acceptance rate (FAR)",
+    "frr": "false rejection rate (FRR)",
+}
+
+
+def epc_dataset(trials, layout, rows, alpha, criterion, on, apply_to, score) -> xr.Dataset:
+    """The Dataset of :func:`pandas_biosig.epc` (in memory and out of core): curves over
+    (groups, ``weight``), summaries over the groups; ``rows`` each variable's values per
+    reported group, ``on`` the split the thresholds were chosen on (None: the reported
+    trials themselves), ``apply_to`` the reported split."""
+    from .protocol import SAME_TRIALS
+
+    dims = (*layout.names, "weight")
+    summ = layout.names
+    curve, summary = layout.curve, layout.summary
+    variables = {
+        "threshold": curve_variable(dims, curve(rows["threshold"]), **threshold_attrs(trials, score, on=on)),
+        "far": curve_variable(dims, curve(rows["far"]), "false acceptance rate (FAR, FMR)", FRACTION),
+        "frr": curve_variable(dims, curve(rows["frr"]), "false rejection rate (FRR, FNMR)", FRACTION),
+        "hter": curve_variable(dims, curve(rows["hter"]), "half total error rate (FAR + FRR)/2", FRACTION),
+        "value": curve_variable(dims, curve(rows["value"]), EPC_VALUE_NAMES[criterion], FRACTION),
+        "area": curve_variable(summ, summary(rows["area"]), "mean of value over the weight grid", FRACTION),
+        "area_hter": curve_variable(summ, summary(rows["area_hter"]), "mean of hter over the weight grid", FRACTION),
+        "eer": curve_variable(
+            summ, summary(rows["eer"]), f"equal error rate of split {apply_to!r} (ROC convex hull)",
+            FRACTION,
+        ),
+        "n_genuine": curve_variable(summ, summary(rows["n_genuine"], dtype=np.int64, fill=0), "genuine trials", FRACTION),
+        "n_impostor": curve_variable(summ, summary(rows["n_impostor"], dtype=np.int64, fill=0), "impostor trials", FRACTION),
+    }
+    coords = layout.coords()
+    coords["weight"] = curve_variable(("weight",), alpha, f"weight a of the {criterion!r} criterion", FRACTION)
+    chosen_on = apply_to if on is None else on
+    coords["split"] = curve_variable((), label_array([apply_to])[0], "split the rates are measured on", "")
+    coords["threshold_split"] = curve_variable((), label_array([chosen_on])[0], "split the thresholds are chosen on", "")
+    coords["threshold_from"] = curve_variable(
+        (), SAME_TRIALS if chosen_on == apply_to else str(chosen_on),
+        "where the thresholds come from: their split, or the reported trials themselves", "")
+    return curve_dataset(
+        variables, coords, kind="epc", trials=trials, criterion=criterion,
+        on=str(chosen_on), apply_to=str(apply_to),
+    )

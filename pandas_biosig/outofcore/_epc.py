@@ -19,19 +19,14 @@ import xarray as xr
 
 from .._core.criteria import choose_epc
 from .._core.curve_datasets import (
-    FRACTION,
     Layout,
-    curve_dataset,
-    curve_variable,
-    label_array,
+    epc_dataset,
     rate_grid,
-    threshold_attrs,
 )
 from .._core.options import NonFinite, Orientation
 from .._core.protocol import (
     AUTO,
     ERROR_ON_MISSING,
-    SAME_TRIALS,
     one_reported_split,
     reported_groups,
     resolve_splits,
@@ -130,7 +125,7 @@ def epc(
                                     for key, g in row.items()})
     rows = eng.solve(lambda eng: _rows(eng, targets, chosen, alpha))
     layout = Layout(trials, targets, with_split=False)
-    return _dataset(trials, layout, rows, alpha, on, targets[0].split, score)
+    return epc_dataset(trials, layout, rows, alpha, "min_weighted", on, targets[0].split, score)
 
 
 def _rows(eng, targets, chosen, alpha) -> dict[str, list]:
@@ -148,36 +143,3 @@ def _rows(eng, targets, chosen, alpha) -> dict[str, list]:
                                    hter.mean(), ex.eer_rocch(), ex.p, ex.n), strict=True):
             out[name].append(v)
     return out
-
-
-def _dataset(trials, layout, rows, alpha, on, apply_to, score) -> xr.Dataset:
-    """The Dataset of :func:`pandas_biosig.epc` (criterion ``"min_weighted"``)."""
-    dims, summ = (*layout.names, "weight"), layout.names
-    curve, summary, var = layout.curve, layout.summary, curve_variable
-    variables = {
-        "threshold": var(dims, curve(rows["threshold"]), **threshold_attrs(trials, score, on=on)),
-        "far": var(dims, curve(rows["far"]), "false acceptance rate (FAR, FMR)", FRACTION),
-        "frr": var(dims, curve(rows["frr"]), "false rejection rate (FRR, FNMR)", FRACTION),
-        "hter": var(dims, curve(rows["hter"]), "half total error rate (FAR + FRR)/2", FRACTION),
-        "value": var(dims, curve(rows["value"]), "weighted error rate a*FAR + (1-a)*FRR", FRACTION),
-        "area": var(summ, summary(rows["area"]), "mean of value over the weight grid", FRACTION),
-        "area_hter": var(summ, summary(rows["area_hter"]), "mean of hter over the weight grid",
-                         FRACTION),
-        "eer": var(summ, summary(rows["eer"]),
-                   f"equal error rate of split {apply_to!r} (ROC convex hull)", FRACTION),
-        "n_genuine": var(summ, summary(rows["n_genuine"], dtype=np.int64, fill=0),
-                         "genuine trials", FRACTION),
-        "n_impostor": var(summ, summary(rows["n_impostor"], dtype=np.int64, fill=0),
-                          "impostor trials", FRACTION),
-    }
-    coords = layout.coords()
-    coords["weight"] = var(("weight",), alpha, "weight a of the 'min_weighted' criterion", FRACTION)
-    chosen_on = apply_to if on is None else on
-    coords["split"] = var((), label_array([apply_to])[0], "split the rates are measured on", "")
-    coords["threshold_split"] = var((), label_array([chosen_on])[0],
-                                    "split the thresholds are chosen on", "")
-    coords["threshold_from"] = var(
-        (), SAME_TRIALS if chosen_on == apply_to else str(chosen_on),
-        "where the thresholds come from: their split, or the reported trials themselves", "")
-    return curve_dataset(variables, coords, kind="epc", trials=trials, criterion="min_weighted",
-                         on=str(chosen_on), apply_to=str(apply_to))

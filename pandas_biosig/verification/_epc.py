@@ -20,20 +20,15 @@ import xarray as xr
 from .._core.counted import expand_counts
 from .._core.criteria import choose_epc
 from .._core.curve_datasets import (
-    FRACTION,
     Layout,
-    curve_dataset,
-    curve_variable,
-    label_array,
+    epc_dataset,
     rate_grid,
-    threshold_attrs,
 )
 from .._core.frames import group_sweep, orientation_sign
 from .._core.options import EPCCriterion, NonFinite, Orientation, ResampleOption
 from .._core.protocol import (
     AUTO,
     ERROR_ON_MISSING,
-    SAME_TRIALS,
     Protocol,
     one_reported_split,
     people,
@@ -241,7 +236,7 @@ def epc(
                                     targets=targets)
     rows = _epc_rows(trials, targets, keys, dev_thr, alpha, criterion, on)
     layout = Layout(trials, targets, with_split=False)
-    return _epc_dataset(trials, layout, rows, alpha, criterion, on, targets[0].split, score)
+    return epc_dataset(trials, layout, rows, alpha, criterion, on, targets[0].split, score)
 
 
 def _epc_rows(trials, targets, keys, dev_thr, alpha, criterion, on) -> dict[str, list]:
@@ -267,48 +262,6 @@ def _epc_rows(trials, targets, keys, dev_thr, alpha, criterion, on) -> dict[str,
 
 
 #: The ``long_name`` of the ``value`` variable, per criterion.
-_VALUE_NAMES = {
-    "min_weighted": "weighted error rate a*FAR + (1-a)*FRR",
-    "precision_recall": "F1 score",
-    "far": "false acceptance rate (FAR)",
-    "frr": "false rejection rate (FRR)",
-}
-
-
-def _epc_dataset(trials, layout, rows, alpha, criterion, on, apply_to, score) -> xr.Dataset:
-    """The EPC Dataset: curves over (groups, ``weight``), summaries over the groups."""
-    dims = (*layout.names, "weight")
-    summ = layout.names
-    curve, summary = layout.curve, layout.summary
-    variables = {
-        "threshold": curve_variable(dims, curve(rows["threshold"]), **threshold_attrs(trials, score, on=on)),
-        "far": curve_variable(dims, curve(rows["far"]), "false acceptance rate (FAR, FMR)", FRACTION),
-        "frr": curve_variable(dims, curve(rows["frr"]), "false rejection rate (FRR, FNMR)", FRACTION),
-        "hter": curve_variable(dims, curve(rows["hter"]), "half total error rate (FAR + FRR)/2", FRACTION),
-        "value": curve_variable(dims, curve(rows["value"]), _VALUE_NAMES[criterion], FRACTION),
-        "area": curve_variable(summ, summary(rows["area"]), "mean of value over the weight grid", FRACTION),
-        "area_hter": curve_variable(summ, summary(rows["area_hter"]), "mean of hter over the weight grid", FRACTION),
-        "eer": curve_variable(
-            summ, summary(rows["eer"]), f"equal error rate of split {apply_to!r} (ROC convex hull)",
-            FRACTION,
-        ),
-        "n_genuine": curve_variable(summ, summary(rows["n_genuine"], dtype=np.int64, fill=0), "genuine trials", FRACTION),
-        "n_impostor": curve_variable(summ, summary(rows["n_impostor"], dtype=np.int64, fill=0), "impostor trials", FRACTION),
-    }
-    coords = layout.coords()
-    coords["weight"] = curve_variable(("weight",), alpha, f"weight a of the {criterion!r} criterion", FRACTION)
-    chosen_on = apply_to if on is None else on
-    coords["split"] = curve_variable((), label_array([apply_to])[0], "split the rates are measured on", "")
-    coords["threshold_split"] = curve_variable((), label_array([chosen_on])[0], "split the thresholds are chosen on", "")
-    coords["threshold_from"] = curve_variable(
-        (), SAME_TRIALS if chosen_on == apply_to else str(chosen_on),
-        "where the thresholds come from: their split, or the reported trials themselves", "")
-    return curve_dataset(
-        variables, coords, kind="epc", trials=trials, criterion=criterion,
-        on=str(chosen_on), apply_to=str(apply_to),
-    )
-
-
 # ------------------------------------------------------------------------- bootstrap bands
 def epc_bootstrap(
     data: pd.DataFrame,
