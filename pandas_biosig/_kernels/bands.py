@@ -19,6 +19,8 @@ from typing import Literal
 
 import numpy as np
 
+from .min_band import max_t
+
 __all__ = [
     "cumulative",
     "far_at_frr",
@@ -131,9 +133,7 @@ def simultaneous_band(values: np.ndarray, estimate: np.ndarray,
     use = np.isfinite(s) & (s > 0) & np.isfinite(est)
     if not use.any():
         return est.copy(), est.copy(), float("nan")
-    dev = np.abs(v[:, use] - est[use]) / s[use]
-    # a replicate without a finite value anywhere (a class drawn empty) has no statistic
-    t = np.max(np.where(np.isfinite(dev), dev, -np.inf), axis=1)
+    t = max_t(v, est, s, use)  # NaN for a replicate without a finite value (a class drawn empty)
     t = t[np.isfinite(t)]
     c = float(np.quantile(t, confidence_level)) if t.size else float("nan")
     s0 = np.where(use, s, 0.0)
