@@ -12,6 +12,7 @@ Three layers of evidence:
 """
 
 import inspect
+import re
 
 import numpy as np
 import pandas as pd
@@ -478,3 +479,12 @@ def test_failures_to_acquire_match_the_in_memory_convention():
     both = dict(common_trials=True, on="dev", apply_to="eval", test="hter_dependent", **kw)
     pd.testing.assert_frame_equal(ddf.biosig.compare(**both), pbs.compare(t, **both),
                                   check_dtype=False)
+
+
+@pytest.mark.parametrize("name", ["eer", "error_rates", "dcf", "summary", "det", "roc",
+                                  "bayes_error", "epc", "compare", "bootstrap"])
+def test_counted_tables_are_refused_by_name(small, name):
+    from pandas_biosig.outofcore._engine import ERROR_COUNT
+
+    with pytest.raises(ValueError, match=re.escape(ERROR_COUNT.format(count="n"))):
+        getattr(ooc, name)(small[1], count="n")
