@@ -85,6 +85,9 @@ GROUP_CASES = {
     "groups_compare_groups": (
         '`compare_groups(group="grp")` (10 subjects per group; its defaults: FMR and FNMR '
         "at the FMR-1e-3 threshold, subject bootstrap of 1,000 replicates, every pair)"),
+    "groups_compare_groups_baseline": (
+        '`compare_groups(group="grp", baseline=0)` (the same, every group against group 0: '
+        "G - 1 pairs)"),
     "groups_group_rates": (
         '`group_rates(group="grp")` (the same table; its defaults: cluster Wilson intervals)'),
     "groups_pad_metrics": (
@@ -203,6 +206,10 @@ def _make_groups(case: str, groups: int):
         demo = _demographic_table(groups)
         return demo, lambda: pbs.compare_groups(demo, group="grp", reference_group="ref_grp",
                                                 seed=0)
+    if case == "groups_compare_groups_baseline":
+        demo = _demographic_table(groups)
+        return demo, lambda: pbs.compare_groups(demo, group="grp", reference_group="ref_grp",
+                                                baseline=0, seed=0)
     if case == "groups_group_rates":
         demo = _demographic_table(groups)
         return demo, lambda: pbs.group_rates(demo, group="grp", reference_group="ref_grp")

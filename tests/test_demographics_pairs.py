@@ -168,3 +168,78 @@ def test_group_rates_of_many_groups_equal_each_group_counted_alone():
             keep = np.bincount(code, minlength=ids.size) > 0
             low, high = _cluster_wilson(e[keep], n[keep], 0.95)
             assert (row[f"{metric}_low"], row[f"{metric}_high"]) == (low, high)
+
+
+def _mirrored(rows: pd.DataFrame) -> pd.DataFrame:
+    """All-pairs rows written as (group_b, group_a): the estimate, the statistic and the
+    interval change sign, the p-value stays."""
+    out = rows.rename(columns={"group_a": "group_b", "group_b": "group_a", "n_a": "n_b",
+                               "n_b": "n_a", "rate_a": "rate_b", "rate_b": "rate_a",
+                               "ci_low": "ci_high", "ci_high": "ci_low"})
+    for col in ("estimate", "statistic", "ci_low", "ci_high"):
+        out[col] = -out[col]
+    return out
+
+
+@pytest.mark.parametrize(("table", "kwargs"), [CASES[0], CASES[3], CASES[5], CASES[7]])
+def test_baseline_rows_equal_the_all_pairs_rows(table, kwargs):
+    """With ``baseline``, every other group against it: G - 1 pairs per family, each row
+    the all-pairs row of the same two groups (mirrored where the baseline comes first);
+    only the adjusted p-values differ (a smaller family)."""
+    data = demographic_table(**table)
+    base = sorted(data["group"].unique())[3]
+    got = pbs.compare_groups(data, baseline=base, **kwargs)
+    every = pbs.compare_groups(data, **kwargs)
+    assert (got["group_b"] == base).all() and (got["group_a"] != base).all()
+    n_fam = every.groupby(["system", "split", "metric"], dropna=False).ngroups
+    assert len(got) == n_fam * (data["group"].nunique() - 1)
+    keys = ["system", "split", "metric", "group_a", "group_b"]
+    direct = every[every["group_b"] == base]
+    flipped = _mirrored(every[every["group_a"] == base])
+    want = pd.concat([direct, flipped]).set_index(keys)
+    mine = got.set_index(keys)
+    cols = ["n_a", "n_b", "rate_a", "rate_b", "estimate", "statistic", "pvalue", "ci_low",
+            "ci_high", "threshold", "fallback_reason"]
+    pd.testing.assert_frame_equal(mine[cols], want.loc[mine.index, cols], check_exact=True)
+    for _, fam in got.groupby(["system", "split"], dropna=False):
+        p_adj, _ = adjust_pvalues(fam["pvalue"].to_numpy(), kwargs.get("adjust", "holm"), 0.05)
+        np.testing.assert_array_equal(fam["pvalue_adj"].to_numpy(), p_adj)
+
+
+def test_a_baseline_that_is_not_a_group_is_named():
+    from pandas_biosig._core.pairwise import ERROR_BASELINE
+
+    data = demographic_table(groups=4)
+    with pytest.raises(ValueError, match=r"baseline='Z' is not one of the groups") as err:
+        pbs.compare_groups(data, baseline="Z", seed=0, n_resamples=20)
+    assert str(err.value).startswith(ERROR_BASELINE.split("{")[0])
+
+
+def test_compare_fairness_baseline_rows_equal_the_all_pairs_rows():
+    data = demographic_table(groups=6, systems=3, seed=3)
+    kw = dict(target=0.1, n_resamples=100, seed=3)
+    every = pbs.compare_fairness(data, **kw)
+    got = pbs.compare_fairness(data, baseline="s2", **kw)
+    assert got[["system_a", "system_b"]].values.tolist() == [["s0", "s2"], ["s1", "s2"]]
+    want = every[every["system_b"] == "s2"].reset_index(drop=True)
+    cols = ["value_a", "value_b", "estimate", "pvalue", "ci_low", "ci_high"]
+    pd.testing.assert_frame_equal(got[cols], want[cols], check_exact=True)
+    with pytest.raises(ValueError, match=r"baseline='s9' is not one of the systems"):
+        pbs.compare_fairness(data, baseline="s9", **kw)
+
+
+def test_clopper_pearson_many_equals_one_at_a_time():
+    """The fallback bounds of many groups come from one vectorised call: the same numbers
+    as the scalar Clopper–Pearson (itself checked against statsmodels)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    from pandas_biosig._core.replicates import clopper_pearson, clopper_pearson_many
+
+    n = np.array([1, 1, 5, 10, 10, 37, 200, 3])
+    k = np.array([0, 1, 2, 0, 10, 5, 199, 3])
+    low, high = clopper_pearson_many(k, n, 0.025)
+    for i in range(n.size):
+        assert (low[i], high[i]) == clopper_pearson(int(k[i]), int(n[i]), 0.025)
+        np.testing.assert_allclose((low[i], high[i]),
+                                   proportion_confint(k[i], n[i], alpha=0.025, method="beta"),
+                                   rtol=1e-12, atol=1e-15)

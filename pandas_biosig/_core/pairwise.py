@@ -69,7 +69,7 @@ SIGNED_STATISTIC = frozenset({
 ERROR_ONE_SYSTEM = (
     "{where} has only one system ({systems}); a comparison needs at least two systems"
 )
-ERROR_BASELINE = "baseline={value!r} is not a system of {where}; its systems: {systems}"
+ERROR_BASELINE = "baseline={value!r} is not one of the {kind} of {where}; its {kind}: {found}"
 ERROR_NOT_PAIRWISE = (
     "expected a pairwise table with columns 'system_a' and 'system_b' (the result of "
     "compare, compare_folds or eer_bound_table); its columns: {found}"
@@ -117,14 +117,16 @@ def in_where(names: Sequence[str], fam: tuple) -> str:
     return f" in {text}" if text else ""
 
 
-def pairs(systems: list, baseline, where: str) -> list[tuple[int, int]]:
-    """Index pairs (a, b) in input order: all unordered pairs, or each system vs baseline."""
+def pairs(systems: list, baseline, where: str, kind: str = "systems") -> list[tuple[int, int]]:
+    """Index pairs (a, b) in input order: all unordered pairs, or each member vs baseline
+    (``kind`` names the members in the error message: systems, groups)."""
     if len(systems) < 2:
         raise ValueError(ERROR_ONE_SYSTEM.format(where=where, systems=systems))
     if baseline is None:
         return list(itertools.combinations(range(len(systems)), 2))
     if baseline not in systems:
-        raise ValueError(ERROR_BASELINE.format(value=baseline, where=where, systems=systems))
+        raise ValueError(ERROR_BASELINE.format(value=baseline, where=where, kind=kind,
+                                               found=systems))
     b = systems.index(baseline)
     return [(a, b) for a in range(len(systems)) if a != b]
 

@@ -722,6 +722,20 @@ def clopper_pearson(errors: float, n: float, alpha: float) -> tuple[float, float
     return low, high
 
 
+def clopper_pearson_many(errors: np.ndarray, n: np.ndarray, alpha: float
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`clopper_pearson` of many rates at once (the same numbers, to the bit)."""
+    from scipy.stats import beta
+
+    errors = np.asarray(errors, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    low, high = np.zeros(errors.shape), np.ones(errors.shape)
+    lo, hi = errors > 0, errors < n
+    low[lo] = beta.ppf(alpha / 2, errors[lo], n[lo] - errors[lo] + 1)
+    high[hi] = beta.ppf(1 - alpha / 2, errors[hi] + 1, n[hi] - errors[hi])
+    return low, high
+
+
 def exact_difference(bounds_a: tuple[float, float], bounds_b: tuple[float, float]
                      ) -> tuple[float, float]:
     """The interval of a − b from intervals of a and of b (each at the Bonferroni share of

@@ -10,6 +10,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
+from .._core import pairwise as _pw
 from .._core.counted import expand_counts
 from .._core.options import Adjust, NonFinite, Orientation
 from .._core.pairwise import adjust_pvalues as _adjust
@@ -63,6 +64,7 @@ def compare_groups(
     on: Hashable | None = AUTO,
     apply_to: Hashable | Sequence[Hashable] | None = AUTO,
     test: TestMethod = "auto",
+    baseline: Hashable | None = None,
     adjust: Adjust | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
@@ -97,6 +99,15 @@ def compare_groups(
         ``reference_subject`` column too, the bootstrap draws the people in both roles,
         one draw for every group of the system (within each group), so two groups' FMRs
         that share references (``impostors="all"``) are resampled together.
+    baseline : group label, optional
+        Compare every other group with this one only: G − 1 pairs instead of
+        G (G − 1) / 2, so the cost follows the number of groups. The other group is
+        ``group_a``, the baseline ``group_b``, so ``estimate`` is rate(group) −
+        rate(baseline). Each row equals the all-pairs row of the same two groups
+        (``estimate`` and the interval negated where the baseline comes first in group
+        order); only the adjusted p-values differ, their family being smaller. A baseline
+        that is not a group with trials of the system raises ``ValueError``
+        (:data:`pandas_biosig._core.pairwise.ERROR_BASELINE`).
     adjust : str or None
         statsmodels ``multipletests`` code; the family is all rows of one (system, split):
         both metrics, every pair.
@@ -160,8 +171,7 @@ def compare_groups(
                 found=[plan.labels[j] for j in present]))
         reps = (_group_replicates(plan, rep, present, rng, n_resamples) if how == _BOOT
                 else None)
-        first, second = np.triu_indices(len(present), 1)  # itertools.combinations' order
-        pa, pb = np.asarray(present)[first], np.asarray(present)[second]
+        pa, pb = _group_pairs(plan, present, baseline, rep.part)
         parts = [(metric, pair_columns(reps, metric, pa, pb, counts, level,
                                        _units(plan, metric)), counts[1])
                  for metric, counts in (("fmr", (fa, n_imp)), ("fnmr", (fr, n_gen)))]
@@ -185,6 +195,20 @@ def compare_groups(
         }
         out.append(cols)
     return _frame_columns(out, COMPARE_GROUPS_COLUMNS)
+
+
+def _group_pairs(plan: _Plan, present: list[int], baseline, part) -> tuple[np.ndarray, np.ndarray]:
+    """Group indices (a, b) of the rows: every pair in group order, or each other group
+    against the baseline."""
+    present_arr = np.asarray(present)
+    if baseline is None:
+        first, second = np.triu_indices(len(present), 1)  # itertools.combinations' order
+        return present_arr[first], present_arr[second]
+    labels = [plan.labels[j] for j in present]
+    b = present[_pw.pairs(labels, baseline, f"system {part.system!r}, split {part.split!r}",
+                              "groups")[0][1]]
+    others = present_arr[present_arr != b]
+    return others, np.full(others.size, b)
 
 
 def _units(plan: _Plan, metric: str) -> str:
@@ -215,13 +239,27 @@ def _group_replicates(plan: _Plan, rep, present, rng, n_resamples) -> dict:
         return _two_way_replicates(rng, n_resamples, plan, [(rep.part, rep.threshold)],
                                    present)[0]
     cc = _cluster_counts(rep.part, rep.threshold, plan.cluster_group.size)
+    members_of = _members(plan.cluster_group, (cc[0] + cc[2]) > 0, len(plan.labels))
     out = {}
     for j in present:
-        members = np.flatnonzero((plan.cluster_group == j) & ((cc[0] + cc[2]) > 0))
+        members = members_of(j)
         reps = _replicates(rng, n_resamples, members, [(cc[3], cc[2]), (cc[1], cc[0])])
         out[j] = {"fmr": (reps[0], int((cc[2][members] > 0).sum())),
                   "fnmr": (reps[1], int((cc[0][members] > 0).sum()))}
     return out
+
+
+def _members(cluster_group: np.ndarray, keep: np.ndarray, k: int):
+    """``members(j)``: the clusters of group ``j`` (of ``k``) where ``keep`` holds,
+    ascending (as ``np.flatnonzero((cluster_group == j) & keep)``), from one sort of all
+    clusters."""
+    idx = np.flatnonzero(keep)
+    idx = idx[np.argsort(cluster_group[idx], kind="stable")]
+    starts = np.searchsorted(cluster_group[idx], np.arange(k + 1))
+
+    def members(j: int) -> np.ndarray:
+        return idx[starts[j]:starts[j + 1]]
+    return members
 
 
 def _fom_values(metric: str, fmr: np.ndarray, fnmr: np.ndarray,
@@ -249,6 +287,7 @@ def compare_fairness(
     target: float = 1e-3,
     on: Hashable | None = AUTO,
     apply_to: Hashable | Sequence[Hashable] | None = AUTO,
+    baseline: Hashable | None = None,
     adjust: Adjust | None = "holm",
     alpha: float = 0.05,
     confidence_level: float = 0.95,
@@ -286,6 +325,11 @@ def compare_fairness(
         Its :math:`\alpha`.
     {common}
     {subject}
+    baseline : system name, optional
+        Compare every other system with this one only, as in :func:`pandas_biosig.compare`:
+        the other system is ``system_a``, the baseline ``system_b``. A baseline that is not
+        a system of a split raises ``ValueError``
+        (:data:`pandas_biosig._core.pairwise.ERROR_BASELINE`).
     adjust : str or None
         statsmodels ``multipletests`` code; the family is all pairs of one split.
     alpha, confidence_level, n_resamples, seed
@@ -356,7 +400,7 @@ def compare_fairness(
         values = {s: float(_fom_values(metric, *est_rates[s], w)) for s in names}
         boots = {s: np.asarray(_fom_values(metric, *rep_rates[s], w)) for s in names}
         rows = []
-        for a, b in itertools.combinations(names, 2):
+        for a, b in _system_pairs(names, baseline, sp):
             est = values[a] - values[b]
             p, lo, hi, why = _paired_difference(boots[a] - boots[b], est, level)
             rows.append(dict(
@@ -376,11 +420,24 @@ def compare_fairness(
     return _frame(out, COMPARE_FAIRNESS_COLUMNS)
 
 
+def _system_pairs(names: list, baseline, sp) -> list[tuple]:
+    """The pairs of systems of a split: all, in input order, or each against the baseline."""
+    if baseline is None:
+        return list(itertools.combinations(names, 2))
+    return [(names[a], names[b]) for a, b in _pw.pairs(names, baseline, f"split {sp!r}")]
+
+
+def _group_sums(plan: _Plan, per_cluster: np.ndarray) -> np.ndarray:
+    """Per group: the sum of a per-cluster count (exact: integer counts below 2**53)."""
+    return np.bincount(plan.cluster_group, weights=per_cluster, minlength=len(plan.labels))
+
+
 def _usable_groups(plan: _Plan, counts: dict, names: list, sp) -> list[int]:
     """The groups with both classes in every system of the split (at least two)."""
-    ok = [j for j in range(len(plan.labels)) if all(
-        counts[s][0][plan.cluster_group == j].sum() > 0 and counts[s][2][plan.cluster_group == j].sum() > 0
-        for s in names)]
+    usable = np.ones(len(plan.labels), dtype=bool)
+    for s in names:
+        usable &= (_group_sums(plan, counts[s][0]) > 0) & (_group_sums(plan, counts[s][2]) > 0)
+    ok = np.flatnonzero(usable).tolist()
     if len(ok) < 2:
         raise SchemaError(ERROR_ONE_GROUP.format(function="compare_fairness",
                                                  where=f" in split {sp!r}",
@@ -402,10 +459,8 @@ def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int]
                  for s in names}
     for s in names:
         c = counts[s]
-        est_rates[s] = (
-            np.array([c[3][plan.cluster_group == j].sum() / c[2][plan.cluster_group == j].sum() for j in ok]),
-            np.array([c[1][plan.cluster_group == j].sum() / c[0][plan.cluster_group == j].sum() for j in ok]),
-        )
+        est_rates[s] = (_group_sums(plan, c[3])[ok] / _group_sums(plan, c[2])[ok],
+                        _group_sums(plan, c[1])[ok] / _group_sums(plan, c[0])[ok])
     if plan.two_way:
         both = _two_way_replicates(rng, n_resamples, plan,
                                    [(r.part, r.threshold) for r in reported], ok)
@@ -414,8 +469,10 @@ def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int]
                 rep_rates[s][0][:, col] = drawn[j]["fmr"][0]
                 rep_rates[s][1][:, col] = drawn[j]["fnmr"][0]
         return est_rates, rep_rates
+    members_of = _members(plan.cluster_group, np.ones(plan.cluster_group.size, dtype=bool),
+                          len(plan.labels))
     for col, j in enumerate(ok):
-        members = np.flatnonzero(plan.cluster_group == j)
+        members = members_of(j)
         cols = []
         for s in names:
             c = counts[s]

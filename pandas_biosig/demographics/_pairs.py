@@ -18,6 +18,7 @@ from .._core.replicates import (
     FALLBACK_DIFFERENCE,
     bootstrap_pvalue,
     clopper_pearson,
+    clopper_pearson_many,
     constant_replicates,
     exact_difference,
 )
@@ -171,7 +172,19 @@ class _Fallback:
                                            self.level)
         return self.bounds[j]
 
+    def _prefetch(self, groups: np.ndarray) -> None:
+        """The bounds of the groups not yet computed, in one vectorised call."""
+        new = [j for j in np.unique(groups).tolist() if j not in self.bounds]
+        if not new:
+            return
+        err, tot = self.counts
+        units = np.array([self.reps[j][self.metric][1] for j in new], dtype=np.float64)
+        rate = err[new] / tot[new]
+        low, high = clopper_pearson_many(np.round(rate * units), units, (1 - self.level) / 2)
+        self.bounds.update(zip(new, zip(low.tolist(), high.tolist(), strict=True), strict=True))
+
     def store(self, idx, a, b, value, est, out, why) -> None:
+        self._prefetch(np.concatenate((a, b)))
         ba = np.array([self._bounds(j) for j in a]).reshape(-1, 2)
         bb = np.array([self._bounds(j) for j in b]).reshape(-1, 2)
         out["ci_low"][idx] = ba[:, 0] - bb[:, 1]  # exact_difference
