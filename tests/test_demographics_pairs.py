@@ -243,3 +243,21 @@ def test_clopper_pearson_many_equals_one_at_a_time():
         np.testing.assert_allclose((low[i], high[i]),
                                    proportion_confint(k[i], n[i], alpha=0.025, method="beta"),
                                    rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("references", [False, True])
+@pytest.mark.parametrize("function", [pbs.compare_fairness, pbs.compare_groups])
+def test_a_split_resamples_only_the_people_with_trials_in_it(function, references):
+    """The eval rows of a table whose dev split holds other people are the rows of the
+    eval trials alone: people without a trial in the split are never drawn into it."""
+    t = demographic_table(groups=5, subjects=6, systems=2, references=references, seed=4)
+    if references:  # a reference of the same split as its probe
+        sub = t["subject"] % 100
+        t["reference_subject"] = np.where(t["label"], t["subject"],
+                                          t["reference_group"].astype(int) * 100 + (sub + 2) % 6)
+    t["split"] = np.where(t["subject"] % 2 == 0, "dev", "eval")
+    kw = dict(threshold=0.8, n_resamples=100, seed=3, apply_to="eval", on=None)
+    both = function(t, **kw)
+    alone = function(t[t["split"] == "eval"], **kw)
+    assert both["resample"].eq("two_way" if references else "subject").all()
+    pd.testing.assert_frame_equal(both, alone, check_exact=True)

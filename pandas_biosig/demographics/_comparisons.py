@@ -469,8 +469,10 @@ def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int]
                 rep_rates[s][0][:, col] = drawn[j]["fmr"][0]
                 rep_rates[s][1][:, col] = drawn[j]["fnmr"][0]
         return est_rates, rep_rates
-    members_of = _members(plan.cluster_group, np.ones(plan.cluster_group.size, dtype=bool),
-                          len(plan.labels))
+    held = np.zeros(plan.cluster_group.size, dtype=bool)  # subjects with trials here
+    for s in names:
+        held |= (counts[s][0] + counts[s][2]) > 0
+    members_of = _members(plan.cluster_group, held, len(plan.labels))
     for col, j in enumerate(ok):
         members = members_of(j)
         cols = []
