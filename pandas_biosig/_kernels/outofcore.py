@@ -476,7 +476,10 @@ class ExactSweep:
                 self.needs.add(int(self.scores.lo[b]))
         return self.sweep.rates_at_threshold(t)
 
-    def _min_criterion(self, crit_of) -> tuple[float, OperatingPoint]:
+    def min_criterion(self, crit_of) -> tuple[float, OperatingPoint]:
+        """``(minimum, point)`` of ``crit_of(far, frr)`` over the operating points (ties:
+        the smaller FAR + FRR, then the higher threshold), the bins that could hide a
+        smaller value marked as needed (exact once they are read)."""
         sw = self.sweep
         u, fa, fr, *_ = sw.candidates()
         far = fa / sw.n
@@ -499,10 +502,10 @@ class ExactSweep:
         return float(best), op
 
     def min_weighted(self, weight: float) -> OperatingPoint:
-        return self._min_criterion(lambda far, frr: weight * far + (1.0 - weight) * frr)[1]
+        return self.min_criterion(lambda far, frr: weight * far + (1.0 - weight) * frr)[1]
 
     def min_dcf(self, p_target: float, c_miss: float, c_fa: float):
-        return self._min_criterion(
+        return self.min_criterion(
             lambda far, frr: c_miss * p_target * frr + c_fa * (1.0 - p_target) * far
         )
 

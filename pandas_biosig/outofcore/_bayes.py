@@ -96,7 +96,7 @@ def bayes_error(
         for g in eng.trials.groups:
             ex = eng.sweep(g.key)
             # the kernel's criterion, pi * FRR + (1 - pi) * FAR, one prior at a time
-            mins = np.array([ex._min_criterion(lambda far, frr, a=a, b=b: a * frr + b * far)[0]
+            mins = np.array([ex.min_criterion(lambda far, frr, a=a, b=b: a * frr + b * far)[0]
                              for a, b in zip(pi, pi_bar, strict=True)])
             if actual:
                 a_fa, a_fr = ex.rates_at_threshold(-plo)
