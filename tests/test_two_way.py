@@ -302,3 +302,24 @@ def test_group_rates_two_way_interval_is_wilson_on_the_two_way_design():
     # the FNMR: a genuine trial has one person, the subjects' interval either way
     one = pbs.group_rates(t.drop(columns="reference_subject"), target=0.05)
     np.testing.assert_allclose(r[["fnmr_low", "fnmr_high"]], one[["fnmr_low", "fnmr_high"]])
+
+
+@pytest.mark.parametrize("density", ["dense", "sparse", "probe only"])
+def test_pair_sums_equal_the_weighted_cells(density):
+    """The bilinear sums of the two-way bootstrap equal, to the bit, the cells weighted
+    one by one with people_weights and summed (integer multiplicities and values)."""
+    from pandas_biosig._kernels.fairness import cluster_weights
+    from pandas_biosig._kernels.resample import PairSums, people_weights
+
+    rng = np.random.default_rng(5)
+    people = 40
+    cells = 600 if density == "dense" else 25
+    probe = rng.integers(0, 12, cells) * 2  # a subset of the people, in any order
+    reference = None if density == "probe only" else rng.integers(0, people, cells)
+    values = np.column_stack((rng.integers(0, 3, cells), rng.integers(1, 9, cells)))
+    mult = cluster_weights(rng, people, 50).astype(np.float64)
+    sums = PairSums(probe, reference, values)
+    assert (isinstance(sums.matrices[0], np.ndarray)) == (density != "sparse")
+    w = people_weights(mult, probe, reference)
+    for got, v in zip(sums(mult), values.T, strict=True):
+        np.testing.assert_array_equal(got, w @ v.astype(np.float64))

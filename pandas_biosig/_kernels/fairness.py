@@ -31,6 +31,7 @@ __all__ = [
     "gini",
     "inequity_rate",
     "ratio",
+    "ratio_of_sums",
     "spread",
     "stratified_weights",
     "weighted_rates",
@@ -154,8 +155,14 @@ def weighted_rates(weights: np.ndarray, errors: np.ndarray, trials: np.ndarray) 
     replicate drew no trial."""
     e = weights @ np.asarray(errors, dtype=np.float64)
     n = weights @ np.asarray(trials, dtype=np.float64)
+    return ratio_of_sums(e, n)
+
+
+def ratio_of_sums(errors: np.ndarray, trials: np.ndarray) -> np.ndarray:
+    """``errors / trials`` of every replicate's weighted sums; NaN where a replicate drew
+    no trial."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(n > 0, e / np.where(n > 0, n, 1.0), np.nan)
+        return np.where(trials > 0, errors / np.where(trials > 0, trials, 1.0), np.nan)
 
 
 def effective_size(errors, trials) -> tuple[float, float, int]:

@@ -26,6 +26,7 @@ from .rocch import pav, rocch_eer
 __all__ = [
     "HullReplicates",
     "LazyPrefix",
+    "PairSums",
     "acceleration",
     "bca_interval",
     "cluster_counts",
@@ -81,6 +82,54 @@ def people_weights(mult: np.ndarray, probe: np.ndarray, reference: np.ndarray | 
     if genuine is not None:
         other = np.where(genuine, 1, other)
     return w * other
+
+
+class PairSums:
+    """Per-replicate sums over the cells of a two-way table, without the cells' weights.
+
+    A cell ``c`` pairs a probe person ``probe[c]`` with a reference person
+    ``reference[c]`` (for a genuine cell, ``reference=None``: the probe alone) and holds
+    ``values[c]`` (one column per quantity: errors, trials). Under multiplicities ``M`` of
+    the people (one row per replicate) its weight is ``M[probe] * M[reference]``
+    (:func:`people_weights`), so each quantity's sum is the bilinear form
+    :math:`m_p^\top V m_r`, ``V`` the probes × references matrix of the values: a
+    matrix product (dense where the cells fill at least a quarter of it, else sparse)
+    instead of a replicates × cells array of weights. With integer multiplicities and
+    values every partial sum is an integer, exact in floating point below 2**53, so the
+    sums equal those of :func:`people_weights` to the bit.
+    """
+
+    def __init__(self, probe: np.ndarray, reference: np.ndarray | None, values: np.ndarray):
+        values = np.asarray(values, dtype=np.float64).reshape(len(probe), -1)
+        self.probes, pi = np.unique(probe, return_inverse=True)
+        if reference is None:  # the probe's multiplicity alone: per-person sums
+            self.refs = None
+            self.matrices = [np.bincount(pi.reshape(-1), weights=v, minlength=self.probes.size)
+                             for v in values.T]
+            return
+        self.refs, ri = np.unique(reference, return_inverse=True)
+        self.matrices = [_matrix(v, pi.reshape(-1), ri.reshape(-1),
+                                 (self.probes.size, self.refs.size)) for v in values.T]
+
+    def __call__(self, mult: np.ndarray) -> list[np.ndarray]:
+        """Each quantity's sum under every row of ``mult`` (replicates × people)."""
+        mp = np.ascontiguousarray(mult[:, self.probes])
+        if self.refs is None:
+            return [mp @ v for v in self.matrices]
+        mr = mult[:, self.refs]
+        return [np.einsum("ij,ij->i", np.asarray(mp @ v), mr) for v in self.matrices]
+
+
+def _matrix(v: np.ndarray, rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int]):
+    """The matrix of the values ``v`` at ``(rows, cols)`` (repeated cells summed): dense
+    where its nonzero cells fill at least a quarter of it, else sparse (CSR)."""
+    nonzero = v != 0
+    if shape[0] * shape[1] <= 4 * int(np.count_nonzero(nonzero)) + 64:
+        return np.bincount(rows * shape[1] + cols, weights=v,
+                           minlength=shape[0] * shape[1]).reshape(shape)
+    from scipy.sparse import csr_array
+
+    return csr_array((v[nonzero], (rows[nonzero], cols[nonzero])), shape=shape)
 
 
 class LazyPrefix:

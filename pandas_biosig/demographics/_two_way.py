@@ -30,13 +30,13 @@ code set.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .._kernels import fairness as _fair
 from .._kernels.cluster import cluster_design, wilson_interval
-from .._kernels.resample import people_weights
+from .._kernels.resample import PairSums
 from ._plan import _BLOCK, _errors, _Part, _Plan
 
 __all__ = ["fmr_intervals", "replicates"]
@@ -89,6 +89,7 @@ class _Cells:
     trials: np.ndarray
     errors: np.ndarray
     bounds: np.ndarray
+    sums: dict = field(default_factory=dict)  # group: its PairSums, built on first use
 
     def _cls(self, j: int, genuine: bool) -> slice:
         return slice(self.bounds[2 * j + genuine], self.bounds[2 * j + genuine + 1])
@@ -96,12 +97,17 @@ class _Cells:
     def rates(self, mult: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray]:
         """Group j's FMR and FNMR under each row of people multiplicities ``mult`` (an
         impostor cell weighs the product of its two people's, a genuine cell its
-        subject's)."""
-        imp, gen = self._cls(j, False), self._cls(j, True)
-        w = people_weights(mult, self.probe[imp], self.reference[imp])
-        fmr = _fair.weighted_rates(w, self.errors[imp], self.trials[imp])
-        w = people_weights(mult, self.probe[gen])
-        return fmr, _fair.weighted_rates(w, self.errors[gen], self.trials[gen])
+        subject's: :func:`~pandas_biosig._kernels.resample.people_weights`, summed as
+        a bilinear form by :class:`~pandas_biosig._kernels.resample.PairSums`)."""
+        if j not in self.sums:
+            imp, gen = self._cls(j, False), self._cls(j, True)
+            self.sums[j] = (
+                PairSums(self.probe[imp], self.reference[imp],
+                         np.column_stack((self.errors[imp], self.trials[imp]))),
+                PairSums(self.probe[gen], None,
+                         np.column_stack((self.errors[gen], self.trials[gen]))))
+        imp_sums, gen_sums = self.sums[j]
+        return _fair.ratio_of_sums(*imp_sums(mult)), _fair.ratio_of_sums(*gen_sums(mult))
 
     def held(self, j: int) -> tuple[int, int]:
         """How many people hold group j's impostor cells (probes and references), and how
