@@ -82,6 +82,9 @@ GROUP_CASES = {
     "groups_eer_shuffled": '`eer(by="grp")`, rows in random order',
     "groups_summary_shuffled": '`summary(by="grp")`, rows in random order',
     "groups_bootstrap": '`bootstrap(by="grp")` (its defaults: threshold EER, 1,000 replicates)',
+    "groups_bootstrap_subjects": (
+        '`bootstrap(by="grp")` with a subject column (10 subjects per group; subjects '
+        "resampled, threshold EER, 1,000 replicates)"),
     "groups_compare_groups": (
         '`compare_groups(group="grp")` (10 subjects per group; its defaults: FMR and FNMR '
         "at the FMR-1e-3 threshold, subject bootstrap of 1,000 replicates, every pair)"),
@@ -206,6 +209,9 @@ def _make_groups(case: str, groups: int):
         demo = _demographic_table(groups)
         return demo, lambda: pbs.compare_groups(demo, group="grp", reference_group="ref_grp",
                                                 seed=0)
+    if case == "groups_bootstrap_subjects":
+        demo = _demographic_table(groups)
+        return demo, lambda: pbs.bootstrap(demo, by="grp", seed=0)
     if case == "groups_compare_groups_baseline":
         demo = _demographic_table(groups)
         return demo, lambda: pbs.compare_groups(demo, group="grp", reference_group="ref_grp",

@@ -35,6 +35,7 @@ from .criteria import bounded_point, eer_point, min_dcf_point, min_weighted_poin
 from .options import Alternative, BootstrapMetric
 from .progress import progress_bar
 from .protocol import AUTO, PEOPLE, RESAMPLE, people, subject_clusters
+from .replicate_blocks import class_weights
 from .results import ConfidenceInterval, TestResult
 from .schema import BiosigWarning, Group, SchemaError, check_option
 from .validation import check_confidence_level, check_n_resamples
@@ -163,10 +164,7 @@ class Replicates:
             wn = uniform_counts(rng, sw.n, n_neg)
             wp = uniform_counts(rng, sw.p, total - n_neg)
             return reweighted_or_none(sw, wn, wp)
-        w = people_weights(uniform_counts(rng, self.n_clusters), self.clusters, self.reference,
-                           self.group.genuine)
-        neg_order, pos_order = self.perm
-        return reweighted_or_none(sw, w[neg_order], w[pos_order])
+        return reweighted_or_none(sw, *class_weights(self, uniform_counts(rng, self.n_clusters)))
 
 
 def reweighted_or_none(sw: Sweep, wn: np.ndarray, wp: np.ndarray) -> Sweep | None:

@@ -32,6 +32,7 @@ from .._core.options import (
     ResampleOption,
 )
 from .._core.protocol import AUTO, PEOPLE, Protocol, Resolved, group_where
+from .._core.replicate_blocks import block_applies, block_values
 from .._core.replicates import (
     FIXED_THRESHOLD_METRICS,
     LOCAL_METRICS,
@@ -355,14 +356,17 @@ def _group_row(r: Resolved, f, metric, unit, method, n_resamples, confidence_lev
     estimate = f(sw, t)
     hull = HullReplicates(sw) if metric == "eer_rocch" and unit == "label" else None
     reps = None if hull else Replicates(g, sw, unit, lazy=metric in LOCAL_METRICS)
-    values = np.empty(n_resamples)
-    empty = 0
-    for i in range(n_resamples):
-        # the hull EER needs the replicate's hull near the crossing only
-        rep = hull.draw(rng) if hull else cast(Replicates, reps).draw(rng)
-        empty += rep is None  # a class drawn empty: no metric
-        values[i] = rep if hull else (math.nan if rep is None else f(rep, t))
-        tick(done + i + 1)
+    if block_applies(reps, metric):  # people: drawn one by one, read a block at a time
+        values, empty = block_values(cast(Replicates, reps), metric, t, n_resamples, rng,
+                                     tick, done)
+    else:
+        values, empty = np.empty(n_resamples), 0
+        for i in range(n_resamples):
+            # the hull EER needs the replicate's hull near the crossing only
+            rep = hull.draw(rng) if hull else cast(Replicates, reps).draw(rng)
+            empty += rep is None  # a class drawn empty: no metric
+            values[i] = rep if hull else (math.nan if rep is None else f(rep, t))
+            tick(done + i + 1)
     low, high = _bounds(method, values, estimate, confidence_level, reps, r, f, metric, unit)
     return dict(
         _empty=empty,
