@@ -112,3 +112,27 @@ def test_by_rows_equal_each_group_alone(metric, references):
     pd.testing.assert_frame_equal(every[cols], pd.concat(alone, ignore_index=True)[cols],
                                   check_exact=True)
     assert every["resample"].eq("two_way" if references else "subject").all()
+
+
+@pytest.mark.parametrize("metric", ["eer_threshold", "eer_interpolated"])
+@pytest.mark.parametrize("unit", ["label", "trial", "subject", "two_way"])
+def test_the_paired_block_equals_the_pairs_one_by_one(metric, unit):
+    """The paired bootstrap of an EER difference, a block at a time, equals the
+    replicates drawn and read one by one (every resampling unit)."""
+    from pandas_biosig._core.replicate_blocks import paired_block_deltas
+    from pandas_biosig._core.replicates import PairedResampler
+
+    data = people_table(seed=7, groups=1, references=unit == "two_way", decimals=0)
+    other = data.assign(system="t", score=data["score"] + np.round(
+        np.random.default_rng(1).normal(0, 0.5, len(data)), 0))
+    a, b = validate_trials(pd.concat([data, other], ignore_index=True)).groups
+    res = PairedResampler([a, b], unit)
+    f = metric_function(metric, target=None, p_target=0.01, c_miss=1.0, c_fa=1.0)
+    rng = np.random.default_rng(4)
+    want = []
+    for _ in range(250):
+        pair = res.sweeps_for(res.weights(rng))
+        want.append(math.nan if pair is None else f(pair[0], 0.0) - f(pair[1], 0.0))
+    got, empty = paired_block_deltas(res, metric, 250, np.random.default_rng(4), None)
+    np.testing.assert_array_equal(got, np.array(want))
+    assert empty == int(np.isnan(want).sum())

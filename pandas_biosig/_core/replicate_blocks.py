@@ -24,12 +24,18 @@ from .._kernels.resample import people_weights, uniform_counts
 from .protocol import PEOPLE
 
 if TYPE_CHECKING:
-    from .replicates import Replicates
+    from .replicates import PairedResampler, Replicates
 
-__all__ = ["BLOCK_METRICS", "block_applies", "block_values", "class_weights"]
+__all__ = ["BLOCK_METRICS", "PAIRED_BLOCK_METRICS", "block_applies", "block_values",
+           "class_weights", "paired_block_deltas"]
 
 #: Metrics whose people replicates are read a block at a time.
 BLOCK_METRICS = {"eer_threshold", "eer_interpolated", "far", "frr", "hter"}
+
+
+#: Metrics of the paired bootstrap read a block at a time (the rates at fixed thresholds
+#: have their own cell-count path).
+PAIRED_BLOCK_METRICS = {"eer_threshold", "eer_interpolated"}
 
 
 def class_weights(reps: Replicates, mult: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -66,3 +72,27 @@ def block_values(reps: Replicates, metric: str, t: float, n_resamples: int,
             values[a:b] = far if metric == "far" else frr if metric == "frr" else (far + frr) / 2
         tick(done + b)
     return values, int(np.isnan(values).sum())
+
+
+def paired_block_deltas(res: PairedResampler, metric: str, n_resamples: int,
+                        rng: np.random.Generator, tick: Callable[[int], None] | None
+                        ) -> tuple[np.ndarray, int]:
+    """``(deltas, empty)`` of the paired bootstrap of an EER: metric(A) - metric(B) of
+    ``n_resamples`` replicates whose trial multiplicities are drawn one after another
+    (:meth:`PairedResampler.weights <pandas_biosig._core.replicates.PairedResampler.weights>`,
+    any unit), NaN where a system's replicate drew a class empty, and how many did."""
+    method = "interpolated" if metric == "eer_interpolated" else "threshold"
+    deltas = np.empty(n_resamples)
+    empty = 0
+    step = block_rows(2 * res.groups[0].genuine.size)
+    for a in range(0, n_resamples, step):
+        b = min(n_resamples, a + step)
+        w = np.stack([res.weights(rng) for _ in range(b - a)])
+        sweeps = [ReplicateSweeps(sw, w[:, neg], w[:, pos])
+                  for sw, (neg, pos) in zip(res.sweeps, res.perms, strict=True)]
+        void = sweeps[0].empty | sweeps[1].empty
+        deltas[a:b] = np.where(void, np.nan, sweeps[0].eer(method) - sweeps[1].eer(method))
+        empty += int(void.sum())
+        if tick is not None:
+            tick(b)
+    return deltas, empty

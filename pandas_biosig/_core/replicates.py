@@ -35,7 +35,7 @@ from .criteria import bounded_point, eer_point, min_dcf_point, min_weighted_poin
 from .options import Alternative, BootstrapMetric
 from .progress import progress_bar
 from .protocol import AUTO, PEOPLE, RESAMPLE, people, subject_clusters
-from .replicate_blocks import class_weights
+from .replicate_blocks import PAIRED_BLOCK_METRICS, class_weights, paired_block_deltas
 from .results import ConfidenceInterval, TestResult
 from .schema import BiosigWarning, Group, SchemaError, check_option
 from .validation import check_confidence_level, check_n_resamples
@@ -499,15 +499,17 @@ def bootstrap_difference(
         return bootstrap_result(est, deltas, alternative, n=a.genuine.size, df=df)
     res = PairedResampler([a, b], resample)
     est = f(res.sweeps[0], thresholds[0]) - f(res.sweeps[1], thresholds[1])
-    deltas = np.empty(n_resamples)
-    empty = 0
-    for i in range(n_resamples):
-        pair = res.sweeps_for(res.weights(rng))
-        empty += pair is None
-        deltas[i] = math.nan if pair is None else (
-            f(pair[0], thresholds[0]) - f(pair[1], thresholds[1]))
-        if tick is not None:
-            tick(i + 1)
+    if metric in PAIRED_BLOCK_METRICS:  # drawn one by one, read a block at a time
+        deltas, empty = paired_block_deltas(res, cast(str, metric), n_resamples, rng, tick)
+    else:
+        deltas, empty = np.empty(n_resamples), 0
+        for i in range(n_resamples):
+            pair = res.sweeps_for(res.weights(rng))
+            empty += pair is None
+            deltas[i] = math.nan if pair is None else (
+                f(pair[0], thresholds[0]) - f(pair[1], thresholds[1]))
+            if tick is not None:
+                tick(i + 1)
     warn_empty_replicates([(f"systems {a.system!r} and {b.system!r}", empty)], n_resamples,
                           resample)
     return bootstrap_result(est, deltas, alternative, n=a.genuine.size)
