@@ -592,3 +592,30 @@ def test_epc_weight_may_be_a_number(example):
     one = epc(example, weight=0.5)
     assert one.equals(epc(example, weight=[0.5]))
     assert one.sizes["weight"] == 1
+
+
+@pytest.mark.parametrize("kind", ["det", "roc"])
+def test_many_groups_equal_each_group_alone(kind):
+    """With many groups the hull EER and the AUC come from the segmented engine's
+    vectorised passes (a group too large for it from its own sweep): every group's
+    Dataset equals that of its trials alone, to the bit, with ties and splits."""
+    rng = np.random.default_rng(8)
+    sizes = np.r_[rng.integers(4, 60, 40), 70_000]  # the last one past SMALL_GROUP
+    grp = np.repeat(np.arange(sizes.size), sizes)
+    n = grp.size
+    within = np.arange(n) - np.repeat(np.r_[0, np.cumsum(sizes)[:-1]], sizes)
+    genuine = np.where(within < 4, within < 2, rng.random(n) < 0.3)  # both classes ...
+    df = pd.DataFrame({"system": "s", "site": grp, "trial": np.arange(n), "label": genuine,
+                       "score": np.round(rng.normal(genuine * 2.0, 1.0), 1),
+                       "split": np.where(within % 2 == 0, "dev", "eval")})  # ... per split
+    ds = getattr(curves, kind)(df, by="site")
+    for g in (0, 7, 39, 40):
+        alone = getattr(curves, kind)(df[df["site"] == g])
+        for var in ("eer", "auc", "n_genuine"):
+            np.testing.assert_array_equal(ds[var].sel(site=g).values, alone[var].values)
+        for split in ("dev", "eval"):
+            m = alone.sizes["point"]
+            axis = "frr" if kind == "det" else "tpr"
+            np.testing.assert_array_equal(
+                ds[axis].sel(site=g, split=split, system="s").values[:m],
+                alone[axis].sel(split=split, system="s").values)

@@ -85,6 +85,11 @@ class Engine:
             self._sweeps[i] = group_sweep(self.group(i))
         return self._sweeps[i]
 
+    def sweeps_given(self, sweeps: list) -> None:
+        """Take the large groups' sweeps from ``sweeps`` (every group's, in group order)
+        instead of sorting them again."""
+        self._sweeps.update((int(i), sweeps[i]) for i in self.big)
+
     def each(self, small: Callable, big: Callable, key=None) -> tuple[np.ndarray, ...]:
         """Per-group arrays: ``small(segments)`` gives a tuple of arrays over the small
         groups, ``big(sweep, i)`` a tuple of scalars for one large group ``i``; cached

@@ -33,7 +33,9 @@ from .._core.curve_datasets import (
 from .._core.frames import group_sweep, orientation_sign
 from .._core.options import NonFinite, Orientation
 from .._core.schema import Trials, validate_trials
+from .._core.segmented import Engine, uses_engine
 from .._kernels import curves as _k
+from .._kernels import segment_stats
 
 __all__ = ['bayes_error', 'det', 'det_grid', 'ppndf', 'roc', 'rocch']
 
@@ -56,10 +58,7 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
     # where the genuine scores fall among the impostor scores: one search per sweep, read
     # by the AUC, the curve's length and the merge
     ats = [_k.placement(sw) for sw in sweeps]
-    eer = [sw.eer_rocch() for sw in sweeps]
-    auc = [_k.auc(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
-    for sw in sweeps:  # free what a pooled hull cached before the curves are allocated
-        sw._positions = sw._cand = sw._pav = None
+    eer, auc = _hull_eer_and_auc(trials, sweeps, ats)
     # each curve carries its own axes: (FAR, FRR) for the DET, (FAR, TPR) for the ROC
     axis = "frr" if kind == "det" else "tpr"
     if grid is None:
@@ -106,6 +105,23 @@ def _roc_dataset(trials: Trials, grid: np.ndarray | None, *, kind: str, score: s
         ("point",), pd.RangeIndex(length), "operating point, accept-all first", fraction
     )
     return curve_dataset(variables, coords, kind=kind, trials=trials, points=points)
+
+
+def _hull_eer_and_auc(trials: Trials, sweeps: list, ats: list) -> tuple:
+    """Each group's hull EER and AUC: many small groups in the segmented engine's
+    vectorised passes (the large ones from their sweeps), else from each sweep; the same
+    numbers, to the bit."""
+    if uses_engine(trials):
+        eng = Engine(trials)
+        eng.sweeps_given(sweeps)
+        return eng.each(lambda sg: (segment_stats.rocch_eer(sg, segment_stats.hull(sg)),
+                                    segment_stats.auc(sg)),
+                        lambda sw, i: (sw.eer_rocch(), _k.auc(sw, ats[i])))
+    eer = [sw.eer_rocch() for sw in sweeps]
+    auc = [_k.auc(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
+    for sw in sweeps:  # free what a pooled hull cached before the curves are allocated
+        sw._positions = sw._cand = sw._pav = None
+    return eer, auc
 
 
 def _exact_curves(trials: Trials, layout: Layout, sweeps: list, ats: list, axis: str) -> dict:
