@@ -424,6 +424,11 @@ def ppndf(x):
 
 
 # --------------------------------------------------------------------------------- EPC
+#: Above this many genuine scores the ``"min_weighted"`` EPC thresholds are chosen one
+#: weight at a time (the weights x candidates array of one pass would cost more).
+_WEIGHTED_LOOP = 2048
+
+
 def _pick(crit: np.ndarray, total: np.ndarray, index: np.ndarray) -> np.ndarray:
     """Row-wise SPEC §2 tie rule: the smallest ``crit``, then the smallest ``total``, then
     the largest ``index`` (the highest threshold). All arrays are (weights, candidates)."""
@@ -458,7 +463,10 @@ def select_thresholds(sweep: Sweep, weights, criterion: str) -> np.ndarray:
     Candidates are bob.measure's thresholds (one per operating point); ties on the
     criterion go to the smaller FAR + FRR, then to the higher threshold (SPEC §2).
 
-    - ``"min_weighted"``: :meth:`Sweep.min_weighted` per weight (eq. 10);
+    - ``"min_weighted"``: :meth:`Sweep.min_weighted` of each weight (eq. 10): for a
+      sweep of at most :data:`_WEIGHTED_LOOP` genuine scores every weight in one pass
+      over the candidates (the same choice; a Python step per weight would cost more
+      than the arithmetic), else one weight at a time;
     - ``"precision_recall"``: minimize ``-(a * precision + (1 - a) * recall)`` (eq. 11),
       precision 0 where nothing is accepted;
     - ``"far"``: minimize ``|a - FAR|`` (eq. 12), over every operating point;
@@ -471,7 +479,7 @@ def select_thresholds(sweep: Sweep, weights, criterion: str) -> np.ndarray:
     if criterion not in EPC_CRITERIA:
         raise ValueError(f"criterion={criterion!r} is not one of {list(EPC_CRITERIA)}")
     alpha = np.atleast_1d(np.asarray(weights, dtype=np.float64))
-    if criterion == "min_weighted":
+    if criterion == "min_weighted" and sweep.pos.size > _WEIGHTED_LOOP:
         return np.array([sweep.min_weighted(float(a)).threshold for a in alpha])
     if criterion == "far":
         pts = roc_points(sweep)
@@ -485,17 +493,22 @@ def select_thresholds(sweep: Sweep, weights, criterion: str) -> np.ndarray:
     total = far + frr
     if criterion == "frr":
         return sweep.threshold_for(u[_nearest_level(frr, total, alpha)])
-    tp = sweep.p - fr
-    accepted = tp + fa
-    with np.errstate(invalid="ignore", divide="ignore"):
-        precision = np.where(accepted > 0, tp / np.maximum(accepted, 1), 0.0)
-    recall = tp / sweep.p
+    if criterion == "min_weighted":  # Sweep.min_weighted of every weight at once
+        first, second = far, frr
+    else:
+        tp = sweep.p - fr
+        accepted = tp + fa
+        with np.errstate(invalid="ignore", divide="ignore"):
+            first = np.where(accepted > 0, tp / np.maximum(accepted, 1), 0.0)  # precision
+        second = tp / sweep.p  # recall
     index = np.arange(u.size)
     rows = max(1, _CHUNK // max(u.size, 1))
     chosen = np.empty(alpha.size, dtype=np.intp)
     for lo in range(0, alpha.size, rows):
         a = alpha[lo : lo + rows, None]
-        crit = -(a * precision + (1.0 - a) * recall)
+        crit = a * first + (1.0 - a) * second
+        if criterion != "min_weighted":
+            crit = -crit
         chosen[lo : lo + rows] = _pick(crit, np.broadcast_to(total, crit.shape), index)
     return sweep.threshold_for(u[chosen])
 
