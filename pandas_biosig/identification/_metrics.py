@@ -44,10 +44,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import stats
 from .._core.counted import REASON_IDENTIFICATION, refuse_counts
 from .._core.options import Orientation
 from .._core.protocol import AUTO, Protocol, check_policy
+from .._core.results import binomial_intervals
 from .._core.schema import by_columns, check_option
 from .._core.validation import check_confidence_level, check_count
 from .._kernels import identification as _k
@@ -58,7 +58,6 @@ from ._search import (
     _fill_doc,
     _frame,
     _Grid,
-    _largest_rank,
     _rank_list,
     _require_mated,
     _require_unmated,
@@ -222,28 +221,50 @@ def probe_ranks(
         data, by=by, system=system, probe=probe, reference=reference, score=score,
         mate=mate, orientation=orientation, nonfinite=nonfinite,
     )
-    bodies = []
-    for g in s.groups:
-        st = g.stats
-        bodies.append(
-            pd.DataFrame(
-                {
-                    "probe": g.probes,
-                    "mated": st.mated,
-                    "n_references": st.n_references.astype(np.int64),
-                    "n_mates": st.n_mates.astype(np.int64),
-                    "mate_score": s.sign * st.mate_score,
-                    "nonmate_score": s.sign * st.nonmate_score,
-                    "rank": st.rank,
-                }
-            )
-        )
-    keys = s.key_frame(s.groups, [len(g.probes) for g in s.groups])
-    out = pd.concat([keys, pd.concat(bodies, ignore_index=True)], axis=1)
+    st = s.stats
+    assert st is not None and s.offsets is not None  # every group's probes, in one
+    body = pd.DataFrame(
+        {
+            "probe": s.labels,
+            "mated": st.mated,
+            "n_references": st.n_references.astype(np.int64),
+            "n_mates": st.n_mates.astype(np.int64),
+            "mate_score": s.sign * st.mate_score,
+            "nonmate_score": s.sign * st.nonmate_score,
+            "rank": st.rank,
+        }
+    )
+    keys = s.key_frame(s.groups, np.diff(s.offsets))
+    out = pd.concat([keys, body], axis=1)
     return out[[*s.by, *PROBE_RANK_COLUMNS]]
 
 
 # --------------------------------------------------------------------------- CMC
+def _search_counts(s, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(largest rank, mated probes, unmated probes)`` of every group (as
+    :func:`~._search._largest_rank`, ``n_mated``, ``n_unmated``); the first group without
+    a mated probe raises (:func:`~._search._require_mated`)."""
+    st = s.stats
+    mated = st.mated
+    n_mated = s.per_group(mated.astype(np.int64))
+    for i in np.flatnonzero(n_mated == 0)[:1]:
+        _require_mated(s, s.groups[i], what)
+    nonmates = np.where(mated, st.n_references - st.n_mates, -1).astype(np.int64)
+    largest = s.per_group(nonmates, np.maximum) + 1
+    return largest, n_mated, np.diff(s.offsets) - n_mated
+
+
+def _cmc_counts(s, r: int) -> np.ndarray:
+    """:func:`~pandas_biosig._kernels.identification.cmc_counts` of every group, one row
+    per group."""
+    st = s.stats
+    mated = np.flatnonzero(st.mated)
+    group = np.repeat(np.arange(len(s.groups)), np.diff(s.offsets))[mated]
+    rank = np.minimum(st.rank[mated].astype(np.int64), r + 1)
+    counts = np.bincount(group * (r + 2) + rank, minlength=len(s.groups) * (r + 2))
+    return np.cumsum(counts.reshape(len(s.groups), r + 2)[:, 1 : r + 1], axis=1)
+
+
 
 
 @_fill_doc
@@ -348,16 +369,12 @@ def cmc(
         data, by=by, system=system, probe=probe, reference=reference, score=score,
         mate=mate, orientation=orientation, nonfinite=nonfinite,
     )
-    for g in s.groups:
-        _require_mated(s, g, "the CMC")
-    largest = [_largest_rank(g) for g in s.groups]
-    r = max(largest) if max_rank is None else max_rank
-    correct = [_k.cmc_counts(g.stats.rank, r) for g in s.groups]
-    n_probes = [g.n_mated for g in s.groups]
+    largest, n_mated, n_unmated = _search_counts(s, "the CMC")
+    r = int(largest.max()) if max_rank is None else max_rank
     grid = _Grid(s.by, [g.key for g in s.groups])
     dims = grid.dims
-    n_correct = grid.array(correct, (r,), dtype=np.int64)
-    n = grid.array(n_probes, dtype=np.int64)
+    n_correct = grid.array(_cmc_counts(s, r), (r,), dtype=np.int64)
+    n = grid.array(n_mated, dtype=np.int64)
     curve = n_correct / np.asarray(n, dtype=np.float64)[..., None]
     ds = xr.Dataset(
         {
@@ -367,7 +384,7 @@ def cmc(
             "n_correct": _var([*dims, "rank"], n_correct, "mated probes with rank <= r", "1"),
             "n_probes": _var(dims, n, "mated probes", "1"),
             "n_unmated": _var(
-                dims, grid.array([g.n_unmated for g in s.groups], dtype=np.int64),
+                dims, grid.array(n_unmated, dtype=np.int64),
                 "unmated (open-set) probes, not in the CMC", "1",
             ),
             "max_rank": _var(
@@ -470,21 +487,19 @@ def recognition_rate(
         data, by=by, system=system, probe=probe, reference=reference, score=score,
         mate=mate, orientation=orientation, nonfinite=nonfinite,
     )
-    rows = []
-    for g in s.groups:
-        _require_mated(s, g, "a recognition rate")
-        counts = _k.recognition_counts(g.stats.rank, ranks)
-        for k, c in zip(ranks, counts, strict=True):
-            res = stats.rate_ci(int(c), g.n_mated, method=ci_method)
-            ci = res.confidence_interval(confidence_level=level)
-            rows.append(
-                dict(
-                    rank=k, n_probes=g.n_mated, n_unmated=g.n_unmated, n_correct=int(c),
-                    recognition_rate=res.estimate, confidence_level=level,
-                    ci_method=ci_method, ci_low=ci.low, ci_high=ci.high,
-                )
-            )
-    return _frame(s, s.groups, rows, RECOGNITION_COLUMNS, repeats=len(ranks))
+    _, n_mated, n_unmated = _search_counts(s, "a recognition rate")
+    assert s.stats is not None
+    at = np.asarray(ranks, dtype=np.float64)
+    correct = np.stack([s.per_group((s.stats.rank <= k).astype(np.int64)) for k in at], axis=1)
+    n = np.repeat(n_mated, len(ranks))
+    c = correct.ravel()
+    low, high = binomial_intervals(c, n, level, ci_method)
+    m = c.size
+    rows = dict(rank=np.tile(np.asarray(ranks, dtype=np.int64), len(s.groups)), n_probes=n,
+                n_unmated=np.repeat(n_unmated, len(ranks)), n_correct=c, recognition_rate=c / n,
+                confidence_level=np.full(m, level), ci_method=[ci_method] * m, ci_low=low,
+                ci_high=high)
+    return _frame(s, s.groups, pd.DataFrame(rows), RECOGNITION_COLUMNS, repeats=len(ranks))
 
 
 # --------------------------------------------------------------------------- open set

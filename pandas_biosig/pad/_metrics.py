@@ -27,6 +27,7 @@ import xarray as xr
 from .._core.counted import expand_counts
 from .._core.options import NonFinite, Orientation
 from .._core.protocol import AUTO, check_policy
+from .._core.results import binomial_intervals
 from .._core.schema import SchemaError, check_option
 from .._core.validation import check_confidence_level, check_n_resamples
 from ._segmented import metrics_frame, rate_rows, segments_of
@@ -40,7 +41,6 @@ from ._table import (
     _binomial_interval,
     _frame,
     _rates,
-    binomial_intervals,
     rate_intervals,
     resolve_pad,
     validate_pad,

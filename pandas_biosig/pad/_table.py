@@ -397,18 +397,6 @@ def _binomial_interval(errors: int, n: int, level: float, method: str) -> tuple[
     return (0.0 if errors == 0 else float(low)), (1.0 if errors == n else float(high))
 
 
-def binomial_intervals(errors: np.ndarray, n: np.ndarray, level: float,
-                       method: str) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_binomial_interval` of many (errors, n) pairs in one call."""
-    from statsmodels.stats.proportion import proportion_confint
-
-    if errors.size == 0:
-        return np.zeros(0), np.zeros(0)
-    low, high = proportion_confint(errors, n, alpha=1 - level, method=method)
-    low = np.where(errors == 0, 0.0, np.asarray(low, dtype=np.float64))
-    return low, np.where(errors == n, 1.0, np.asarray(high, dtype=np.float64))
-
-
 #: ``fallback_reason`` of a subject-bootstrap interval whose replicates cannot vary.
 FALLBACK_CONSTANT = (
     "{what}: every subject bootstrap replicate gives the same rate, so its percentile "
