@@ -76,11 +76,12 @@ CASES = [dict(), dict(shared_ids=False), dict(shuffle=True), dict(shared_ids=Fal
 
 
 @pytest.mark.parametrize("case", CASES, ids=[str(i) for i in range(len(CASES))])
-@pytest.mark.parametrize("by", [None, "site"])
+@pytest.mark.parametrize("by", [None, "site", ["fold", "site"]])
 def test_validate_search_equals_the_per_group_ranking(case, by):
     table = make_search(np.random.default_rng(1), **case)
     if by is None:  # one search per system: a system per (site, system)
         table = table.assign(system=table.site + table.system)
+    table["fold"] = (table["site"].str[-1].astype(int) % 2).astype(np.int16)  # numbers too
     s = validate_search(table, by=by, nonfinite="reject")
     old = _old_groups(table, by)
     assert len(s.groups) == len(old) > 1

@@ -200,10 +200,10 @@ def validate_search(
     n_probes = len(probe_uniques)
     offsets = np.searchsorted(pair_values // max(n_probes, 1), np.arange(first.size + 1))
     labels = np.asarray(probe_uniques)[pair_values % max(n_probes, 1)]
+    keys = _group_keys(key_uniques, key_codes, first)
     groups = [
-        SearchGroup(_group_key(key_uniques, key_codes, first[i]), labels[a:b],
-                    st.take(slice(a, b)))
-        for i, (a, b) in enumerate(zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True))
+        SearchGroup(key, labels[a:b], st.take(slice(a, b)))
+        for key, a, b in zip(keys, offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)
     ]
     return Searches(groups=groups, by=by_cols, orientation=orientation, mate_column=mate,
                     stats=st, labels=labels, offsets=offsets)
@@ -212,6 +212,16 @@ def validate_search(
 def _group_key(key_uniques, key_codes, row: int) -> tuple:
     """The key of a group: the values of the key columns at one of its rows."""
     return tuple(scalar_value(u[int(c[row])]) for u, c in zip(key_uniques, key_codes, strict=True))
+
+
+def _group_keys(key_uniques, key_codes, rows: np.ndarray) -> list[tuple]:
+    """:func:`_group_key` of many groups, one row of each given."""
+    columns = []
+    for u, c in zip(key_uniques, key_codes, strict=True):
+        at = np.asarray(c)[rows].astype(np.intp)
+        values = u.take(at).tolist() if hasattr(u, "take") else [u[i] for i in at]
+        columns.append([scalar_value(v) for v in values])
+    return list(zip(*columns, strict=True))
 
 
 def _group_index(data, key_columns: list[str]):
