@@ -152,12 +152,15 @@ def test_dir_functions_equal_each_group_alone():
 
 def test_duplicate_pairs_name_the_first_group_as_before():
     table = make_search(np.random.default_rng(5), shared_ids=False)
-    for shuffle in (False, True):
+    for order in ("appended", "shuffled", "grouped"):
         bad = pd.concat([table, table[(table.site == "site2") & (table.system == "s1")].head(2),
                          table[(table.site == "site1") & (table.system == "s3")].head(1)],
                         ignore_index=True)
-        if shuffle:
+        if order == "shuffled":
             bad = bad.sample(frac=1, random_state=0).reset_index(drop=True)
+        if order == "grouped":  # each probe's rows together, the references falling
+            bad = bad.sort_values(["site", "system", "probe", "reference"], kind="stable",
+                                  ascending=[True, True, True, False], ignore_index=True)
         # the groups in order of their codes (first appearance): the first bad one named
         order = [key for key, *_ in _old_groups(bad.assign(score=0.0), "site")]
         first = min((("site1", "s3"), 1), (("site2", "s1"), 2), key=lambda k: order.index(k[0]))
@@ -165,6 +168,15 @@ def test_duplicate_pairs_name_the_first_group_as_before():
         with pytest.raises(SchemaError, match=f"site='{site}', system '{system}'") as got:
             validate_search(bad, by="site")
         assert f"compares {n} (probe, reference) pair(s) more than once" in str(got.value)
+
+
+def test_grouped_rows_without_repeats_pass_both_checks():
+    table = make_search(np.random.default_rng(7), shared_ids=False)
+    falling = table.sort_values(["site", "system", "probe", "reference"], kind="stable",
+                                ascending=[True, True, True, False], ignore_index=True)
+    for t in (table, falling):
+        got = pbs.probe_ranks(t, by="site")
+        assert len(got) == table.groupby(["site", "system", "probe"]).ngroups
 
 
 def test_a_group_without_mated_probes_is_named():

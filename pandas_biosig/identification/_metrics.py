@@ -234,7 +234,7 @@ def probe_ranks(
             "rank": st.rank,
         }
     )
-    keys = s.key_frame(s.groups, np.diff(s.offsets))
+    keys = s.key_frame(None, np.diff(s.offsets))
     out = pd.concat([keys, body], axis=1)
     return out[[*s.by, *PROBE_RANK_COLUMNS]]
 
@@ -371,7 +371,7 @@ def cmc(
     )
     largest, n_mated, n_unmated = _search_counts(s, "the CMC")
     r = int(largest.max()) if max_rank is None else max_rank
-    grid = _Grid(s.by, [g.key for g in s.groups])
+    grid = _Grid(s.by, s.group_keys())
     dims = grid.dims
     n_correct = grid.array(_cmc_counts(s, r), (r,), dtype=np.int64)
     n = grid.array(n_mated, dtype=np.int64)
@@ -499,7 +499,7 @@ def recognition_rate(
                 n_unmated=np.repeat(n_unmated, len(ranks)), n_correct=c, recognition_rate=c / n,
                 confidence_level=np.full(m, level), ci_method=[ci_method] * m, ci_low=low,
                 ci_high=high)
-    return _frame(s, s.groups, pd.DataFrame(rows), RECOGNITION_COLUMNS, repeats=len(ranks))
+    return _frame(s, None, pd.DataFrame(rows), RECOGNITION_COLUMNS, repeats=len(ranks))
 
 
 # --------------------------------------------------------------------------- open set

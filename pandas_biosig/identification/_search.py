@@ -120,7 +120,7 @@ class SearchGroup:
 class Searches:
     """A validated search table, ranked per ``(*by, system)`` group."""
 
-    groups: list[SearchGroup]
+    groups: Sequence[SearchGroup]
     by: tuple[str, ...]
     orientation: str
     mate_column: str
@@ -128,6 +128,7 @@ class Searches:
     stats: _k.ProbeStats | None = None
     labels: np.ndarray | None = None
     offsets: np.ndarray | None = None
+    keys: list[tuple] | None = None  # each group's key (without building the groups)
 
     def per_group(self, values: np.ndarray, reduce=np.add) -> np.ndarray:
         """``reduce`` of ``values`` (one per probe, in :attr:`stats` order) over each
@@ -142,8 +143,14 @@ class Searches:
     def where(self, group: SearchGroup) -> str:
         return _where(self.by, group.key)
 
-    def key_frame(self, groups: Sequence[SearchGroup], repeats=None) -> pd.DataFrame:
-        keys = pd.DataFrame([g.key for g in groups], columns=[*self.by, "system"])
+    def group_keys(self) -> list[tuple]:
+        """The key of every group."""
+        return self.keys if self.keys is not None else [g.key for g in self.groups]
+
+    def key_frame(self, groups: Sequence[SearchGroup] | None, repeats=None) -> pd.DataFrame:
+        """The keys of ``groups`` (None: every group), each repeated ``repeats`` times."""
+        listed = self.group_keys() if groups is None else [g.key for g in groups]
+        keys = pd.DataFrame(listed, columns=[*self.by, "system"])
         if repeats is not None:
             keys = keys.loc[keys.index.repeat(repeats)].reset_index(drop=True)
         return keys
@@ -201,12 +208,37 @@ def validate_search(
     offsets = np.searchsorted(pair_values // max(n_probes, 1), np.arange(first.size + 1))
     labels = np.asarray(probe_uniques)[pair_values % max(n_probes, 1)]
     keys = _group_keys(key_uniques, key_codes, first)
-    groups = [
-        SearchGroup(key, labels[a:b], st.take(slice(a, b)))
-        for key, a, b in zip(keys, offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)
-    ]
-    return Searches(groups=groups, by=by_cols, orientation=orientation, mate_column=mate,
-                    stats=st, labels=labels, offsets=offsets)
+    return Searches(groups=_Groups(keys, labels, st, offsets), by=by_cols,
+                    orientation=orientation, mate_column=mate, stats=st, labels=labels,
+                    offsets=offsets, keys=keys)
+
+
+class _Groups(Sequence):
+    """The :class:`SearchGroup` of every group, built on first use (``len`` builds
+    nothing): slices of every group's probes laid one after another."""
+
+    def __init__(self, keys: list[tuple], labels: np.ndarray, stats: _k.ProbeStats,
+                 offsets: np.ndarray):
+        self._parts = keys, labels, stats, offsets
+        self._groups: list[SearchGroup] | None = None
+
+    def _all(self) -> list[SearchGroup]:
+        if self._groups is None:
+            keys, labels, st, off = self._parts
+            self._groups = [
+                SearchGroup(key, labels[a:b], _k.ProbeStats(*(x[a:b] for x in st)))
+                for key, a, b in zip(keys, off[:-1].tolist(), off[1:].tolist(), strict=True)
+            ]
+        return self._groups
+
+    def __len__(self) -> int:
+        return len(self._parts[0])
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
 
 
 def _group_key(key_uniques, key_codes, row: int) -> tuple:
@@ -268,6 +300,10 @@ def _duplicated(pair: np.ndarray, ref: np.ndarray, n_pairs: int, n_refs: int) ->
     """Whether a (group, probe, reference) comparison occurs twice."""
     if pair.size > 1 and bool(np.all(pair[1:] >= pair[:-1])):  # each pair's rows together
         starts = np.flatnonzero(np.concatenate(([True], pair[1:] != pair[:-1])))
+        falls = ref[1:] <= ref[:-1]
+        falls[starts[1:] - 1] = False
+        if not falls.any():  # the references of each pair rise: none repeats
+            return False
         offsets = np.append(starts, pair.size)
         ordered = sort_segments(np.asarray(ref, dtype=np.int64), offsets, values=True)
         same = ordered[1:] == ordered[:-1]
