@@ -402,7 +402,10 @@ def interval_method(ci_method: str, table) -> str:
     column, else ``"wilson"``."""
     if ci_method != "auto":
         return ci_method
-    return "cluster" if table.has_subject else "wilson"
+    has = getattr(table, "has_subject", None)  # a PAD table says so without its groups
+    if has is None:
+        has = bool(table.groups) and table.groups[0].subject is not None
+    return "cluster" if has else "wilson"
 
 
 def _intervals(table, r, method: str, *, level: float, n_resamples: int, rng):
