@@ -436,6 +436,31 @@ def _largest_rank(g: SearchGroup) -> int:
     return int(nonmates.max()) + 1 if nonmates.size else 1
 
 
+def _search_counts(s, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(largest rank, mated probes, unmated probes)`` of every group (as
+    :func:`_largest_rank`, ``n_mated``, ``n_unmated``); the first group without
+    a mated probe raises (:func:`_require_mated`)."""
+    st = s.stats
+    mated = st.mated
+    n_mated = s.per_group(mated.astype(np.int64))
+    for i in np.flatnonzero(n_mated == 0)[:1]:
+        _require_mated(s, s.groups[i], what)
+    nonmates = np.where(mated, st.n_references - st.n_mates, -1).astype(np.int64)
+    largest = s.per_group(nonmates, np.maximum) + 1
+    return largest, n_mated, np.diff(s.offsets) - n_mated
+
+
+def _cmc_counts(s, r: int) -> np.ndarray:
+    """:func:`~pandas_biosig._kernels.identification.cmc_counts` of every group, one row
+    per group."""
+    st = s.stats
+    mated = np.flatnonzero(st.mated)
+    group = np.repeat(np.arange(len(s.groups)), np.diff(s.offsets))[mated]
+    rank = np.minimum(st.rank[mated].astype(np.int64), r + 1)
+    counts = np.bincount(group * (r + 2) + rank, minlength=len(s.groups) * (r + 2))
+    return np.cumsum(counts.reshape(len(s.groups), r + 2)[:, 1 : r + 1], axis=1)
+
+
 def _frame(s: Searches, groups, rows: list[dict] | pd.DataFrame, columns: list[str],
            repeats=None):
     keys = s.key_frame(groups, repeats)
