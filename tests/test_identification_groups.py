@@ -140,6 +140,20 @@ def test_dir_functions_equal_each_group_alone():
         got = pbs.detection_identification_rate(table, by="site", **kwargs)
         want = _per_group(pbs.detection_identification_rate, table, _keys(got), **kwargs)
         pd.testing.assert_frame_equal(got, want, check_exact=True)
+    # dev and eval searches: the threshold chosen on dev, reported on eval (or each split)
+    split = pd.concat([table.assign(split="dev"), table.assign(split="eval", score=table.score
+                                                                + 0.3)], ignore_index=True)
+    for kwargs in (dict(threshold="far", target=0.4), dict(threshold="far", target=0.4,
+                                                            on=None, apply_to=None),
+                   dict(threshold=2.0, apply_to=["eval", "dev"])):
+        got = pbs.detection_identification_rate(split, by="site", **kwargs)
+        want = _per_group(pbs.detection_identification_rate, split, _keys(got), **kwargs)
+        order = ["site", "system", "split"]  # the whole table lists splits before systems
+        pd.testing.assert_frame_equal(
+            got.sort_values(order, kind="stable").reset_index(drop=True),
+            want.sort_values(order, kind="stable").reset_index(drop=True), check_exact=True)
+        assert set(got["split"]) == ({"eval"} if "on" not in kwargs and kwargs["threshold"]
+                                     == "far" else {"dev", "eval"})
     got = pbs.dir_curve(table, by="site")
     for (site, system), sub in table.groupby(["site", "system"]):
         alone = pbs.dir_curve(sub, by="site").sel(site=site, system=system)

@@ -38,7 +38,7 @@ Rules, as bob.measure
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -59,6 +59,7 @@ from ._search import (
     _fill_doc,
     _frame,
     _Grid,
+    _open_set_counts,
     _rank_list,
     _require_mated,
     _require_unmated,
@@ -608,8 +609,7 @@ def detection_identification_rate(
         nonfinite=nonfinite,
     )
     table = _SplitSearches(s, by_cols, split_col, list(data.columns))
-    for g in table.groups:
-        _require_mated(s, g.search, "the detection and identification rate")
+    _, n_mated, n_unmated = _search_counts(s, "the detection and identification rate")
 
     def sweep_of(kg):
         _require_unmated(s, kg.search, "threshold='far'")
@@ -618,22 +618,24 @@ def detection_identification_rate(
 
     resolved = Protocol(threshold=threshold, target=target, on=on, apply_to=apply_to,
                         kind="identification").resolve(table, sweep_of=sweep_of)
-    rows = []
-    for r in resolved:
-        g, t = r.group.search, r.threshold
-        st = g.stats
-        detected, alarms = (
-            int(x) for x in _k.open_set_counts(st.mate_score, st.rank, _unmated_top(g), t, at_rank)
-        )
-        n_u = g.n_unmated
-        rows.append(dict(
-            **dict(zip([*by_cols, "system", "split"], r.group.key, strict=True)),
-            rank=at_rank, criterion=r.criterion, target=r.target,
-            threshold_split=r.threshold_split, threshold_from=r.threshold_from,
-            threshold=s.sign * t, n_mated=g.n_mated, n_unmated=n_u,
-            n_detected=detected, n_false_alarms=alarms, dir=detected / g.n_mated,
-            far=alarms / n_u if n_u else np.nan, resample=None,
-        ))
+    at = {id(kg): i for i, kg in enumerate(table.groups)}
+    index = np.array([at[id(r.group)] for r in resolved], dtype=np.int64)
+    t = np.array([r.threshold for r in resolved], dtype=np.float64)
+    detected, alarms = _open_set_counts(s, index, t, at_rank)
+    n_m, n_u = n_mated[index], n_unmated[index]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        far = np.where(n_u > 0, alarms / np.where(n_u > 0, n_u, 1), np.nan)
+    keys = [r.group.key for r in resolved]
+    rows: dict[str, Any] = {name: [k[j] for k in keys]
+                            for j, name in enumerate([*by_cols, "system", "split"])}
+    rows.update(
+        rank=np.full(index.size, at_rank), criterion=[r.criterion for r in resolved],
+        target=np.array([r.target for r in resolved], dtype=np.float64),
+        threshold_split=[r.threshold_split for r in resolved],
+        threshold_from=[r.threshold_from for r in resolved], threshold=s.sign * t,
+        n_mated=n_m, n_unmated=n_u, n_detected=detected, n_false_alarms=alarms,
+        dir=detected / n_m, far=far, resample=[None] * index.size,
+    )
     return pd.DataFrame(rows, columns=[*by_cols, *DIR_COLUMNS])
 
 

@@ -461,6 +461,22 @@ def _cmc_counts(s, r: int) -> np.ndarray:
     return np.cumsum(counts.reshape(len(s.groups), r + 2)[:, 1 : r + 1], axis=1)
 
 
+def _open_set_counts(s, index: np.ndarray, t: np.ndarray,
+                     at_rank: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~pandas_biosig._kernels.identification.open_set_counts` of the groups
+    ``index`` (positions in ``s.groups``) at their thresholds ``t``, in one pass over every
+    group's probes."""
+    st = s.stats
+    full = np.full(len(s.groups), np.nan)
+    full[index] = t
+    at = np.repeat(full, np.diff(s.offsets))
+    with np.errstate(invalid="ignore"):
+        good = st.mated & (st.rank <= at_rank) & (st.mate_score >= at)
+        alarm = ~st.mated & (st.nonmate_score >= at)
+    return (s.per_group(good.astype(np.int64))[index],
+            s.per_group(alarm.astype(np.int64))[index])
+
+
 def _frame(s: Searches, groups, rows: list[dict] | pd.DataFrame, columns: list[str],
            repeats=None):
     keys = s.key_frame(groups, repeats)
