@@ -95,6 +95,9 @@ GROUP_CASES = {
         '`group_rates(group="grp")` (the same table; its defaults: cluster Wilson intervals)'),
     "groups_pad_metrics": (
         '`pad_metrics(by="grp")` (20 bona fide and 4 species of 20 attacks per group)'),
+    "groups_cmc": (
+        '`cmc(by="grp")` (a search of 10 probes, one unmated, against 20 references per '
+        "group: 200 comparisons; the ratio to `np.sort` of those scores)"),
 }
 GROUP_SIZE = 100
 #: ``compare_groups`` reports every pair of groups (G (G - 1) rows): run up to this many.
@@ -201,6 +204,28 @@ def _pad_table(groups: int):
     return table
 
 
+def _search_table(groups: int, probes: int = 10, references: int = 20, seed: int = 0):
+    """``groups`` searches (``grp``) of ``probes`` probes against ``references`` references
+    each, every comparison a row (probe-major), ids distinct across groups; the last probe
+    of each group unmated (open-set), the others with one mate scoring N(3, 1) against
+    non-mates N(0, 1)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    per = probes * references
+    n = groups * per
+    grp = np.repeat(np.arange(groups), per)
+    probe = np.tile(np.repeat(np.arange(probes), references), groups)
+    ref = np.tile(np.arange(references), groups * probes)
+    mate = (ref == np.repeat(rng.integers(0, references, groups * probes), references)) & (
+        probe != probes - 1)
+    return pd.DataFrame({
+        "system": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), ["sys"]), "grp": grp,
+        "probe": grp * probes + probe, "reference": grp * references + ref,
+        "score": rng.standard_normal(n) + 3.0 * mate, "mate": mate,
+    })
+
+
 def _make_groups(case: str, groups: int):
     """(input, call) of a many-groups row."""
     import pandas_biosig as pbs
@@ -222,6 +247,9 @@ def _make_groups(case: str, groups: int):
     if case == "groups_pad_metrics":
         pad = _pad_table(groups)
         return pad, lambda: pbs.pad_metrics(pad, by="grp")
+    if case == "groups_cmc":
+        search = _search_table(groups)
+        return search, lambda: pbs.cmc(search, by="grp")
     table = _group_table(groups, shuffled=case.endswith("_shuffled"))
     calls = {
         "groups_sort": lambda: np.sort(table["score"].to_numpy()),

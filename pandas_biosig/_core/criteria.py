@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 
 from .._kernels import curves as _curves
-from .._kernels.pad import PadSweep, epsc_choice
+from .._kernels.pad import PadSegments, PadSweep, epsc_choice
 from .._kernels.rates import OperatingPoint, Sweep, threshold_eer
+from .._kernels.segments import Points
 from .._kernels.select import eer_points
 from .schema import BiosigWarning, check_option
 from .validation import check_costs, check_rate, check_target
@@ -144,18 +145,25 @@ def criterion_parameters(criterion: str, *, weight=0.5, target=None, p_target=0.
 
 
 def _sweep_of(sweep) -> Sweep:
-    """The verification sweep of a kind's sweep (a PAD sweep: all attacks pooled)."""
+    """The verification sweep of a kind's sweep (a PAD sweep, or the segments of many PAD
+    groups: all attacks pooled)."""
+    if isinstance(sweep, PadSegments):  # read alike: the segments of many groups
+        return cast(Sweep, sweep.pooled)
     return sweep.pooled if isinstance(sweep, PadSweep) else sweep
 
 
 def operating_point(criterion: str, sweep, *, weight: float = _NAN, target: float = _NAN,
-                    where: str = "the table") -> OperatingPoint:
+                    where: str = "the table") -> OperatingPoint | Points:
     """The operating point ``criterion`` chooses on ``sweep`` (oriented threshold; NaN and
     no errors counted when no threshold reaches a bound, with :data:`WARN_INFEASIBLE`).
 
     ``weight`` and ``target`` as :func:`criterion_parameters` gives them. A PAD sweep is
-    read pooled (all attacks against bona fide) for every criterion but ``"apcer"``.
+    read pooled (all attacks against bona fide) for every criterion but ``"apcer"``. The
+    segments of many groups (:class:`~pandas_biosig._kernels.segments.Segments`,
+    :class:`~pandas_biosig._kernels.pad.PadSegments`) give every group's point at once.
     """
+    if criterion == "apcer" and isinstance(sweep, PadSegments):
+        return sweep.apcer_point(target)
     if criterion == "apcer":
         t = sweep.threshold("apcer", target)
         sw = sweep.pooled

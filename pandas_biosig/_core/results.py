@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
+import numpy as np
+
 from .._kernels import inference as _inference
 from .validation import check_confidence_level
 
@@ -20,6 +22,7 @@ __all__ = [
     "ConfidenceInterval",
     "IntervalResult",
     "TestResult",
+    "binomial_intervals",
 ]
 
 
@@ -249,3 +252,18 @@ class IntervalResult:
     def to_dict(self) -> dict[str, Any]:
         """The public fields as a plain dict (one row of a results table)."""
         return _public_dict(self)
+
+
+def binomial_intervals(errors: np.ndarray, n: np.ndarray, level: float,
+                       method: str) -> tuple[np.ndarray, np.ndarray]:
+    """The binomial intervals of :meth:`IntervalResult.confidence_interval` (statsmodels'
+    ``proportion_confint``, the bounds 0 without errors and 1 when every trial is one) of
+    many ``(errors, n)`` pairs in one call: ``(low, high)`` arrays."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    errors, n = np.asarray(errors), np.asarray(n)
+    if errors.size == 0:
+        return np.zeros(0), np.zeros(0)
+    low, high = proportion_confint(errors, n, alpha=1.0 - level, method=method)
+    low = np.where(errors == 0, 0.0, np.asarray(low, dtype=np.float64))
+    return low, np.where(errors == n, 1.0, np.asarray(high, dtype=np.float64))

@@ -15,8 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from .rates import Sweep
+from .segments import Points, Segments
 
 __all__ = [
+    "PadSegments",
     "PadSweep",
     "area_trapezoid",
     "epsc_choice",
@@ -105,6 +107,105 @@ class PadSweep:
         apcer = np.stack([s.fa_at(u) / s.n for s in self.species])
         bpcer = sw.fr_at(u) / sw.p
         return np.asarray(sw.threshold_for(u), dtype=np.float64), apcer, bpcer
+
+
+class PadSegments:
+    """Many PAD groups at once: :class:`PadSweep` of every group, each read in vectorised
+    passes over the groups (:class:`~.segments.Segments`).
+
+    Parameters
+    ----------
+    scores : ndarray of float64
+        Oriented finite scores, group after group.
+    bonafide : ndarray of bool
+        Whether each presentation is bona fide.
+    species : ndarray of int
+        The species code (``0..n_species-1``) of each attack (any value for bona fide).
+    offsets : ndarray of int
+        Where each group starts, and the end; each group holds bona fide and attacks.
+    n_species : int
+        The number of species codes.
+
+    ``pooled`` holds every group's attacks pooled against its bona fide presentations
+    (each segment's numbers those of :attr:`PadSweep.pooled`, to the bit);
+    :attr:`species_segments` one segment per species present in a group, the group's bona
+    fide presentations against that species' attacks (:attr:`PadSweep.species`).
+    """
+
+    def __init__(self, scores, bonafide, species, offsets, n_species: int):
+        self.scores = np.asarray(scores, dtype=np.float64)
+        self.bonafide = np.asarray(bonafide, dtype=bool)
+        self.species = np.asarray(species, dtype=np.int64)
+        self.offsets = np.asarray(offsets, dtype=np.int64)
+        self.k = int(n_species)
+        self.pooled = Segments(self.scores, self.bonafide, self.offsets)
+        self.size = self.pooled.size
+        self._by_species: tuple[Segments, np.ndarray] | None = None
+
+    @property
+    def segment(self) -> np.ndarray:
+        """The group of each presentation."""
+        return np.repeat(np.arange(self.size), np.diff(self.offsets))
+
+    @property
+    def species_segments(self) -> tuple[Segments, np.ndarray]:
+        """``(segments, first)``: one segment per (group, species present), group after
+        group and species in code order; the segments of group ``g`` are
+        ``first[g]:first[g + 1]``."""
+        if self._by_species is None:
+            self._by_species = self._split_species()
+        return self._by_species
+
+    def _split_species(self) -> tuple[Segments, np.ndarray]:
+        seg, k = self.segment, self.k
+        attack = np.flatnonzero(~self.bonafide)
+        pair = seg[attack] * k + self.species[attack]
+        used = np.zeros(self.size * k, dtype=bool)
+        used[pair] = True
+        pair_id = np.cumsum(used) - 1
+        per_group = used.reshape(self.size, k).sum(axis=1)
+        first = np.concatenate(([0], np.cumsum(per_group)))
+        bona = np.flatnonzero(self.bonafide)
+        reps = per_group[seg[bona]]
+        within = np.arange(int(reps.sum())) - np.repeat(np.cumsum(reps) - reps, reps)
+        rows = np.concatenate((attack, np.repeat(bona, reps)))
+        pairs = np.concatenate((pair_id[pair], np.repeat(first[seg[bona]], reps) + within))
+        order = np.argsort(pairs, kind="stable")
+        rows = rows[order]
+        offsets = np.concatenate(([0], np.cumsum(np.bincount(pairs, minlength=int(first[-1])))))
+        return Segments(self.scores[rows], self.bonafide[rows], offsets), first
+
+    def normalized(self, thresholds: np.ndarray) -> np.ndarray:
+        """Each group's pooled threshold with the same decisions as ``thresholds``
+        (:meth:`PadSweep._normalized`)."""
+        sg = self.pooled
+        t = np.asarray(thresholds, dtype=np.float64)
+        run = sg.first_run(lambda r, s: sg.run_values[r] >= t[s])
+        out = sg.threshold_of(run, run == sg.run_offsets[1:])
+        return np.where(np.isnan(t), np.nan, out)
+
+    def apcer_point(self, target: float) -> Points:
+        """The pooled operating point at the lowest threshold where every species' APCER
+        is at most ``target`` (:meth:`PadSweep.threshold` ``"apcer"``)."""
+        segs, first = self.species_segments
+        each = segs.fnmr_at_fmr(target).threshold
+        t = self.normalized(np.maximum.reduceat(each, first[:-1]))
+        fa, fr = self.pooled.rates_at(t)
+        return Points(t, fa, fr, self.pooled.n, self.pooled.p)
+
+    def strata_counts(self, thresholds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(errors, totals)`` of shape ``(groups, n_species + 1)`` at each group's
+        threshold: accepted attacks of each species, then rejected bona fide
+        presentations (:func:`weighted_rates` of every group; float64 counts)."""
+        t = np.repeat(np.asarray(thresholds, dtype=np.float64), np.diff(self.offsets))
+        accepted = self.scores >= t
+        errors = np.where(self.bonafide, ~accepted, accepted)
+        width = self.k + 1
+        cell = self.segment * width + np.where(self.bonafide, self.k, self.species)
+        size = self.size * width
+        totals = np.bincount(cell, minlength=size).astype(np.float64)
+        errs = np.bincount(cell, weights=errors.astype(np.float64), minlength=size)
+        return errs.reshape(self.size, width), totals.reshape(self.size, width)
 
 
 def weighted_rates(errors: np.ndarray, strata: np.ndarray, n_strata: int, weights=None):

@@ -38,16 +38,16 @@ Rules, as bob.measure
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import stats
 from .._core.counted import REASON_IDENTIFICATION, refuse_counts
 from .._core.options import Orientation
 from .._core.protocol import AUTO, Protocol, check_policy
+from .._core.results import binomial_intervals
 from .._core.schema import by_columns, check_option
 from .._core.validation import check_confidence_level, check_count
 from .._kernels import identification as _k
@@ -55,13 +55,15 @@ from ..stats._common import RATE_CI_METHODS, RateCIMethod
 from ._search import (
     SearchNonFinite,
     _attrs,
+    _cmc_counts,
     _fill_doc,
     _frame,
     _Grid,
-    _largest_rank,
+    _open_set_counts,
     _rank_list,
     _require_mated,
     _require_unmated,
+    _search_counts,
     _unmated_top,
     _var,
     validate_search,
@@ -222,30 +224,25 @@ def probe_ranks(
         data, by=by, system=system, probe=probe, reference=reference, score=score,
         mate=mate, orientation=orientation, nonfinite=nonfinite,
     )
-    bodies = []
-    for g in s.groups:
-        st = g.stats
-        bodies.append(
-            pd.DataFrame(
-                {
-                    "probe": g.probes,
-                    "mated": st.mated,
-                    "n_references": st.n_references.astype(np.int64),
-                    "n_mates": st.n_mates.astype(np.int64),
-                    "mate_score": s.sign * st.mate_score,
-                    "nonmate_score": s.sign * st.nonmate_score,
-                    "rank": st.rank,
-                }
-            )
-        )
-    keys = s.key_frame(s.groups, [len(g.probes) for g in s.groups])
-    out = pd.concat([keys, pd.concat(bodies, ignore_index=True)], axis=1)
+    st = s.stats
+    assert st is not None and s.offsets is not None  # every group's probes, in one
+    body = pd.DataFrame(
+        {
+            "probe": s.labels,
+            "mated": st.mated,
+            "n_references": st.n_references.astype(np.int64),
+            "n_mates": st.n_mates.astype(np.int64),
+            "mate_score": s.sign * st.mate_score,
+            "nonmate_score": s.sign * st.nonmate_score,
+            "rank": st.rank,
+        }
+    )
+    keys = s.key_frame(None, np.diff(s.offsets))
+    out = pd.concat([keys, body], axis=1)
     return out[[*s.by, *PROBE_RANK_COLUMNS]]
 
 
 # --------------------------------------------------------------------------- CMC
-
-
 @_fill_doc
 def cmc(
     data: pd.DataFrame,
@@ -348,16 +345,12 @@ def cmc(
         data, by=by, system=system, probe=probe, reference=reference, score=score,
         mate=mate, orientation=orientation, nonfinite=nonfinite,
     )
-    for g in s.groups:
-        _require_mated(s, g, "the CMC")
-    largest = [_largest_rank(g) for g in s.groups]
-    r = max(largest) if max_rank is None else max_rank
-    correct = [_k.cmc_counts(g.stats.rank, r) for g in s.groups]
-    n_probes = [g.n_mated for g in s.groups]
-    grid = _Grid(s.by, [g.key for g in s.groups])
+    largest, n_mated, n_unmated = _search_counts(s, "the CMC")
+    r = int(largest.max()) if max_rank is None else max_rank
+    grid = _Grid(s.by, s.group_keys())
     dims = grid.dims
-    n_correct = grid.array(correct, (r,), dtype=np.int64)
-    n = grid.array(n_probes, dtype=np.int64)
+    n_correct = grid.array(_cmc_counts(s, r), (r,), dtype=np.int64)
+    n = grid.array(n_mated, dtype=np.int64)
     curve = n_correct / np.asarray(n, dtype=np.float64)[..., None]
     ds = xr.Dataset(
         {
@@ -367,7 +360,7 @@ def cmc(
             "n_correct": _var([*dims, "rank"], n_correct, "mated probes with rank <= r", "1"),
             "n_probes": _var(dims, n, "mated probes", "1"),
             "n_unmated": _var(
-                dims, grid.array([g.n_unmated for g in s.groups], dtype=np.int64),
+                dims, grid.array(n_unmated, dtype=np.int64),
                 "unmated (open-set) probes, not in the CMC", "1",
             ),
             "max_rank": _var(
@@ -470,21 +463,19 @@ def recognition_rate(
         data, by=by, system=system, probe=probe, reference=reference, score=score,
         mate=mate, orientation=orientation, nonfinite=nonfinite,
     )
-    rows = []
-    for g in s.groups:
-        _require_mated(s, g, "a recognition rate")
-        counts = _k.recognition_counts(g.stats.rank, ranks)
-        for k, c in zip(ranks, counts, strict=True):
-            res = stats.rate_ci(int(c), g.n_mated, method=ci_method)
-            ci = res.confidence_interval(confidence_level=level)
-            rows.append(
-                dict(
-                    rank=k, n_probes=g.n_mated, n_unmated=g.n_unmated, n_correct=int(c),
-                    recognition_rate=res.estimate, confidence_level=level,
-                    ci_method=ci_method, ci_low=ci.low, ci_high=ci.high,
-                )
-            )
-    return _frame(s, s.groups, rows, RECOGNITION_COLUMNS, repeats=len(ranks))
+    _, n_mated, n_unmated = _search_counts(s, "a recognition rate")
+    assert s.stats is not None
+    at = np.asarray(ranks, dtype=np.float64)
+    correct = np.stack([s.per_group((s.stats.rank <= k).astype(np.int64)) for k in at], axis=1)
+    n = np.repeat(n_mated, len(ranks))
+    c = correct.ravel()
+    low, high = binomial_intervals(c, n, level, ci_method)
+    m = c.size
+    rows = dict(rank=np.tile(np.asarray(ranks, dtype=np.int64), len(s.groups)), n_probes=n,
+                n_unmated=np.repeat(n_unmated, len(ranks)), n_correct=c, recognition_rate=c / n,
+                confidence_level=np.full(m, level), ci_method=[ci_method] * m, ci_low=low,
+                ci_high=high)
+    return _frame(s, None, pd.DataFrame(rows), RECOGNITION_COLUMNS, repeats=len(ranks))
 
 
 # --------------------------------------------------------------------------- open set
@@ -618,8 +609,7 @@ def detection_identification_rate(
         nonfinite=nonfinite,
     )
     table = _SplitSearches(s, by_cols, split_col, list(data.columns))
-    for g in table.groups:
-        _require_mated(s, g.search, "the detection and identification rate")
+    _, n_mated, n_unmated = _search_counts(s, "the detection and identification rate")
 
     def sweep_of(kg):
         _require_unmated(s, kg.search, "threshold='far'")
@@ -628,22 +618,24 @@ def detection_identification_rate(
 
     resolved = Protocol(threshold=threshold, target=target, on=on, apply_to=apply_to,
                         kind="identification").resolve(table, sweep_of=sweep_of)
-    rows = []
-    for r in resolved:
-        g, t = r.group.search, r.threshold
-        st = g.stats
-        detected, alarms = (
-            int(x) for x in _k.open_set_counts(st.mate_score, st.rank, _unmated_top(g), t, at_rank)
-        )
-        n_u = g.n_unmated
-        rows.append(dict(
-            **dict(zip([*by_cols, "system", "split"], r.group.key, strict=True)),
-            rank=at_rank, criterion=r.criterion, target=r.target,
-            threshold_split=r.threshold_split, threshold_from=r.threshold_from,
-            threshold=s.sign * t, n_mated=g.n_mated, n_unmated=n_u,
-            n_detected=detected, n_false_alarms=alarms, dir=detected / g.n_mated,
-            far=alarms / n_u if n_u else np.nan, resample=None,
-        ))
+    at = {id(kg): i for i, kg in enumerate(table.groups)}
+    index = np.array([at[id(r.group)] for r in resolved], dtype=np.int64)
+    t = np.array([r.threshold for r in resolved], dtype=np.float64)
+    detected, alarms = _open_set_counts(s, index, t, at_rank)
+    n_m, n_u = n_mated[index], n_unmated[index]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        far = np.where(n_u > 0, alarms / np.where(n_u > 0, n_u, 1), np.nan)
+    keys = [r.group.key for r in resolved]
+    rows: dict[str, Any] = {name: [k[j] for k in keys]
+                            for j, name in enumerate([*by_cols, "system", "split"])}
+    rows.update(
+        rank=np.full(index.size, at_rank), criterion=[r.criterion for r in resolved],
+        target=np.array([r.target for r in resolved], dtype=np.float64),
+        threshold_split=[r.threshold_split for r in resolved],
+        threshold_from=[r.threshold_from for r in resolved], threshold=s.sign * t,
+        n_mated=n_m, n_unmated=n_u, n_detected=detected, n_false_alarms=alarms,
+        dir=detected / n_m, far=far, resample=[None] * index.size,
+    )
     return pd.DataFrame(rows, columns=[*by_cols, *DIR_COLUMNS])
 
 

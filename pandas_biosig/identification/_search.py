@@ -32,6 +32,7 @@ from .._core.schema import (
 )
 from .._core.validation import ERROR_POSITIVE_COUNT, check_count, fill_doc
 from .._kernels import identification as _k
+from .._kernels.segments import sort_segments
 
 # --------------------------------------------------------------------------- options
 
@@ -119,10 +120,21 @@ class SearchGroup:
 class Searches:
     """A validated search table, ranked per ``(*by, system)`` group."""
 
-    groups: list[SearchGroup]
+    groups: Sequence[SearchGroup]
     by: tuple[str, ...]
     orientation: str
     mate_column: str
+    #: every group's probes one after another (group ``i``: ``offsets[i]:offsets[i + 1]``)
+    stats: _k.ProbeStats | None = None
+    labels: np.ndarray | None = None
+    offsets: np.ndarray | None = None
+    keys: list[tuple] | None = None  # each group's key (without building the groups)
+
+    def per_group(self, values: np.ndarray, reduce=np.add) -> np.ndarray:
+        """``reduce`` of ``values`` (one per probe, in :attr:`stats` order) over each
+        group's probes."""
+        assert self.offsets is not None
+        return reduce.reduceat(values, self.offsets[:-1])
 
     @property
     def sign(self) -> float:
@@ -131,8 +143,14 @@ class Searches:
     def where(self, group: SearchGroup) -> str:
         return _where(self.by, group.key)
 
-    def key_frame(self, groups: Sequence[SearchGroup], repeats=None) -> pd.DataFrame:
-        keys = pd.DataFrame([g.key for g in groups], columns=[*self.by, "system"])
+    def group_keys(self) -> list[tuple]:
+        """The key of every group."""
+        return self.keys if self.keys is not None else [g.key for g in self.groups]
+
+    def key_frame(self, groups: Sequence[SearchGroup] | None, repeats=None) -> pd.DataFrame:
+        """The keys of ``groups`` (None: every group), each repeated ``repeats`` times."""
+        listed = self.group_keys() if groups is None else [g.key for g in groups]
+        keys = pd.DataFrame(listed, columns=[*self.by, "system"])
         if repeats is not None:
             keys = keys.loc[keys.index.repeat(repeats)].reset_index(drop=True)
         return keys
@@ -178,22 +196,128 @@ def validate_search(
             )
     probe_codes, probe_uniques = _id_codes(data[probe])
     ref_codes, ref_uniques = _id_codes(data[reference])
-    n_probes, n_refs = len(probe_uniques), len(ref_uniques)
-    key_uniques, key_codes, slices = _search_groups(data, [*by_cols, system])
-    groups: list[SearchGroup] = []
-    for rows in slices:
-        # the key of a group: the per-column codes of its first row
-        first = (rows.start or 0) if isinstance(rows, slice) else int(rows[0])
-        key = tuple(
-            scalar_value(u[int(c[first])]) for u, c in zip(key_uniques, key_codes, strict=True)
-        )
-        p, r, m, s = (a[rows] for a in (probe_codes, ref_codes, is_mate, values))
-        if _k.has_duplicate_pairs(p, r, n_probes, n_refs):
-            _raise_duplicates(data, rows, probe, reference, _where(by_cols, key))
-        st = _k.probe_stats(p, m, s, n_probes)
-        present = np.flatnonzero(st.n_references > 0)
-        groups.append(SearchGroup(key, np.asarray(probe_uniques)[present], st.take(present)))
-    return Searches(groups=groups, by=by_cols, orientation=orientation, mate_column=mate)
+    key_uniques, key_codes, group, first = _group_index(data, [*by_cols, system])
+    pair, pair_values = _pair_codes(group, np.asarray(probe_codes), len(probe_uniques))
+    if _duplicated(pair, np.asarray(ref_codes), pair_values.size, len(ref_uniques)):
+        g = _first_duplicated_group(group, pair, pair_values, np.asarray(ref_codes))
+        key = _group_key(key_uniques, key_codes, first[g])
+        _raise_duplicates(data, np.flatnonzero(group == g), probe, reference, _where(by_cols, key))
+    # every probe of every group ranked in one pass: a probe is its (group, probe) pair
+    st = _k.probe_stats(pair, is_mate, values, pair_values.size)
+    n_probes = len(probe_uniques)
+    offsets = np.searchsorted(pair_values // max(n_probes, 1), np.arange(first.size + 1))
+    labels = np.asarray(probe_uniques)[pair_values % max(n_probes, 1)]
+    keys = _group_keys(key_uniques, key_codes, first)
+    return Searches(groups=_Groups(keys, labels, st, offsets), by=by_cols,
+                    orientation=orientation, mate_column=mate, stats=st, labels=labels,
+                    offsets=offsets, keys=keys)
+
+
+class _Groups(Sequence):
+    """The :class:`SearchGroup` of every group, built on first use (``len`` builds
+    nothing): slices of every group's probes laid one after another."""
+
+    def __init__(self, keys: list[tuple], labels: np.ndarray, stats: _k.ProbeStats,
+                 offsets: np.ndarray):
+        self._parts = keys, labels, stats, offsets
+        self._groups: list[SearchGroup] | None = None
+
+    def _all(self) -> list[SearchGroup]:
+        if self._groups is None:
+            keys, labels, st, off = self._parts
+            self._groups = [
+                SearchGroup(key, labels[a:b], _k.ProbeStats(*(x[a:b] for x in st)))
+                for key, a, b in zip(keys, off[:-1].tolist(), off[1:].tolist(), strict=True)
+            ]
+        return self._groups
+
+    def __len__(self) -> int:
+        return len(self._parts[0])
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+
+def _group_key(key_uniques, key_codes, row: int) -> tuple:
+    """The key of a group: the values of the key columns at one of its rows."""
+    return tuple(scalar_value(u[int(c[row])]) for u, c in zip(key_uniques, key_codes, strict=True))
+
+
+def _group_keys(key_uniques, key_codes, rows: np.ndarray) -> list[tuple]:
+    """:func:`_group_key` of many groups, one row of each given."""
+    columns = []
+    for u, c in zip(key_uniques, key_codes, strict=True):
+        at = np.asarray(c)[rows].astype(np.intp)
+        values = u.take(at).tolist() if hasattr(u, "take") else [u[i] for i in at]
+        columns.append([scalar_value(v) for v in values])
+    return list(zip(*columns, strict=True))
+
+
+def _group_index(data, key_columns: list[str]):
+    """The values and codes of each key column, the group of every row (groups numbered
+    in code order) and one row of each group."""
+    key_codes, key_uniques = [], []
+    for col in key_columns:
+        codes, uniques = _key_codes(data[col])
+        key_codes.append(np.asarray(codes))
+        key_uniques.append(uniques)
+    n = len(data)
+    if all(len(u) == 1 for u in key_uniques):  # one group
+        return key_uniques, key_codes, np.zeros(n, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    combined = combine_codes(key_codes, [len(u) for u in key_uniques], n)
+    top = int(combined.max()) + 1
+    if top <= 4 * n + 1024:  # count instead of sorting
+        used = np.bincount(combined, minlength=top) > 0
+        group = (np.cumsum(used) - 1)[combined]
+        size = int(used.sum())
+    else:
+        uniq, group = np.unique(combined, return_inverse=True)
+        group, size = group.reshape(-1), uniq.size
+    first = np.empty(size, dtype=np.int64)
+    first[group] = np.arange(n)  # any row of a group holds its key
+    return key_uniques, key_codes, group.astype(np.int64), first
+
+
+def _pair_codes(group: np.ndarray, probe: np.ndarray,
+                n_probes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's (group, probe) pair numbered densely in (group, probe code) order, and
+    the pairs' codes ``group * n_probes + probe``, ascending."""
+    key = group * np.int64(max(n_probes, 1)) + probe.astype(np.int64)
+    if key.size < 2 or bool(np.all(key[1:] >= key[:-1])):  # rows grouped by pair already
+        heads = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+        return np.repeat(np.arange(heads.size), np.diff(np.append(heads, key.size))), key[heads]
+    codes, uniq = pd.factorize(key, sort=False)
+    order = np.argsort(uniq)
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return rank[codes], np.asarray(uniq)[order]
+
+
+def _duplicated(pair: np.ndarray, ref: np.ndarray, n_pairs: int, n_refs: int) -> bool:
+    """Whether a (group, probe, reference) comparison occurs twice."""
+    if pair.size > 1 and bool(np.all(pair[1:] >= pair[:-1])):  # each pair's rows together
+        starts = np.flatnonzero(np.concatenate(([True], pair[1:] != pair[:-1])))
+        falls = ref[1:] <= ref[:-1]
+        falls[starts[1:] - 1] = False
+        if not falls.any():  # the references of each pair rise: none repeats
+            return False
+        offsets = np.append(starts, pair.size)
+        ordered = sort_segments(np.asarray(ref, dtype=np.int64), offsets, values=True)
+        same = ordered[1:] == ordered[:-1]
+        same[starts[1:] - 1] = False
+        return bool(same.any())
+    return _k.has_duplicate_pairs(pair, ref, n_pairs, n_refs)
+
+
+def _first_duplicated_group(group, pair, pair_values, ref) -> int:
+    """The first group (in group order) comparing a (probe, reference) pair twice."""
+    key = pair.astype(np.int64) * np.int64(int(ref.max()) + 1) + ref
+    order = np.argsort(key, kind="stable")
+    twice = order[1:][key[order][1:] == key[order][:-1]]
+    return int(group[twice].min())
 
 
 def _check_search_frame(data, *, by, system, probe, reference, score, mate, orientation,
@@ -233,19 +357,6 @@ def _oriented_scores(data, score: str, orientation: str, nonfinite: str) -> np.n
     return -values if orientation == "distance" else values
 
 
-def _search_groups(data, key_columns: list[str]):
-    """The values and codes of each key column, and the rows of each group (in code order)."""
-    key_codes, key_uniques = [], []
-    for col in key_columns:
-        codes, uniques = _key_codes(data[col])
-        key_codes.append(np.asarray(codes))
-        key_uniques.append(uniques)
-    if all(len(u) == 1 for u in key_uniques):  # one group: no combined key to build
-        return key_uniques, key_codes, [slice(None)]
-    combined = combine_codes(key_codes, [len(u) for u in key_uniques], len(data))
-    return key_uniques, key_codes, [rows for _code, rows in _group_rows(combined)]
-
-
 def _id_codes(series: pd.Series) -> tuple[np.ndarray, Any]:
     """Integer codes and their values for a probe or reference column.
 
@@ -269,24 +380,6 @@ def _key_codes(series: pd.Series) -> tuple[np.ndarray, Any]:
         if codes.size and codes.min() >= 0:
             return codes, series.cat.categories
     return factorize_keys(series)
-
-
-def _group_rows(combined: np.ndarray) -> list[tuple[int, Any]]:
-    """``(code, rows)`` per distinct group code, in code order; ``rows`` is a slice when
-    the group's rows are contiguous (no copy), else an index array."""
-    n = combined.size
-    breaks = np.flatnonzero(combined[1:] != combined[:-1]) + 1
-    starts = np.concatenate(([0], breaks))
-    run_codes = combined[starts]
-    if np.unique(run_codes).size == run_codes.size:  # each group is one contiguous run
-        ends = np.append(breaks, n)
-        order = np.argsort(run_codes, kind="stable")
-        return [(int(run_codes[i]), slice(int(starts[i]), int(ends[i]))) for i in order]
-    uniq, dense = np.unique(combined, return_inverse=True)
-    order = np.argsort(dense, kind="stable")
-    counts = np.bincount(dense, minlength=uniq.size)
-    bounds = np.concatenate(([0], np.cumsum(counts)))
-    return [(int(uniq[i]), order[bounds[i] : bounds[i + 1]]) for i in range(uniq.size)]
 
 
 def _raise_duplicates(data, rows, probe, reference, where) -> None:
@@ -343,7 +436,49 @@ def _largest_rank(g: SearchGroup) -> int:
     return int(nonmates.max()) + 1 if nonmates.size else 1
 
 
-def _frame(s: Searches, groups, rows: list[dict], columns: list[str], repeats=None):
+def _search_counts(s, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(largest rank, mated probes, unmated probes)`` of every group (as
+    :func:`_largest_rank`, ``n_mated``, ``n_unmated``); the first group without
+    a mated probe raises (:func:`_require_mated`)."""
+    st = s.stats
+    mated = st.mated
+    n_mated = s.per_group(mated.astype(np.int64))
+    for i in np.flatnonzero(n_mated == 0)[:1]:
+        _require_mated(s, s.groups[i], what)
+    nonmates = np.where(mated, st.n_references - st.n_mates, -1).astype(np.int64)
+    largest = s.per_group(nonmates, np.maximum) + 1
+    return largest, n_mated, np.diff(s.offsets) - n_mated
+
+
+def _cmc_counts(s, r: int) -> np.ndarray:
+    """:func:`~pandas_biosig._kernels.identification.cmc_counts` of every group, one row
+    per group."""
+    st = s.stats
+    mated = np.flatnonzero(st.mated)
+    group = np.repeat(np.arange(len(s.groups)), np.diff(s.offsets))[mated]
+    rank = np.minimum(st.rank[mated].astype(np.int64), r + 1)
+    counts = np.bincount(group * (r + 2) + rank, minlength=len(s.groups) * (r + 2))
+    return np.cumsum(counts.reshape(len(s.groups), r + 2)[:, 1 : r + 1], axis=1)
+
+
+def _open_set_counts(s, index: np.ndarray, t: np.ndarray,
+                     at_rank: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~pandas_biosig._kernels.identification.open_set_counts` of the groups
+    ``index`` (positions in ``s.groups``) at their thresholds ``t``, in one pass over every
+    group's probes."""
+    st = s.stats
+    full = np.full(len(s.groups), np.nan)
+    full[index] = t
+    at = np.repeat(full, np.diff(s.offsets))
+    with np.errstate(invalid="ignore"):
+        good = st.mated & (st.rank <= at_rank) & (st.mate_score >= at)
+        alarm = ~st.mated & (st.nonmate_score >= at)
+    return (s.per_group(good.astype(np.int64))[index],
+            s.per_group(alarm.astype(np.int64))[index])
+
+
+def _frame(s: Searches, groups, rows: list[dict] | pd.DataFrame, columns: list[str],
+           repeats=None):
     keys = s.key_frame(groups, repeats)
     body = pd.DataFrame(rows, columns=columns[1:])
     out = pd.concat([keys, body.reset_index(drop=True)], axis=1)
@@ -363,17 +498,24 @@ class _Grid:
         if values is not None:  # the last dimension's coordinate, in this order
             self.coords[last] = list(values)
         self.shape = tuple(len(self.coords[d]) for d in self.dims)
-        self.index = [
-            tuple(self.coords[d].index(k[i]) for i, d in enumerate(self.dims)) for k in keys
-        ]
-        self.full = len(set(self.index)) == math.prod(self.shape)
+        at = [_positions(self.coords[d]) for d in self.dims]
+        self.index = [tuple(at[i][k[i]] for i in range(len(self.dims))) for k in keys]
+        distinct = len(set(self.index))
+        self.full = distinct == math.prod(self.shape)
+        self._distinct = distinct == len(self.index)
 
-    def array(self, values: Sequence, extra: tuple[int, ...] = (), dtype=np.float64):
+    def array(self, values: Sequence | np.ndarray, extra: tuple[int, ...] = (),
+              dtype=np.float64):
         """A grid array holding ``values[i]`` at key ``i`` (NaN where a key is missing;
         integer ``dtype`` only when every key is present)."""
         dtype = dtype if self.full else np.float64
         fill = 0 if np.issubdtype(dtype, np.integer) else np.nan
         out = np.full(self.shape + extra, fill, dtype=dtype)
+        if isinstance(values, np.ndarray) and values.shape == (len(self.index), *extra) \
+                and self._distinct:  # every key's values at once
+            if self.index:
+                out[tuple(np.array(self.index).T)] = values
+            return out
         for idx, v in zip(self.index, values, strict=True):
             if extra:
                 v = np.asarray(v)
@@ -381,6 +523,14 @@ class _Grid:
             else:
                 out[idx] = v
         return out
+
+
+def _positions(values: list) -> dict:
+    """The position of each value in ``values`` (the first, as ``list.index`` finds it)."""
+    out: dict = {}
+    for i, v in enumerate(values):
+        out.setdefault(v, i)
+    return out
 
 
 def _var(dims, values, long_name: str, units: str):

@@ -27,8 +27,11 @@ import xarray as xr
 from .._core.counted import expand_counts
 from .._core.options import NonFinite, Orientation
 from .._core.protocol import AUTO, check_policy
+from .._core.results import binomial_intervals
 from .._core.schema import SchemaError, check_option
 from .._core.validation import check_confidence_level, check_n_resamples
+from ._segmented import metrics_frame, rate_rows, segments_of
+from ._segmented import resolve as resolve_segments
 from ._table import (
     CI_METHODS,
     PAD_METRICS_COLUMNS,
@@ -187,6 +190,11 @@ def pad_metrics(
         data, system=system, trial=trial, label=label, score=score, pai=pai, split=split,
         subject=None, by=by, orientation=orientation, nonfinite=nonfinite,
     )
+    sg = segments_of(table)
+    if sg is not None:
+        chosen = resolve_segments(table, sg, threshold=threshold, target=target, on=on,
+                                  apply_to=apply_to)
+        return metrics_frame(table, sg, chosen, PAD_METRICS_COLUMNS)
     resolved = resolve_pad(table, threshold=threshold, target=target, on=on, apply_to=apply_to)
     sign = -1.0 if table.orientation == "distance" else 1.0
     k = len(table.species)
@@ -347,6 +355,13 @@ def pad_rates(
     )
     method = interval_method(ci_method, table)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    sg = segments_of(table)
+    if sg is not None:
+        chosen = resolve_segments(table, sg, threshold=threshold, target=target, on=on,
+                                  apply_to=apply_to)
+        intervals = _intervals(table, chosen, method, level=level, n_resamples=n_resamples,
+                               rng=rng)
+        return rate_rows(table, sg, chosen, intervals, PAD_RATES_COLUMNS)
     sign = -1.0 if table.orientation == "distance" else 1.0
     k = len(table.species)
     rows, keys = [], []
@@ -387,8 +402,38 @@ def interval_method(ci_method: str, table) -> str:
     column, else ``"wilson"``."""
     if ci_method != "auto":
         return ci_method
-    has_subject = bool(table.groups) and table.groups[0].subject is not None
-    return "cluster" if has_subject else "wilson"
+    has = getattr(table, "has_subject", None)  # a PAD table says so without its groups
+    if has is None:
+        has = bool(table.groups) and table.groups[0].subject is not None
+    return "cluster" if has else "wilson"
+
+
+def _intervals(table, r, method: str, *, level: float, n_resamples: int, rng):
+    """The interval columns of :func:`pad_rates`'s rows of the groups ``r`` (resolved on
+    the segments): ``intervals(n, errors, ok)`` for :func:`~._segmented.rate_rows`, the
+    binomial intervals in one call, the subject ones group by group (in the order the
+    per-group rows draw the bootstrap's replicates)."""
+    k = len(table.species)
+
+    def intervals(n: np.ndarray, errors: np.ndarray, ok: np.ndarray) -> dict:
+        low, high = np.full(n.size, np.nan), np.full(n.size, np.nan)
+        why: list = [None] * n.size
+        if method in ("bootstrap", "cluster"):
+            groups = table.groups
+            for j, (i, t) in enumerate(zip(r.index, r.threshold, strict=True)):
+                clustered = rate_intervals(table, groups[i], float(t), k, method,
+                                           n_resamples=n_resamples, level=level, rng=rng)
+                for s, row in enumerate(range(j * (k + 1), (j + 1) * (k + 1))):
+                    if clustered is not None and ok[row]:
+                        low[row], high[row], why[row] = clustered[s]
+        else:
+            rows = np.flatnonzero(ok)
+            low[rows], high[rows] = binomial_intervals(errors[rows], n[rows], level, method)
+        return dict(confidence_level=np.full(n.size, level), ci_method=[method] * n.size,
+                    ci_low=low, ci_high=high, resample=[_RESAMPLED.get(method)] * n.size,
+                    fallback_reason=why)
+
+    return intervals
 
 
 def pad_det(

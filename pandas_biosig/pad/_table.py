@@ -9,15 +9,17 @@ Thresholds and splits are the evaluation protocol's (:mod:`pandas_biosig._core.p
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from .._core.criteria import CRITERIA, KIND_CRITERIA
 from .._core.protocol import Protocol, Resolved, group_where
-from .._core.schema import SchemaError, check_subjects, validate_trials
+from .._core.schema import SchemaError, Trials, check_subjects, validate_trials
+from .._core.trial_groups import LazyGroups
 from .._kernels.cluster import design_effect, wilson_interval
 from .._kernels.pad import PadSweep, weighted_rates
 from .._kernels.resample import percentile_interval
@@ -150,13 +152,27 @@ class PadGroup:
 
 @dataclass(frozen=True, eq=False)
 class PadTable:
-    groups: list[PadGroup]
+    """A validated PAD table: its groups (built on first use), the species in order of
+    their first attack, and the validated trials (``trials``, the table's columns named
+    in ``columns["found"]``) with the species code of each of their presentations in
+    group order (``codes``, -1 for bona fide)."""
+
+    groups: Sequence[PadGroup]
     species: list
     by: tuple[str, ...]
     split_column: str | None
     orientation: str
     found: list
     subject_column: str | None = "subject"
+    trials: Trials | None = None
+    codes: np.ndarray | None = None
+
+    @property
+    def has_subject(self) -> bool:
+        """Whether the presentations carry subject ids."""
+        if self.trials is not None and self.trials.layout is not None:
+            return self.trials.layout.subject is not None
+        return bool(self.groups) and self.groups[0].subject is not None
 
     @property
     def key_names(self) -> list[str]:
@@ -236,43 +252,107 @@ def validate_pad(
         species_values = pd.Series(np.where(bonafide, np.array(None), "attack"), dtype=object)
     else:
         species_values = data[pai_col].reset_index(drop=True)
-        missing = (~bonafide) & species_values.isna().to_numpy()
-        if pai_col is not None:
-            as_text = species_values.astype(str).str.strip()
-            missing |= (~bonafide) & (as_text == "").to_numpy()
-        if missing.any():
-            bad = np.flatnonzero(missing)
-            raise SchemaError(
-                ERROR_NO_SPECIES.format(
-                    column=pai_col, n=bad.size, rows=data.iloc[bad[:5]].to_string()
-                )
-            )
+    codes, species, missing = _species_codes(species_values, bonafide)
+    if pai_col is not None and missing.any():
+        bad = np.flatnonzero(missing)
+        raise SchemaError(
+            ERROR_NO_SPECIES.format(column=pai_col, n=bad.size, rows=data.iloc[bad[:5]].to_string())
+        )
     if bonafide.all():
         raise SchemaError(ERROR_NO_ATTACKS.format(where="the table"))
-    codes, species = pd.factorize(species_values.where(~pd.Series(bonafide), None))
     # a derived table with boolean labels: validated by the one trial validator
-    frame = pd.DataFrame(
-        {c: data[c].to_numpy() for c in dict.fromkeys(data.columns) if c != label}
-    )
-    frame[label] = bonafide
+    frame = _derived_frame(data, label, bonafide)
     trials = validate_trials(
         frame, system=system, trial=trial, label=label, score=score, split=split,
         subject=subject, by=by, orientation=orientation, nonfinite=nonfinite,
     )
-    groups = []
-    for g in trials.groups:
-        rows = np.arange(len(frame)) if g.rows is None else g.rows
-        groups.append(
-            PadGroup(g.key, g.scores, g.genuine, codes[rows], g.trial, g.subject, rows)
-        )
+    lay = trials.layout
+    assert lay is not None  # an in-memory table
     table = PadTable(
-        groups, [(s.item() if isinstance(s, np.generic) else s) for s in species],
+        LazyGroups(lay, _group_maker(codes)),
+        [(s.item() if isinstance(s, np.generic) else s) for s in species],
         trials.by, trials.split_column, trials.orientation, list(data.columns), subject,
+        replace(trials, columns={**trials.columns, "found": list(data.columns)}),
+        codes if lay.order is None else codes[lay.order],
     )
-    for pg in groups:
-        if pg.bonafide.all():
-            raise SchemaError(ERROR_NO_ATTACKS.format(where=table.where(pg)))
+    no_attacks = np.flatnonzero(lay.class_weights()[1] == 0)
+    if no_attacks.size:
+        raise SchemaError(ERROR_NO_ATTACKS.format(where=table.where(table.groups[no_attacks[0]])))
     return table
+
+
+def _group_maker(codes: np.ndarray):
+    """The :class:`PadGroup` of a group of the validated trials (for
+    :class:`~pandas_biosig._core.trial_groups.LazyGroups`): its rows' species codes."""
+    def make(key, scores, genuine, trial, rows, subject, fta, reference=None, count=None):
+        rows = np.arange(codes.size) if rows is None else rows
+        return PadGroup(key, scores, genuine, codes[rows], trial, subject, rows)
+
+    return make
+
+
+def _species_codes(species_values: pd.Series,
+                   bonafide: np.ndarray) -> tuple[np.ndarray, Any, np.ndarray]:
+    """``(codes, species, missing)``: ``pd.factorize`` of the attacks' species (-1 for
+    bona fide presentations; the species in order of their first attack), and the attacks
+    without a species (missing, or blank as text).
+
+    A column of strings or objects is factorized whole (its missing and blank values read
+    off its distinct values) and renumbered: the codes of factorizing the attacks alone.
+    """
+    attack = ~bonafide
+    if not (species_values.dtype == object or species_values.dtype == _default_text_dtype()):
+        missing = attack & species_values.isna().to_numpy()
+        missing |= attack & (species_values.astype(str).str.strip() == "").to_numpy()
+        codes, uniques = pd.factorize(species_values.where(~pd.Series(bonafide), None))
+        return np.asarray(codes, dtype=np.int64), uniques, missing
+    codes, uniques = pd.factorize(species_values, use_na_sentinel=True)
+    n = len(uniques)
+    blank = np.fromiter((str(u).strip() == "" for u in uniques), dtype=bool, count=n)
+    missing = attack & np.append(blank, True)[codes]  # code -1: missing
+    if not (codes[bonafide] >= 0).any():  # no species on a bona fide row: as they are
+        return codes.astype(np.int64, copy=False), uniques, missing
+    codes = np.where(bonafide, -1, codes)
+    first = np.full(n + 1, codes.size, dtype=np.int64)
+    np.minimum.at(first, np.where(codes < 0, n, codes), np.arange(codes.size))
+    used = np.flatnonzero(first[:n] < codes.size)
+    used = used[np.argsort(first[used], kind="stable")]
+    if used.size == n and (used == np.arange(n)).all():  # already in order of first attack
+        return codes.astype(np.int64), uniques, missing
+    renumber = np.full(n + 1, -1, dtype=np.int64)
+    renumber[used] = np.arange(used.size)
+    return renumber[codes], uniques.take(used), missing
+
+
+def _derived_frame(data: pd.DataFrame, label: str, bonafide: np.ndarray) -> pd.DataFrame:
+    """The table's columns as numpy arrays (the label last, as booleans): each column as
+    ``to_numpy()`` gives it and the frame infers it, without the round trip where it
+    changes nothing (numeric and default string columns, categories of strings)."""
+    frame = pd.DataFrame({c: _as_built(data[c]) for c in dict.fromkeys(data.columns)
+                          if c != label})
+    frame[label] = bonafide
+    return frame
+
+
+def _as_built(column):
+    """``column.to_numpy()`` as a new frame holds it."""
+    if not isinstance(column, pd.Series):  # repeated column names: as before
+        return column.to_numpy()
+    dtype = column.dtype
+    text = _default_text_dtype()
+    if isinstance(dtype, np.dtype) and dtype.kind != "O":
+        return column.to_numpy()
+    if dtype == text:
+        return column.array
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.categories.dtype == text:
+        return dtype.categories.array.take(column.cat.codes.to_numpy(), allow_fill=True)
+    return column.to_numpy()
+
+
+@cache
+def _default_text_dtype():
+    """The dtype a frame gives an object array of strings."""
+    return pd.DataFrame({"x": np.array(["x"], dtype=object)})["x"].dtype
 
 
 # ----------------------------------------------------------------------------- protocol
