@@ -81,7 +81,8 @@ def compare_groups(
     nonfinite: NonFinite = "raise",
     count: str | None = None,
 ) -> pd.DataFrame:
-    r"""Is the FMR (FNMR) of group a different from group b's? Every pair, every system.
+    r"""Is the FMR (FNMR) of group a different from group b's? Every pair (or every group
+    against a baseline), every system.
 
     Parameters
     ----------
