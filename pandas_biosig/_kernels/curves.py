@@ -479,7 +479,10 @@ def select_thresholds(sweep: Sweep, weights, criterion: str) -> np.ndarray:
     if criterion not in EPC_CRITERIA:
         raise ValueError(f"criterion={criterion!r} is not one of {list(EPC_CRITERIA)}")
     alpha = np.atleast_1d(np.asarray(weights, dtype=np.float64))
-    if criterion == "min_weighted" and sweep.pos.size > _WEIGHTED_LOOP:
+    if criterion == "min_weighted" and not (
+            type(sweep) is Sweep and sweep.pos.size <= _WEIGHTED_LOOP):
+        # one weight at a time: a large sweep, or an out-of-core one (whose
+        # min_weighted also marks the histogram bins it must read)
         return np.array([sweep.min_weighted(float(a)).threshold for a in alpha])
     if criterion == "far":
         pts = roc_points(sweep)
