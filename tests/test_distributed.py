@@ -155,6 +155,19 @@ def test_bootstrap_exact(client):
                                       pbs.bootstrap(table, **kw), check_exact=True)
 
 
+def test_ci_exact(client):
+    """The intervals: the subject pass runs on the workers, its per-subject counts merged
+    wherever the scheduler puts them, in the in-memory subject order."""
+    from test_dask_bootstrap import _two_systems
+    from test_dask_intervals import CI_CASES
+
+    table = _two_systems(5, decimals=1, n_subjects=9)
+    ddf = dd.from_pandas(table, npartitions=5)
+    for kw in CI_CASES[:4]:
+        pd.testing.assert_frame_equal(pandas_biosig.outofcore.ci(ddf, **kw), pbs.ci(table, **kw),
+                                      check_exact=True)
+
+
 def test_duplicates_in_one_pass(client):
     """The one-pass duplicate check, its slices merged on the workers."""
     table = pbs.datasets.example_trials()

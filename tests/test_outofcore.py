@@ -436,6 +436,7 @@ MIRRORED = {
     "dcf": pbs.dcf,
     "summary": pbs.summary,
     "compare": pbs.compare,
+    "ci": pbs.ci,
 }
 
 
@@ -482,7 +483,7 @@ def test_failures_to_acquire_match_the_in_memory_convention():
 
 
 @pytest.mark.parametrize("name", ["eer", "error_rates", "dcf", "summary", "det", "roc",
-                                  "bayes_error", "epc", "compare", "bootstrap"])
+                                  "bayes_error", "epc", "compare", "bootstrap", "ci"])
 def test_counted_tables_are_refused_by_name(small, name):
     from pandas_biosig.outofcore._engine import ERROR_COUNT
 

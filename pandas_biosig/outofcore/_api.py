@@ -607,5 +607,6 @@ class DaskBiosigAccessor:
     bayes_error = mirror("bayes_error", "pandas_biosig.outofcore")
     epc = mirror("epc", "pandas_biosig.outofcore")
     bootstrap = mirror("bootstrap", "pandas_biosig.outofcore")
+    ci = mirror("ci", "pandas_biosig.outofcore")
     pairwise_counts = mirror("pairwise_counts", "pandas_biosig.outofcore")
     compare = mirror("compare", "pandas_biosig.outofcore")
