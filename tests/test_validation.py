@@ -76,6 +76,7 @@ CALLS = {
     "pandas_biosig.outofcore.compare":
         lambda f, kw: f(data("dask"), test="hter_dependent", **kw),
     "pandas_biosig.outofcore.bootstrap": lambda f, kw: f(data("dask"), **kw),
+    "pandas_biosig.outofcore.ci": lambda f, kw: f(data("dask"), **kw),
     "pandas_biosig.ci": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.bootstrap": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.epc_bootstrap": lambda f, kw: f(data("trials"), **kw),
@@ -214,6 +215,12 @@ OPTION_CALLS = {
         lambda f, kw: f(data("trials"), **kw),
     ("pandas_biosig.ci", "resample", "resample"):
         lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.outofcore.ci", "resample", "resample"):
+        lambda f, kw: f(data("dask"), **kw),
+    ("pandas_biosig.outofcore.ci", "ci_method", "rate_ci_method"):
+        lambda f, kw: f(data("dask"), **kw),
+    ("pandas_biosig.outofcore.ci", "combine", "combine"):
+        lambda f, kw: f(data("dask"), **kw),
     ("pandas_biosig.compare", "resample", "resample"):
         lambda f, kw: f(data("trials"), test="bootstrap", **kw),
     ("pandas_biosig.det_band", "resample", "resample"):
