@@ -43,7 +43,7 @@ from ..stats._common import RateCIMethod
 from ..verification._intervals import CI_COLUMNS, CI_COMBINE, CI_METRICS, ci_rows
 from ._engine import _engine, _split
 
-__all__ = ["ERROR_TWO_WAY", "ci"]
+__all__ = ["ERROR_TWO_WAY", "ci", "ordered", "resampling_unit", "subject_entries"]
 
 ERROR_TWO_WAY = (
     "resample='two_way' (the default with subject and reference subject columns) needs "
@@ -71,7 +71,8 @@ def _subject_chunk(pdf, index, spec, thresholds):
                            for w in (~gen, ~gen & accepted, gen, gen & ~accepted)], axis=1)
         first = pos[pd.Series(c).drop_duplicates().index.to_numpy()]
         out[key] = dict(subjects=np.asarray(uniques, dtype=object), first=(index << 40) + first,
-                        counts=counts, missing=int(codes.size - pos.size))
+                        counts=counts, missing=int(codes.size - pos.size),
+                        rows={index: int(codes.size)})
     return out
 
 
@@ -84,7 +85,7 @@ def _merge(a: dict, b: dict) -> dict:
     counts = np.zeros((k, 4), np.int64)
     np.add.at(counts, inverse, np.concatenate((a["counts"], b["counts"])))
     return dict(subjects=np.asarray(subjects, dtype=object), first=first, counts=counts,
-                missing=a["missing"] + b["missing"])
+                missing=a["missing"] + b["missing"], rows={**a["rows"], **b["rows"]})
 
 
 def _subject_combine(results):
@@ -99,7 +100,7 @@ def _designs(entry: dict) -> list[ClusterDesign]:
     """The designs of FAR and FRR from a group's per-subject counts, the subjects in
     first-appearance order (the in-memory codes) and each class's arrays as long as its
     highest code, as :func:`~pandas_biosig._kernels.cluster.person_sums` sizes them."""
-    counts = entry["counts"][np.argsort(entry["first"], kind="stable")]
+    counts = ordered(entry)[1]
     out = []
     for trials, errors in ((counts[:, 0], counts[:, 1]), (counts[:, 2], counts[:, 3])):
         size = int(np.flatnonzero(trials)[-1]) + 1 if trials.any() else 0
@@ -109,13 +110,14 @@ def _designs(entry: dict) -> list[ClusterDesign]:
     return out
 
 
-def _subject_designs(eng, frame, subject: str, members) -> dict:
-    """``{group key: [design of FAR, design of FRR]}`` of the reported groups, from one
-    pass that also applies the one subject rule to every group (missing ids, one
-    subject), as the in-memory path does."""
+def subject_entries(eng, frame, subject: str, at: dict) -> dict:
+    """One pass: per group, its subjects (ids, first rows), each one's trials and errors
+    of each class at the oriented threshold ``at[key]`` (columns: impostors, impostors
+    accepted, genuines, genuines rejected) and the group's rows in each partition. Every
+    group of the table is read and checked by the one subject rule (missing ids, one
+    subject), as the in-memory path checks them."""
     spec = replace(eng.spec, trial=subject)  # _split reads the subjects as trials
-    at = {g.key: 0.0 for g in eng.trials.groups}
-    at.update({m.group.key: m.threshold for m in members if not np.isnan(m.threshold)})
+    at = {g.key: at.get(g.key, 0.0) for g in eng.trials.groups}
     entries = eng._run(_subject_chunk, _subject_combine, spec, at, frame=frame)
     for g in eng.trials.groups:
         e = entries.get(g.key)
@@ -126,12 +128,20 @@ def _subject_designs(eng, frame, subject: str, members) -> dict:
         n = 0 if e is None else len(e["subjects"])
         if n < 2:
             raise SchemaError(ERROR_ONE_CLUSTER.format(where=where, n=n))
-    return {m.group.key: _designs(entries[m.group.key]) for m in members
-            if not np.isnan(m.threshold)}
+    return entries
 
 
-def _unit(data, resample: str, subject: str | None, reference_subject: str | None) -> str:
-    """The resampling unit the in-memory :func:`pandas_biosig.ci` would take (checked)."""
+def ordered(entry: dict) -> tuple[np.ndarray, np.ndarray]:
+    """A group's subject ids and per-subject counts in first-appearance order (the
+    in-memory subject codes)."""
+    order = np.argsort(entry["first"], kind="stable")
+    return entry["subjects"][order], entry["counts"][order]
+
+
+def resampling_unit(data, resample: str, subject: str | None, reference_subject: str | None) -> str:
+    """The resampling unit the in-memory :func:`pandas_biosig.ci` (and the paired
+    bootstrap of :func:`pandas_biosig.compare`) would take, checked; people in both roles
+    are refused (:data:`ERROR_TWO_WAY`)."""
     cols = list(data.columns)
     has = subject is not None and subject in cols
     if resample == AUTO:
@@ -244,7 +254,7 @@ def ci(
         check_option(name, CI_METRICS, "metric")
     check_option(ci_method, stats.RATE_CI_METHODS, "ci_method")
     check_option(combine, CI_COMBINE, "combine")
-    unit = _unit(data, resample, subject, reference_subject)
+    unit = resampling_unit(data, resample, subject, reference_subject)
     level = check_confidence_level(confidence_level)
     check_costs(p_target, c_miss, c_fa)
     eng = _engine(data, system=system, trial=trial, label=label, score=score, split=split,
@@ -264,7 +274,10 @@ def ci(
     if unit == "subject":
         assert subject is not None  # _unit: a subject column is there
         frame = data[list(dict.fromkeys([*eng.spec.columns, subject]))]
-        designs = _subject_designs(eng, frame, subject, members)
+        entries = subject_entries(eng, frame, subject,
+                                  {m.group.key: m.threshold for m in members})
+        designs = {m.group.key: _designs(entries[m.group.key]) for m in members
+                   if not np.isnan(m.threshold)}
     rows = ci_rows(members, eng.trials.key_names, lambda m: counts[m.group.key],
                    None if designs is None else (lambda m: designs[m.group.key]),
                    metrics=metrics, ci_method=ci_method, combine=combine, level=level,
