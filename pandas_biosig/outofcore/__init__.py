@@ -15,7 +15,9 @@ computed table.
                                          (``_bootstrap``)
 :func:`ci`                               FAR, FRR, HTER and DCF intervals at a threshold
                                          (``_intervals``)
-:func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``)
+:func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``, the aligned
+                                         pass ``_pairpass``, the paired bootstrap
+                                         ``_paired``)
 ======================================  =====================================================
 """
 

@@ -49,8 +49,10 @@ from .._core.replicates import (
     marginal_df,
     subject_deltas,
 )
+from .._core.schema import SchemaError
 from ._engine import _GOLDEN, _mix, _split
 from ._intervals import ordered, resampling_unit
+from ._pairpass import ERROR_SUBJECTS_DIFFER
 
 __all__ = ["ERROR_BOOTSTRAP_COMMON", "ERROR_BOOTSTRAP_METRIC", "bootstrap_rows",
            "check_bootstrap", "layouts"]
@@ -112,7 +114,11 @@ def _marginals(entries: dict, key_a, key_b) -> np.ndarray:
     """Each subject's marginal counts of the pair (rows: A's subjects in first-appearance
     order; columns as :func:`~pandas_biosig._core.cells.cell_marginals`)."""
     subjects, ca = ordered(entries[key_a])
-    cb = entries[key_b]["counts"][pd.Index(entries[key_b]["subjects"]).get_indexer(subjects)]
+    at = pd.Index(entries[key_b]["subjects"]).get_indexer(subjects)
+    if (at < 0).any() or at.size != len(entries[key_b]["subjects"]):  # the aligned pass
+        raise SchemaError(ERROR_SUBJECTS_DIFFER.format(  # missed them (hashes collided)
+            n="some", examples="not listed"))
+    cb = entries[key_b]["counts"][at]
     return np.stack([ca[:, 0], ca[:, 1], cb[:, 1], ca[:, 2], ca[:, 3], cb[:, 3]],
                     axis=1).astype(np.float64)
 
