@@ -14,7 +14,13 @@ import dask  # noqa: E402
 import pandas_biosig as pbs  # noqa: E402
 import pandas_biosig.outofcore as ooc  # noqa: E402  (registers ddf.biosig)
 from pandas_biosig._core.schema import SchemaError  # noqa: E402
-from pandas_biosig.outofcore import _intervals, _paired, _pairpass, _pairwise  # noqa: E402
+from pandas_biosig.outofcore import (  # noqa: E402
+    _intervals,
+    _paired,
+    _paired_sweeps,
+    _pairpass,
+    _pairwise,
+)
 
 CASES = [
     dict(),
@@ -82,6 +88,53 @@ def test_the_draws_are_shared_as_in_memory(monkeypatch):
         assert a.size == 3 and np.array_equal(a, b) == (not own_order)
 
 
+SWEEP_CASES = [
+    dict(metric="eer"),
+    dict(metric="eer_interpolated", baseline="b", alternative="greater"),
+    dict(metric="fnmr_at_fmr", target=0.05, by="grp"),
+    dict(metric="fnmr_at_fmr", target=0.0, on=None, apply_to=None),
+]
+
+
+@pytest.mark.parametrize("own_order", [False, True])
+@pytest.mark.parametrize("case", SWEEP_CASES, ids=lambda c: "-".join(map(str, c.values())))
+def test_sweep_metrics_equal_to_memory(scheduler, case, own_order):
+    """The EER and FNMR at FMR, subjects drawn: each system's compressed table, the same
+    draws for both systems of a pair."""
+    table = paired_table(3, own_order=own_order)
+    _same(dd.from_pandas(table, npartitions=4), table, test="bootstrap", **case)
+
+
+def test_sweep_metrics_cut_too_high_is_caught(monkeypatch):
+    """Every system's tail cut at the top bin: the checks lower the cuts, one system at a
+    time, and the numbers are still memory's; without the checks they are not."""
+    monkeypatch.setattr(_paired_sweeps._Pairs, "levels",
+                        lambda self, *a: {k: 0 for k, _ in self.ladders})
+    real, used = _paired_sweeps._compressed, []
+    monkeypatch.setattr(_paired_sweeps, "_compressed",
+                        lambda g, lad, j, tail: used.append(j) or real(g, lad, j, tail))
+    table = paired_table(4, per=30).query("system != 'c' and split == 'eval'")
+    ddf = dd.from_pandas(table, npartitions=3)
+    for case in (SWEEP_CASES[0], SWEEP_CASES[2]):
+        used.clear()
+        _same(ddf, table, test="bootstrap", **case)
+        assert max(used) > 0
+    monkeypatch.setattr(_paired_sweeps, "_condition", lambda metric, target: lambda *a: True)
+    kw = dict(test="bootstrap", metric="eer", n_resamples=60, seed=4)
+    assert not ooc.compare(ddf, **kw).equals(pbs.compare(table, **kw))
+
+
+def test_sweep_metric_replicates_without_a_class_warn_as_in_memory():
+    table = paired_table(5, n_subjects=3, per=8)
+    kw = dict(test="bootstrap", metric="eer", n_resamples=40, seed=2, on=None, apply_to=None)
+    with pytest.warns(pbs.BiosigWarning, match="drew no trial of one class") as mem:
+        expected = pbs.compare(table, **kw)
+    with pytest.warns(pbs.BiosigWarning, match="drew no trial of one class") as ours:
+        got = ooc.compare(dd.from_pandas(table, npartitions=2), **kw)
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    assert [str(w.message) for w in mem] == [str(w.message) for w in ours]
+
+
 def test_a_coarse_histogram_and_a_generator_seed():
     table = paired_table(3)
     ddf = dd.from_pandas(table, npartitions=3)
@@ -114,8 +167,10 @@ def _raises(exc, fn):
 def test_refused_by_name():
     table = paired_table(5)
     ddf = dd.from_pandas(table, npartitions=3)
-    assert _raises(ValueError, lambda: ooc.compare(ddf, metric="eer")) == (
-        _paired.ERROR_BOOTSTRAP_METRIC.format(metric="eer_threshold"))
+    assert _raises(ValueError, lambda: ooc.compare(ddf, metric="auc")) == (
+        _paired.ERROR_BOOTSTRAP_METRIC.format(metric="auc", unit="subject"))
+    assert _raises(ValueError, lambda: ooc.compare(ddf, metric="eer", resample="label")) == (
+        _paired.ERROR_BOOTSTRAP_METRIC.format(metric="eer_threshold", unit="label"))
     assert _raises(ValueError, lambda: ooc.compare(ddf.assign(reference_subject=ddf.subject))
                    ) == _intervals.ERROR_TWO_WAY
     moved = table.copy()

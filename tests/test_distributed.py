@@ -178,7 +178,7 @@ def test_compare_bootstrap_exact(client):
     for own_order in (False, True):
         table = paired_table(6, own_order=own_order)
         ddf = dd.from_pandas(table, npartitions=4)
-        for kw in (dict(), dict(resample="label", metric="far")):
+        for kw in (dict(), dict(resample="label", metric="far"), dict(metric="eer")):
             kw.update(n_resamples=40, seed=3)
             pd.testing.assert_frame_equal(pandas_biosig.outofcore.compare(ddf, **kw),
                                           pbs.compare(table, **kw), check_exact=True)

@@ -17,7 +17,7 @@ computed table.
                                          (``_intervals``)
 :func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``, the aligned
                                          pass ``_pairpass``, the paired bootstrap
-                                         ``_paired``)
+                                         ``_paired``, ``_paired_sweeps``)
 ======================================  =====================================================
 """
 

@@ -77,8 +77,10 @@ What is exact, and what is not
   integer counts, in memory too; :mod:`pandas_biosig.outofcore._intervals`).
 - ``compare(test="bootstrap")`` of ``hter``, ``far`` or ``frr`` equals the pandas path's for
   the same seed, bit for bit: the replicates read only cell counts, from the aligned pass or
-  summed per subject (:mod:`pandas_biosig.outofcore._paired`); the metrics read over all
-  thresholds are refused.
+  summed per subject (:mod:`pandas_biosig.outofcore._paired`); so does, subjects drawn, that
+  of the EER and FNMR at FMR, on the compressed tables of ``bootstrap``
+  (:mod:`pandas_biosig.outofcore._paired_sweeps`). The metrics that read every trial of a
+  replicate are refused.
 
 Options (``dask.config``): ``pandas_biosig.bins`` (bits of the first histogram, 20),
 ``pandas_biosig.refine_bits`` (16), ``pandas_biosig.gather_limit`` (scores fetched per

@@ -4,7 +4,8 @@ A documented internal module: :mod:`pandas_biosig.outofcore._pairwise` calls it.
 replicates are :func:`pandas_biosig.compare`'s for the same seed, to the bit, for the
 metrics read at fixed thresholds (``"far"``, ``"frr"`` and ``"hter"``, the default): there
 the in-memory test (:func:`~pandas_biosig._core.replicates.bootstrap_difference`) reads
-only counts, drawn by the same code here (:mod:`pandas_biosig._core.cells`).
+only counts, drawn by the same code here (:mod:`pandas_biosig._core.cells`). The EER and
+FNMR at FMR, subjects drawn, are :mod:`pandas_biosig.outofcore._paired_sweeps`'.
 
 - **Trials drawn** (``resample="label"`` or ``"trial"``, the default without a subject
   column): a replicate is a multinomial draw of the pair's eight cell counts (class x A
@@ -25,7 +26,7 @@ only counts, drawn by the same code here (:mod:`pandas_biosig._core.cells`).
 
 Integer counts below 2**53 are exact in floating point whatever the order of their sums,
 so the replicated differences, the Satterthwaite degrees of freedom and the estimate are
-the in-memory ones. Refused by name: the metrics that read a replicate's whole sweep
+the in-memory ones. Refused by name: the metrics that read every trial of a replicate
 (:data:`ERROR_BOOTSTRAP_METRIC`), people in both roles
 (:data:`~pandas_biosig.outofcore._intervals.ERROR_TWO_WAY`), and subjects drawn with
 ``common_trials=True`` when two systems do not score the same trials
@@ -52,16 +53,17 @@ from .._core.replicates import (
 from .._core.schema import SchemaError
 from ._engine import _GOLDEN, _mix, _split
 from ._intervals import ordered, resampling_unit
+from ._paired_sweeps import SWEEP_METRICS
 from ._pairpass import ERROR_SUBJECTS_DIFFER
 
 __all__ = ["ERROR_BOOTSTRAP_COMMON", "ERROR_BOOTSTRAP_METRIC", "bootstrap_rows",
-           "check_bootstrap", "layouts"]
+           "check_bootstrap", "check_complete", "layouts"]
 
 ERROR_BOOTSTRAP_METRIC = (
-    "test='bootstrap' out of core resamples the metrics read at fixed thresholds ('far', "
-    "'frr', 'hter', the default); metric={metric!r} reads every replicate's whole sweep: "
-    "compute() the table (or a sample of subjects), or bootstrap each system with "
-    "pandas_biosig.outofcore.bootstrap"
+    "test='bootstrap' out of core resamples 'far', 'frr' and 'hter' (the default) at fixed "
+    "thresholds, and with subjects drawn 'eer', 'eer_interpolated' and 'fnmr_at_fmr'; "
+    "metric={metric!r} with resample={unit!r} reads every trial of every replicate: "
+    "compute() the table (or a sample of subjects)"
 )
 ERROR_BOOTSTRAP_COMMON = (
     "systems {a!r} and {b!r} do not score the same trials{where}: with subjects resampled "
@@ -73,11 +75,12 @@ _SALT = np.uint64(0x632BE59BD9B4E019)
 
 
 def check_bootstrap(data, metric: str, resample: str, subject, reference_subject) -> str:
-    """The resampling unit of the test (as in memory), once the metric is one read at fixed
-    thresholds."""
-    if metric not in FIXED_THRESHOLD_METRICS:
-        raise ValueError(ERROR_BOOTSTRAP_METRIC.format(metric=metric))
-    return resampling_unit(data, resample, subject, reference_subject)
+    """The resampling unit of the test (as in memory), for a metric read at fixed
+    thresholds or, subjects drawn, one of :data:`SWEEP_METRICS`."""
+    unit = resampling_unit(data, resample, subject, reference_subject)
+    if metric in FIXED_THRESHOLD_METRICS or (metric in SWEEP_METRICS and unit == "subject"):
+        return unit
+    raise ValueError(ERROR_BOOTSTRAP_METRIC.format(metric=metric, unit=unit))
 
 
 class _Counted:
@@ -172,25 +175,32 @@ def layouts(eng, frame, subject: str, entries: dict, plans) -> dict:
 
 
 # ----------------------------------------------------------------------------- rows
-def _complete(eng, ma, mb, n: int, where: str) -> None:
-    """Subjects drawn: the pair's trials are all of both systems' (else refused)."""
-    for m in (ma, mb):
-        ps = eng.scores[m.group.key]
-        if ps.n + ps.p != n:
-            raise ValueError(ERROR_BOOTSTRAP_COMMON.format(a=ma.group.system, b=mb.group.system,
-                                                           where=where))
+def check_complete(eng, plans, names, counts: dict) -> None:
+    """Subjects drawn: every pair's trials are all of both systems' (else refused)."""
+    from .._core.pairwise import in_where
+
+    for fam, fam_members, pairs in plans:
+        for a, b in pairs:
+            n = sum(int(counts[fam][name][a, b]) for name in ("n_i", "n_c"))
+            for m in (fam_members[a], fam_members[b]):
+                ps = eng.scores[m.group.key]
+                if ps.n + ps.p != n:
+                    raise ValueError(ERROR_BOOTSTRAP_COMMON.format(
+                        a=fam_members[a].group.system, b=fam_members[b].group.system,
+                        where=in_where(names, fam)))
 
 
 def _test(eng, fam_counts, pair, shared: FamilyDraws, opts: dict):
     """One pair's paired bootstrap test, as :func:`bootstrap_difference` computes it at
     fixed thresholds."""
+    if "results" in opts:  # a metric of the sweep, tested beforehand in this order
+        return next(opts["results"])
     (a, ma), (b, mb) = pair
     cells, ca, cb = _pair_cells(fam_counts, a, b)
     f, unit, n_res = opts["f"], opts["unit"], opts["n_resamples"]
     est = f(ca, ma.threshold) - f(cb, mb.threshold)
     df = math.nan
     if unit == "subject":
-        _complete(eng, ma, mb, ca.n + ca.p, opts["in_where"])
         marginals = _marginals(opts["entries"], ma.group.key, mb.group.key)
         deltas = subject_deltas(marginals, opts["layouts"][ma.group.key], opts["metric"], n_res,
                                 opts["rng"], shared)

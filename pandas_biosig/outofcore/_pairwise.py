@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,7 +39,8 @@ from .._core.validation import (
 from ..stats._common import McNemarMethod
 from ._engine import _Engine, _engine, _resolve, refuse_count
 from ._intervals import subject_entries
-from ._paired import bootstrap_rows, check_bootstrap, layouts
+from ._paired import bootstrap_rows, check_bootstrap, check_complete, layouts
+from ._paired_sweeps import SWEEP_METRICS, sweep_tests
 from ._pairpass import families_of, pair_pass
 
 if TYPE_CHECKING:  # not at import: see pandas_biosig.outofcore._engine
@@ -256,10 +258,13 @@ def compare(
     test, baseline, threshold, weight, target, p_target, c_miss, c_fa, on, apply_to, alpha, adjust, confidence_level, alternative, common_trials, mcnemar_method, n_resamples, seed, progress, by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
         As in :func:`pandas_biosig.compare` (``"auto"`` is the subject bootstrap of the
         HTER with a subject column, as in memory).
-    metric : {"hter", "far", "frr"}, optional
-        The metric of ``test="bootstrap"``, read at each system's threshold (default
-        ``"hter"``). The metrics read over all thresholds (``"eer"``, ``"auc"``, ...)
-        need every replicate's sweep and raise a ``ValueError``
+    metric : {"hter", "far", "frr", "eer", "eer_threshold", "eer_interpolated", "fnmr_at_fmr"}, optional
+        The metric of ``test="bootstrap"``: read at each system's threshold (``"hter"``,
+        the default, ``"far"``, ``"frr"``), or, with subjects drawn, the EER and FNMR at
+        FMR ``target`` (each system's genuine trials and the impostor tail the replicates
+        can reach are gathered, as :func:`bootstrap` gathers them). The other metrics
+        (``"auc"``, ``"min_dcf"``, ...; the EER with trials drawn) read every trial of
+        every replicate and raise a ``ValueError``
         (:data:`pandas_biosig.outofcore._paired.ERROR_BOOTSTRAP_METRIC`).
     resample : {"auto", "subject", "label", "trial"}
         What ``test="bootstrap"`` draws, as in memory; ``"two_way"`` (the in-memory
@@ -285,6 +290,10 @@ def compare(
         As :func:`pandas_biosig.compare`; the refusals above, and subjects resampled with
         ``common_trials=True`` where two systems do not score the same trials
         (:data:`pandas_biosig.outofcore._paired.ERROR_BOOTSTRAP_COMMON`).
+    MemoryError
+        The EER or FNMR at FMR with subjects drawn, when what the replicates can reach
+        exceeds ``pandas_biosig.bootstrap_bytes``
+        (:data:`pandas_biosig.outofcore._bootstrap.ERROR_TAIL_TOO_LARGE`).
 
     See Also
     --------
@@ -296,6 +305,8 @@ def compare(
     errors per system at its threshold, the aligned pass (which then also checks that each
     trial has one subject), and, when a family's pairs start from different systems, one
     that hashes each system's subject codes in table order (which pairs share a draw).
+    For the EER and FNMR at FMR, instead of the last: the ladder and tail passes of
+    :func:`bootstrap` (:mod:`pandas_biosig.outofcore._paired_sweeps`).
 
     Examples
     --------
@@ -337,7 +348,11 @@ def compare(
     policy: dict[str, Any] = dict(threshold=threshold, weight=weight, target=target,
                                   p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on,
                                   apply_to=apply_to)
-    members = _members(eng, **policy)
+    if metric in SWEEP_METRICS and unit is not None:  # read over all thresholds
+        members = eng.solve(lambda eng: Protocol(**policy).resolve(
+            eng.trials, needs_threshold=False, sweep_of=lambda g: eng.sweep(g.key)))
+    else:
+        members = _members(eng, **policy)
     null = _cmp.null_hypothesis_of(test, Protocol(**policy), members, test_decision_rules)
     names, plans = _pw.family_plans(eng.trials, members, len(eng.trials.by), baseline)
     if unit is None:
@@ -348,18 +363,21 @@ def compare(
         opts = dict(f=metric_function(metric, target=target, p_target=p_target, c_miss=c_miss,
                                       c_fa=c_fa),
                     unit=unit, metric=metric, n_resamples=n_resamples, rng=make_rng(seed),
-                    alternative=alternative, level=level, null=null)
+                    alternative=alternative, level=level, null=null, target=target)
         opts["tick"] = replicate_progress(progress, n_resamples * sum(len(p) for _, _, p in plans),
                                           "compare (bootstrap)")
-        counts = _bootstrap_counts(eng, data, members, plans, common_trials, subject, opts)
+        counts = _bootstrap_counts(eng, data, members, (names, plans), common_trials, subject,
+                                   opts)
         rows, family_of = bootstrap_rows(eng, plans, names, counts, opts)
     return _pw.finish(rows, eng.trials.by, _cmp.COMPARE_COLUMNS, family_of, adjust, alpha)
 
 
-def _bootstrap_counts(eng, data, members, plans, common_trials, subject, opts) -> dict:
+def _bootstrap_counts(eng, data, members, families, common_trials, subject, opts) -> dict:
     """The passes of the paired bootstrap: with subjects drawn, each subject's counts per
-    system (and, where the pairs of a family need it, each system's subject layout)
-    before the aligned pass, which then also checks each trial's subject."""
+    system before the aligned pass (which then also checks each trial's subject), and
+    after it each system's subject layout (where the pairs of a family need it) or, for a
+    metric of the sweep, the compressed tables and the tests themselves."""
+    names, plans = families
     who = None
     if opts["unit"] == "subject":
         who = subject
@@ -367,7 +385,15 @@ def _bootstrap_counts(eng, data, members, plans, common_trials, subject, opts) -
         opts["entries"] = subject_entries(eng, frame, subject,
                                           {m.group.key: m.threshold for m in members})
     counts = pair_pass(eng, data, families_of(eng, members), common_trials, subject=who)
-    if who is not None:
+    if who is None:
+        return counts
+    check_complete(eng, plans, names, counts)
+    if opts["metric"] in SWEEP_METRICS:
+        opts["n_trials"] = lambda key: eng.scores[key].n + eng.scores[key].p
+        pairs = [(fm[a], fm[b]) for _, fm, ps in plans for a, b in ps]
+        spec = replace(eng.spec, trial=subject)
+        opts["results"] = iter(sweep_tests(eng, frame, spec, pairs, opts))
+    else:
         opts["layouts"] = layouts(eng, frame, subject, opts["entries"], plans)
     return counts
 
