@@ -394,8 +394,8 @@ def test_pairwise_alignment_errors(small):
     bad.loc[(bad.system == "gmm") & (bad.trial == 8), "label"] = "impostor"
     with pytest.raises(SchemaError, match="genuine for one system and impostor"):
         dd.from_pandas(bad, npartitions=3).biosig.pairwise_counts(threshold=0.0)
-    with pytest.raises(ValueError, match="reads every replicate's whole sweep"):
-        dd.from_pandas(table, npartitions=3).biosig.compare(test="bootstrap", metric="eer")
+    with pytest.raises(ValueError, match="reads every trial of every replicate"):
+        dd.from_pandas(table, npartitions=3).biosig.compare(test="bootstrap", metric="auc")
 
 
 def test_compare_on_common_trials_and_trial_index(small):
