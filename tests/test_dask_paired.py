@@ -98,7 +98,7 @@ SWEEP_CASES = [
 
 @pytest.mark.parametrize("own_order", [False, True])
 @pytest.mark.parametrize("case", SWEEP_CASES, ids=lambda c: "-".join(map(str, c.values())))
-def test_sweep_metrics_equal_to_memory(scheduler, case, own_order):
+def test_sweep_metrics_equal_to_memory(case, own_order):
     """The EER and FNMR at FMR, subjects drawn: each system's compressed table, the same
     draws for both systems of a pair."""
     table = paired_table(3, own_order=own_order)
