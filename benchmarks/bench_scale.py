@@ -122,7 +122,7 @@ def _worker(spec: dict) -> dict:
                 out["eer"] = float(get_eer_values(fm / imp.size, fnm / gen.size)[3])
         out["rss_before"] = _status()["VmRSS"]
         out["time"] = _time(run, repeat)
-    elif kind in ("lazy_eer", "lazy_bootstrap"):
+    elif kind in ("lazy_eer", "lazy_bootstrap", "lazy_ci"):
         out["rss_before"] = _status()["VmRSS"]
         return _lazy(spec, out)
     elif kind in ("dask", "pandas_parquet", "dask_summary"):
@@ -238,8 +238,10 @@ def lazy_table(n: int, subjects: int = 10_000, genuine: float = 0.01):
 
 
 def _lazy(spec: dict, out: dict) -> dict:
-    """``eer()`` or the subject ``bootstrap(metric="fnmr_at_fmr", target=1e-3)`` (and of
-    the EER) of a lazy table, threaded or on a LocalCluster; peak RSS of every process."""
+    """``eer()``, the subject ``bootstrap(metric="fnmr_at_fmr", target=1e-3)`` (and of
+    the EER) or ``ci()`` (FAR, FRR, HTER and DCF at the EER threshold, counts shrunk by
+    the subjects' design effect) of a lazy table, threaded or on a LocalCluster; peak RSS
+    of every process."""
     import dask
 
     import pandas_biosig.outofcore as ooc
@@ -251,6 +253,10 @@ def _lazy(spec: dict, out: dict) -> dict:
     def call():
         if spec["kind"] == "lazy_eer":
             return {"eer": ooc.eer(ddf).eer.tolist()}
+        if spec["kind"] == "lazy_ci":
+            res = ooc.ci(ddf, metric="hter")
+            return {"hter_ci": [res.ci_low.iloc[0], res.ci_high.iloc[0]],
+                    "ci_method": res.ci_method.iloc[0]}
         fm = ooc.bootstrap(ddf, metric="fnmr_at_fmr", target=1e-3, n_resamples=b, seed=0)
         e = ooc.bootstrap(ddf, metric="eer", n_resamples=b, seed=0)
         return {"fnmr_at_fmr_ci": [fm.ci_low.iloc[0], fm.ci_high.iloc[0]],
@@ -415,7 +421,10 @@ def main(argv=None):
                     help="worker processes of the distributed cluster (default: one per core)")
     ap.add_argument("--lazy-sizes", nargs="*", type=float, default=[],
                     help="trials of lazily generated one-system tables (1 %% genuine, 10^4 "
-                         "subjects) for eer() and the subject bootstrap")
+                         "subjects) for eer(), the subject bootstrap and ci()")
+    ap.add_argument("--lazy-kinds", nargs="+", default=["lazy_eer", "lazy_bootstrap", "lazy_ci"],
+                    choices=["lazy_eer", "lazy_bootstrap", "lazy_ci"],
+                    help="what to run on the lazy tables")
     ap.add_argument("--n-resamples", type=int, default=200,
                     help="replicates of the lazy tables' bootstraps")
     ap.add_argument("--quick", action="store_true")
@@ -454,7 +463,7 @@ def main(argv=None):
     results["lazy"] = []
     for n in (int(x) for x in args.lazy_sizes):
         for sched in args.scheduler:
-            for kind in ("lazy_eer", "lazy_bootstrap"):
+            for kind in args.lazy_kinds:
                 r = measure({"kind": kind, "n": n, "scheduler": sched, "workers": args.workers,
                              "n_resamples": args.n_resamples})
                 r.setdefault("scheduler", sched)

@@ -63,8 +63,9 @@ def test_a_task_unpickles_in_a_fresh_process():
     blob = _python(
         """
         import pickle, sys
-        from pandas_biosig.outofcore import _engine as _dask_engine, _pairwise as _dask_pairwise
-        sys.stdout.buffer.write(pickle.dumps((_dask_engine._hist_chunk, _dask_pairwise._pair_pass)))
+        from pandas_biosig.outofcore import _engine as _dask_engine, _pairpass, _paired
+        sys.stdout.buffer.write(pickle.dumps((_dask_engine._hist_chunk, _pairpass._pair_chunk,
+                                              _paired._layout_chunk)))
         """
     )
     out = _python(
@@ -78,7 +79,8 @@ def test_a_task_unpickles_in_a_fresh_process():
         """,
         blob,
     )
-    assert out.decode().split() == ["_hist_chunk", "_pair_pass", "DaskBiosigAccessor"]
+    assert out.decode().split() == ["_hist_chunk", "_pair_chunk", "_layout_chunk",
+                                    "DaskBiosigAccessor"]
 
 
 def test_runs_on_worker_processes(client):
@@ -153,6 +155,33 @@ def test_bootstrap_exact(client):
         kw = dict(n_resamples=40, seed=2, **case)
         pd.testing.assert_frame_equal(pandas_biosig.outofcore.bootstrap(ddf, **kw),
                                       pbs.bootstrap(table, **kw), check_exact=True)
+
+
+def test_ci_exact(client):
+    """The intervals: the subject pass runs on the workers, its per-subject counts merged
+    wherever the scheduler puts them, in the in-memory subject order."""
+    from test_dask_bootstrap import _two_systems
+    from test_dask_intervals import CI_CASES
+
+    table = _two_systems(5, decimals=1, n_subjects=9)
+    ddf = dd.from_pandas(table, npartitions=5)
+    for kw in CI_CASES[:4]:
+        pd.testing.assert_frame_equal(pandas_biosig.outofcore.ci(ddf, **kw), pbs.ci(table, **kw),
+                                      check_exact=True)
+
+
+def test_compare_bootstrap_exact(client):
+    """The paired bootstrap: the subject, aligned and layout passes on the workers, the
+    replicates drawn on the client as in memory (systems in one order and in their own)."""
+    from test_dask_paired import paired_table
+
+    for own_order in (False, True):
+        table = paired_table(6, own_order=own_order)
+        ddf = dd.from_pandas(table, npartitions=4)
+        for kw in (dict(), dict(resample="label", metric="far"), dict(metric="eer")):
+            kw.update(n_resamples=40, seed=3)
+            pd.testing.assert_frame_equal(pandas_biosig.outofcore.compare(ddf, **kw),
+                                          pbs.compare(table, **kw), check_exact=True)
 
 
 def test_duplicates_in_one_pass(client):

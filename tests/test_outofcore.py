@@ -394,8 +394,8 @@ def test_pairwise_alignment_errors(small):
     bad.loc[(bad.system == "gmm") & (bad.trial == 8), "label"] = "impostor"
     with pytest.raises(SchemaError, match="genuine for one system and impostor"):
         dd.from_pandas(bad, npartitions=3).biosig.pairwise_counts(threshold=0.0)
-    with pytest.raises(ValueError, match="bootstrap"):
-        dd.from_pandas(table, npartitions=3).biosig.compare(test="bootstrap")
+    with pytest.raises(ValueError, match="reads every trial of every replicate"):
+        dd.from_pandas(table, npartitions=3).biosig.compare(test="bootstrap", metric="auc")
 
 
 def test_compare_on_common_trials_and_trial_index(small):
@@ -436,6 +436,7 @@ MIRRORED = {
     "dcf": pbs.dcf,
     "summary": pbs.summary,
     "compare": pbs.compare,
+    "ci": pbs.ci,
 }
 
 
@@ -482,7 +483,7 @@ def test_failures_to_acquire_match_the_in_memory_convention():
 
 
 @pytest.mark.parametrize("name", ["eer", "error_rates", "dcf", "summary", "det", "roc",
-                                  "bayes_error", "epc", "compare", "bootstrap"])
+                                  "bayes_error", "epc", "compare", "bootstrap", "ci"])
 def test_counted_tables_are_refused_by_name(small, name):
     from pandas_biosig.outofcore._engine import ERROR_COUNT
 

@@ -76,6 +76,7 @@ CALLS = {
     "pandas_biosig.outofcore.compare":
         lambda f, kw: f(data("dask"), test="hter_dependent", **kw),
     "pandas_biosig.outofcore.bootstrap": lambda f, kw: f(data("dask"), **kw),
+    "pandas_biosig.outofcore.ci": lambda f, kw: f(data("dask"), **kw),
     "pandas_biosig.ci": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.bootstrap": lambda f, kw: f(data("trials"), **kw),
     "pandas_biosig.epc_bootstrap": lambda f, kw: f(data("trials"), **kw),
@@ -214,6 +215,12 @@ OPTION_CALLS = {
         lambda f, kw: f(data("trials"), **kw),
     ("pandas_biosig.ci", "resample", "resample"):
         lambda f, kw: f(data("trials"), **kw),
+    ("pandas_biosig.outofcore.ci", "resample", "resample"):
+        lambda f, kw: f(data("dask"), **kw),
+    ("pandas_biosig.outofcore.ci", "ci_method", "rate_ci_method"):
+        lambda f, kw: f(data("dask"), **kw),
+    ("pandas_biosig.outofcore.ci", "combine", "combine"):
+        lambda f, kw: f(data("dask"), **kw),
     ("pandas_biosig.compare", "resample", "resample"):
         lambda f, kw: f(data("trials"), test="bootstrap", **kw),
     ("pandas_biosig.det_band", "resample", "resample"):
@@ -228,6 +235,10 @@ OPTION_CALLS = {
         lambda f, kw: f(data("trials"), "cnn", "lbp", **kw),
     ("pandas_biosig.compare", "metric", "metric"):
         lambda f, kw: f(data("trials"), test="bootstrap", **kw),
+    ("pandas_biosig.outofcore.compare", "metric", "metric"):
+        lambda f, kw: f(data("dask"), test="bootstrap", **kw),
+    ("pandas_biosig.outofcore.compare", "resample", "resample"):
+        lambda f, kw: f(data("dask"), test="bootstrap", **kw),
     ("pandas_biosig.compare_fusion", "metric", "metric"):
         lambda f, kw: f(data("trials"), systems=["cnn", "gmm"], refit=True, **kw),
     ("pandas_biosig.compare_fusion", "resample", "resample"):
@@ -277,10 +288,8 @@ TYPED = ("ResampleOption", "BootstrapMetric", "BootstrapCIMethod", "RateCIMethod
          "McNemarMethod", "EPCCriterion")
 
 
-#: Options of the bootstrap test, which is not available out of core (test="bootstrap"
-#: raises there): nothing reads them.
-UNUSED = {("pandas_biosig.outofcore.compare", "metric"),
-          ("pandas_biosig.outofcore.compare", "resample")}
+#: Typed options that no call can get wrong (none at present).
+UNUSED: set[tuple[str, str]] = set()
 
 
 def test_every_typed_option_is_checked():
@@ -458,10 +467,6 @@ READS = {
 }
 #: Parameters a function takes but cannot act on, with the reason.
 EXEMPT = {
-    # the bootstrap test is not available out of core (test="bootstrap" raises there): the
-    # subject column is refused by name instead, and no replicate is drawn
-    ("pandas_biosig.outofcore.compare", "subject"),
-    ("pandas_biosig.outofcore.compare", "n_resamples"),
     # names the column whose presence decides the default test; computes nothing on it
     ("pandas_biosig.verification.default_test", "subject"),
     # builds a tandem table from two tables: carries the speaker column, resamples nothing
@@ -478,8 +483,8 @@ BAD_VALUES = {
 def _call(qual: str, param: str):
     name = qual.rsplit(".", 1)[-1]
     kind = "dask" if ".outofcore." in qual else TABLE_OF[name]
-    if qual == "pandas_biosig.outofcore.compare":
-        kind = "dask_compare"
+    if qual == "pandas_biosig.outofcore.compare" and param not in ("n_resamples", "subject"):
+        kind = "dask_compare"  # the others: the default test, the subject bootstrap
     extra = dict(READS.get(param, {}).get(kind, {}))
     params = inspect.signature(FUNCTIONS[qual]).parameters
     extra = {k: v for k, v in extra.items() if k in params}  # the EPC's weight is its grid

@@ -18,6 +18,7 @@ r"""What every kind of table shares: one documented internal package.
 ``counted``                counted trials (``count=``) written out once, bounded, ids of their own
 ``curve_datasets``         the builders of the curve Datasets
 ``replicates``             the replicate machinery of every bootstrap
+``cells``                  the eight decision cells of two systems at fixed thresholds
 ``progress``               progress bars
 ``mirror``                 accessor methods generated from the functions (``df.biosig``, ``ddf.biosig``)
 ``arrow_strings``,         fast questions about string and object key columns

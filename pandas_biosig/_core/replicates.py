@@ -31,6 +31,7 @@ from .._kernels.resample import (
     stratified_counts,
     uniform_counts,
 )
+from .cells import cell_deltas, cell_marginals, marginal_deltas
 from .criteria import bounded_point, eer_point, min_dcf_point, min_weighted_point
 from .options import Alternative, BootstrapMetric
 from .progress import progress_bar
@@ -493,7 +494,7 @@ def bootstrap_difference(
             tick(n_resamples)
         df = math.nan
         if resample == "subject":
-            df = satterthwaite_df(_subject_table(a, b, thresholds, shared)[0], metric)
+            df = marginal_df(subject_marginals(a, b, thresholds, shared)[0], metric)
         elif resample == "two_way":
             df = _two_way_df(a, b, thresholds, metric, shared)
         return bootstrap_result(est, deltas, alternative, n=a.genuine.size, df=df)
@@ -520,26 +521,23 @@ def fixed_threshold_deltas(a, b, metric, thresholds, n_resamples, resample, rng,
     """Replicated metric(A) - metric(B) at fixed thresholds, from the 8-cell table."""
     shared = FamilyDraws() if shared is None else shared
     if resample == "subject":
-        table, codes = _subject_table(a, b, thresholds, shared)
-        mult = shared.multiplicities(rng, codes, table.shape[0], n_resamples)
-        counts = mult @ table.astype(np.float64)
-    elif resample == "two_way":
+        marginals, codes = subject_marginals(a, b, thresholds, shared)
+        return subject_deltas(marginals, codes, metric, n_resamples, rng, shared)
+    if resample == "two_way":
         counts = _two_way_counts(a, b, thresholds, shared, rng, n_resamples)
-    else:
-        counts = _cell_draws(np.bincount(_cells(a, b, thresholds), minlength=8), n_resamples,
-                             resample, rng)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ni = counts[:, :4].sum(axis=1)
-        nc = counts[:, 4:].sum(axis=1)
-        far_a = (counts[:, 2] + counts[:, 3]) / ni
-        far_b = (counts[:, 1] + counts[:, 3]) / ni
-        frr_a = (counts[:, 4] + counts[:, 5]) / nc
-        frr_b = (counts[:, 4] + counts[:, 6]) / nc
-    if metric == "far":
-        return far_a - far_b
-    if metric == "frr":
-        return frr_a - frr_b
-    return (far_a + frr_a) / 2 - (far_b + frr_b) / 2
+        return marginal_deltas(cell_marginals(counts), metric)
+    n_cell = np.bincount(_cells(a, b, thresholds), minlength=8)
+    return cell_deltas(n_cell, metric, n_resamples, resample, rng)
+
+
+def subject_deltas(marginals: np.ndarray, codes, metric: str, n_resamples: int, rng,
+                   shared: FamilyDraws) -> np.ndarray:
+    """Replicated differences with subjects drawn: each subject's marginal counts
+    (``(n_subjects, 6)``, :func:`cell_marginals`) times its multiplicities, drawn by
+    ``shared`` (:meth:`FamilyDraws.multiplicities`; ``codes`` identifies the subjects'
+    layout, whose draw the pairs of a family share)."""
+    mult = shared.multiplicities(rng, codes, marginals.shape[0], n_resamples)
+    return marginal_deltas(mult @ marginals, metric)
 
 
 def _cells(a: Group, b: Group, thresholds) -> np.ndarray:
@@ -549,12 +547,13 @@ def _cells(a: Group, b: Group, thresholds) -> np.ndarray:
     return a.genuine.astype(np.int64) * 4 + acc_a * 2 + acc_b
 
 
-def _subject_table(a: Group, b: Group, thresholds, shared: FamilyDraws):
-    """The subjects' cell counts, ``(n_subjects, 8)``, and the trials' subject codes."""
+def subject_marginals(a: Group, b: Group, thresholds, shared: FamilyDraws):
+    """The subjects' marginal counts, ``(n_subjects, 6)`` (:func:`cell_marginals`), and
+    the trials' subject codes."""
     codes, n_subjects = shared.subjects(a)
     cell = _cells(a, b, thresholds)
     table = np.bincount(codes * 8 + cell, minlength=8 * n_subjects).reshape(n_subjects, 8)
-    return table, codes
+    return cell_marginals(table), codes
 
 
 def _two_way_counts(a: Group, b: Group, thresholds, shared: FamilyDraws, rng,
@@ -602,20 +601,26 @@ def satterthwaite_df(table: np.ndarray, metric: str) -> float:
     difference of ``far``, ``frr`` or ``hter`` at fixed thresholds.
 
     ``table`` holds each subject's trials per cell (rows: subjects; columns: class x A
-    accepts x B accepts, as :func:`_cells`). Each subject's contribution to the
-    difference, linearized (its influence), is ``u_j = (d_j - D n_j) / N`` per class (``d_j``
-    its trials where A errs and B does not minus the reverse, ``n_j`` its trials of the
-    class, ``D`` and ``N`` the totals' ratio and sum), halved and summed over the two
-    classes for the HTER. The variance of the difference is estimated by ``Σ u_j²``, one
-    degree of freedom per subject, so (Satterthwaite 1946; Welch 1947)
-    ``df = (Σ u_j²)² / Σ u_j⁴``: about the number of subjects whose errors differ between
-    the systems, far fewer than the subjects when the systems are correlated or their
-    errors rare. NaN when no subject's errors differ (the difference is then 0).
+    accepts x B accepts, as :func:`_cells`); :func:`marginal_df` reads the subjects'
+    marginal counts instead. Each subject's contribution to the difference, linearized (its
+    influence), is ``u_j = (d_j - D n_j) / N`` per class (``d_j`` its trials where A errs
+    and B does not minus the reverse, ``n_j`` its trials of the class, ``D`` and ``N`` the
+    totals' ratio and sum), halved and summed over the two classes for the HTER. The
+    variance of the difference is estimated by ``Σ u_j²``, one degree of freedom per
+    subject, so (Satterthwaite 1946; Welch 1947) ``df = (Σ u_j²)² / Σ u_j⁴``: about the
+    number of subjects whose errors differ between the systems, far fewer than the
+    subjects when the systems are correlated or their errors rare. NaN when no subject's
+    errors differ (the difference is then 0).
     """
-    t = np.asarray(table, dtype=np.float64)
+    return marginal_df(cell_marginals(table), metric)
+
+
+def marginal_df(marginals: np.ndarray, metric: str) -> float:
+    """:func:`satterthwaite_df` from each subject's marginal counts (rows: subjects;
+    columns as :func:`cell_marginals`)."""
+    t = np.asarray(marginals, dtype=np.float64)
     # impostors: A alone accepts - B alone; genuines: A alone rejects - B alone
-    return _welch_df(metric, (t[:, 2] - t[:, 1], t[:, :4].sum(axis=1)),
-                     (t[:, 5] - t[:, 6], t[:, 4:].sum(axis=1)))
+    return _welch_df(metric, (t[:, 1] - t[:, 2], t[:, 0]), (t[:, 4] - t[:, 5], t[:, 3]))
 
 
 def rate_df(group: Group, threshold: float, metric: str, codes: np.ndarray,
@@ -653,48 +658,6 @@ def _welch_df(metric: str, impostor, genuine) -> float:
     if not total > 0:
         return math.nan
     return total**2 / float(np.square(u2).sum())
-
-
-def _cell_draws(n_cell: np.ndarray, n_resamples: int, resample: str, rng) -> np.ndarray:
-    """Replicated counts of the 8 cells (class x A accepts x B accepts), drawn so that
-    swapping A and B swaps the discordant cells of every replicate: per class, the two
-    concordant cells and the discordant total first, then the split of the discordant
-    trials, binomially (numpy draws Bin(n, 1 - q) as n - Bin(n, q) from the same stream).
-    """
-    n_cell = n_cell.astype(np.int64)
-    totals = n_cell.reshape(2, 4).sum(axis=1)
-    if resample == "label":
-        per_class = np.broadcast_to(totals, (n_resamples, 2))
-    else:  # trials regardless of class: the class sizes vary too
-        n = int(totals.sum())
-        n_neg = rng.binomial(n, totals[0] / n, size=n_resamples)
-        per_class = np.stack([n_neg, n - n_neg], axis=1)
-    counts = np.zeros((n_resamples, 8))
-    disc = n_cell[[1, 5]] + n_cell[[2, 6]]
-    sign = np.sign(n_cell[[2, 6]] - n_cell[[1, 5]])  # which of A, B errs alone more
-    for k, lo in enumerate((0, 4)):
-        size = totals[k]
-        if size == 0:
-            continue
-        probs = np.array([n_cell[lo], n_cell[lo + 3], disc[k]], dtype=np.float64) / size
-        three = _multinomial(rng, per_class[:, k], probs)
-        counts[:, lo], counts[:, lo + 3] = three[:, 0], three[:, 1]
-        d = three[:, 2]
-        if disc[k] == 0:
-            continue
-        if n_cell[lo + 1] == 0 or n_cell[lo + 2] == 0:  # one-sided: no draw (numpy
-            a_alone = d if n_cell[lo + 1] == 0 else d * 0  # may consume the stream at p=1)
-        else:
-            a_alone = rng.binomial(d, n_cell[lo + 2] / disc[k])
-            if sign[k] == 0 and sign[1 - k] < 0:  # a tie: orient it by the other class
-                a_alone = d - a_alone
-        counts[:, lo + 2], counts[:, lo + 1] = a_alone, d - a_alone
-    return counts
-
-
-def _multinomial(rng, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """One multinomial draw per entry of ``n`` (numpy broadcasts the counts)."""
-    return rng.multinomial(np.asarray(n, dtype=np.int64), probs)
 
 
 #: ``fallback_reason`` of a bootstrap test whose replicated differences cannot vary.

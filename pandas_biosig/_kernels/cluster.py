@@ -18,6 +18,7 @@ __all__ = [
     "ClusterDesign",
     "cluster_design",
     "design_effect",
+    "design_from_sums",
     "effective_trials",
     "exceedance_pvalue",
     "exact_interval",
@@ -129,16 +130,31 @@ def cluster_design(errors, probe, reference=None) -> ClusterDesign:
     ``deff`` 1, ``df`` :math:`K - 1`.
     """
     e = np.asarray(errors, dtype=np.float64)
-    n = float(e.size)
+    if e.size == 0:
+        return ClusterDesign(float("nan"), 0.0, 1.0, float("nan"), 0)
+    m_k, m_d = person_sums(np.ones(e.size), probe, reference)
+    e_k, e_d = person_sums(e, probe, reference, n_persons=m_k.size)
+    return design_from_sums(float(e.sum()), float(e.size), e_k, m_k, e_d, m_d)
+
+
+def design_from_sums(errors: float, n: float, e_k, m_k, e_d=None, m_d=None) -> ClusterDesign:
+    r""":func:`cluster_design` from its sums: ``errors`` of ``n`` trials, each person's
+    errors ``e_k`` and trials ``m_k`` (in person-code order, as :func:`person_sums` gives
+    them) and each dyad's ``e_d``, ``m_d`` (None without references). The terms
+    :math:`U_k = e_k - \hat p\,m_k` are formed from the integer counts, so the design is
+    the same whatever order the trials came in (a table gathered out of core gives the
+    in-memory numbers to the bit)."""
     if n == 0:
         return ClusterDesign(float("nan"), 0.0, 1.0, float("nan"), 0)
-    p = float(e.sum()) / n
-    m_k, m_d = person_sums(np.ones(e.size), probe, reference)
+    m_k = np.asarray(m_k, dtype=np.float64)
+    m_d = np.zeros(0) if m_d is None else np.asarray(m_d, dtype=np.float64)
+    p = float(errors) / n
     keep = m_k > 0
     k = int(np.count_nonzero(keep))
     if k < 2 or p <= 0 or p >= 1:
         return ClusterDesign(p, n, 1.0, float(max(k - 1, 1)), k)
-    u_k, u_d = person_sums(e - p, probe, reference, n_persons=m_k.size)
+    u_k = np.asarray(e_k, dtype=np.float64) - p * m_k
+    u_d = (np.zeros(0) if e_d is None else np.asarray(e_d, dtype=np.float64)) - p * m_d
     v_hat = k / (k - 1) * (float(np.dot(u_k, u_k)) - float(np.dot(u_d, u_d))) / n**2
     raw = v_hat / (p * (1.0 - p) / n)
     m = m_k[keep]

@@ -13,7 +13,11 @@ computed table.
 :func:`epc`                              expected performance curve (``_epc``)
 :func:`bootstrap`                        subject bootstrap of the EER and FNMR at FMR
                                          (``_bootstrap``)
-:func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``)
+:func:`ci`                               FAR, FRR, HTER and DCF intervals at a threshold
+                                         (``_intervals``)
+:func:`compare`, :func:`pairwise_counts` every pair of systems (``_pairwise``, the aligned
+                                         pass ``_pairpass``, the paired bootstrap
+                                         ``_paired``, ``_paired_sweeps``)
 ======================================  =====================================================
 """
 
@@ -22,6 +26,7 @@ from ._bayes import bayes_error
 from ._bootstrap import BOOTSTRAP_METRICS, bootstrap
 from ._curves import DET_VARIABLES, det, roc
 from ._epc import epc
+from ._intervals import ci
 from ._pairwise import PAIRWISE_COLUMNS, compare, pairwise_counts
 
 __all__ = [
@@ -31,6 +36,7 @@ __all__ = [
     "DaskBiosigAccessor",
     "bayes_error",
     "bootstrap",
+    "ci",
     "compare",
     "dcf",
     "det",

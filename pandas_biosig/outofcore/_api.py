@@ -72,6 +72,15 @@ What is exact, and what is not
   path's for the same seed, bit for bit: it gathers the genuine scores and the impostor
   tail that every replicate's threshold can reach, and checks each replicate
   (:mod:`pandas_biosig.outofcore._bootstrap`).
+- ``ci`` equals the pandas path bit for bit: exact thresholds and counts, and with subjects
+  each subject's counts per class from one grouped pass (the design effect is formed from
+  integer counts, in memory too; :mod:`pandas_biosig.outofcore._intervals`).
+- ``compare(test="bootstrap")`` of ``hter``, ``far`` or ``frr`` equals the pandas path's for
+  the same seed, bit for bit: the replicates read only cell counts, from the aligned pass or
+  summed per subject (:mod:`pandas_biosig.outofcore._paired`); so does, subjects drawn, that
+  of the EER and FNMR at FMR, on the compressed tables of ``bootstrap``
+  (:mod:`pandas_biosig.outofcore._paired_sweeps`). The metrics that read every trial of a
+  replicate are refused.
 
 Options (``dask.config``): ``pandas_biosig.bins`` (bits of the first histogram, 20),
 ``pandas_biosig.refine_bits`` (16), ``pandas_biosig.gather_limit`` (scores fetched per
@@ -607,5 +616,6 @@ class DaskBiosigAccessor:
     bayes_error = mirror("bayes_error", "pandas_biosig.outofcore")
     epc = mirror("epc", "pandas_biosig.outofcore")
     bootstrap = mirror("bootstrap", "pandas_biosig.outofcore")
+    ci = mirror("ci", "pandas_biosig.outofcore")
     pairwise_counts = mirror("pairwise_counts", "pandas_biosig.outofcore")
     compare = mirror("compare", "pandas_biosig.outofcore")

@@ -46,7 +46,6 @@ from .._core.schema import (
 )
 from .._kernels import outofcore as _ooc
 from .._kernels.calibration import XE_LOG_ODDS
-from .._kernels.pairwise import decision_errors, pair_counts
 from .._kernels.rates import softplus
 
 if TYPE_CHECKING:
@@ -59,31 +58,10 @@ ERROR_NOT_DASK = "expected a dask.dataframe.DataFrame of trials, got {type}"
 ERROR_NO_CONVERGENCE = (
     "internal: the exact out-of-core computation did not settle after {passes} passes"
 )
-ERROR_PAIR_DUPLICATES = (
-    "{n} (system, trial) pair(s) appear more than once, e.g. {examples}; each (system, trial) "
-    "must appear once"
-)
-ERROR_PAIR_MISSING = (
-    "{n} trial(s) are not scored by every system, e.g. {examples}; pass common_trials=True "
-    "to keep only the trials that all systems scored"
-)
 ERROR_COUNT = (
     "count={count!r}: counted trials are read in memory only for now; pass a pandas "
     "DataFrame, or expand the counted rows"
 )
-ERROR_BOOTSTRAP = (
-    "test='bootstrap' resamples every trial of a pair in memory and is not available out of "
-    "core; use a parametric test (hter_dependent, mcnemar, ...) or compute() a sample"
-)
-
-ERROR_AUTO_SUBJECT = (
-    "the table has a subject column ({column!r}): the default test of compare() is then the "
-    "subject-level paired bootstrap, which runs in memory only. Pass test='hter_dependent' "
-    "if the trials are independent, or compute() the table (or a sample) for the bootstrap"
-)
-
-#: Columns of :func:`pairwise_counts` (after any ``by`` columns).
-
 
 _DEFAULTS = {
     "bins": 20,
@@ -346,90 +324,6 @@ def _resolve_combine(results):
             for kind, merge in (("refine", _ooc.merge_bins), ("gather", _ooc.merge_values)):
                 if kind in r:
                     cur[kind] = r[kind] if kind not in cur else (merge([cur[kind], r[kind]]) or cur[kind])
-    return out
-
-
-def _compact(pdf, spec, codes, meta):
-    """One partition as ``(trial, group code, genuine, oriented score)``: validated, small
-    and string-free, so that the shuffle on ``trial`` moves as few bytes as possible."""
-    part = _split(pdf, spec, trials=True)
-    pieces = [
-        pd.DataFrame({"trial": t, "group": np.full(s.size, codes[key], np.int32), "genuine": g,
-                      "score": s})
-        for key, s, g, t in part.groups if key in codes
-    ]
-    return pd.concat(pieces, ignore_index=True) if pieces else meta
-
-
-def _pair_chunk(pdf, index, families, where, common):
-    """Pairwise error co-occurrence counts of one partition whose trials are complete.
-
-    ``families`` lists ``(family, [(system, threshold)])``; ``where[code]`` is the
-    ``(family index, column)`` of a group code. Returns, per family, the sums of
-    :func:`pair_counts` and the alignment problems found (duplicate rows, missing trials,
-    labels that differ).
-    """
-    out: dict[str, Any] = dict(counts={}, errors={"dup": [0, []], "missing": [0, []],
-                                                "labels": [0, []]})
-    if len(pdf) == 0:
-        return out
-    code = pdf["group"].to_numpy()
-    fam_of, col_of = where[code, 0], where[code, 1]
-    trial_all = pdf["trial"].to_numpy()
-    score_all = pdf["score"].to_numpy()
-    gen_all = pdf["genuine"].to_numpy()
-    for f in np.unique(fam_of):
-        fam, systems = families[f]
-        sel = np.flatnonzero(fam_of == f)
-        codes, uniques = pd.factorize(trial_all[sel], use_na_sentinel=False)
-        k, m = len(uniques), len(systems)
-        flat = codes * m + col_of[sel]
-        seen = np.bincount(flat, minlength=k * m).reshape(k, m)
-        score: np.ndarray = np.full(k * m, -np.inf)
-        gen: np.ndarray = np.zeros(k * m, dtype=np.int8)
-        score[flat] = score_all[sel]
-        gen[flat] = gen_all[sel]
-        score, gen = score.reshape(k, m), gen.reshape(k, m)
-        dup = (seen > 1).any(axis=1)
-        _note(out["errors"]["dup"], uniques[dup])
-        present = seen > 0
-        complete = present.all(axis=1)
-        if not common:
-            _note(out["errors"]["missing"], uniques[~complete])
-        lo = np.where(present, gen, 1).min(axis=1)
-        hi = np.where(present, gen, 0).max(axis=1)
-        _note(out["errors"]["labels"], uniques[present.any(axis=1) & (lo != hi)])
-        keep = ~dup if common else complete & ~dup
-        genuine = hi[keep].astype(bool)
-        errors = np.empty((int(keep.sum()), m), dtype=np.float32, order="F")
-        for j, (_, t) in enumerate(systems):
-            errors[:, j] = decision_errors(score[keep, j], t, genuine)
-        pres = None
-        # numpy's stubs type all(axis=1) as a scalar or an array
-        if common and not complete[keep].all():  # type: ignore[index]
-            pres = present[keep].astype(np.float32)
-            errors *= pres
-        counts = pair_counts(errors, genuine, pres)
-        cur = out["counts"].get(fam)
-        out["counts"][fam] = counts if cur is None else {n: cur[n] + counts[n] for n in counts}
-    return out
-
-
-def _note(slot, values):
-    slot[0] += len(values)
-    slot[1] = (slot[1] + [scalar_value(v) for v in values[:5]])[:5]
-
-
-def _pair_combine(results):
-    out: dict[str, Any] = dict(counts={}, errors={"dup": [0, []], "missing": [0, []],
-                                                "labels": [0, []]})
-    for res in results:
-        for name, (n, ex) in res["errors"].items():
-            out["errors"][name][0] += n
-            out["errors"][name][1] = (out["errors"][name][1] + ex)[:5]
-        for fam, counts in res["counts"].items():
-            cur = out["counts"].get(fam)
-            out["counts"][fam] = counts if cur is None else {n: cur[n] + counts[n] for n in counts}
     return out
 
 

@@ -10,9 +10,9 @@ adjustment (:mod:`pandas_biosig._core.pairwise`) and the tests from counts
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,8 +28,7 @@ from .._core.options import (
     ResampleOption,
 )
 from .._core.protocol import Protocol
-from .._core.replicates import ERROR_LABELS_DIFFER
-from .._core.schema import SchemaError, check_option
+from .._core.replicates import make_rng, metric_function, replicate_progress
 from .._core.validation import (
     check_adjust,
     check_alpha,
@@ -38,19 +37,11 @@ from .._core.validation import (
     check_costs,
 )
 from ..stats._common import McNemarMethod
-from ._engine import (
-    ERROR_AUTO_SUBJECT,
-    ERROR_BOOTSTRAP,
-    ERROR_PAIR_DUPLICATES,
-    ERROR_PAIR_MISSING,
-    _compact,
-    _Engine,
-    _engine,
-    _pair_chunk,
-    _pair_combine,
-    _resolve,
-    refuse_count,
-)
+from ._engine import _Engine, _engine, _resolve, refuse_count
+from ._intervals import subject_entries
+from ._paired import bootstrap_rows, check_bootstrap, check_complete, layouts
+from ._paired_sweeps import SWEEP_METRICS, sweep_tests
+from ._pairpass import families_of, pair_pass
 
 if TYPE_CHECKING:  # not at import: see pandas_biosig.outofcore._engine
     import dask.dataframe as dd
@@ -78,51 +69,6 @@ PAIRWISE_COLUMNS = [
     "b",
     "c",
 ]
-
-
-def _families_of(eng: _Engine, members) -> dict:
-    """(``by`` values, split) -> ordered ``[(system, oriented threshold)]``."""
-    n_by = len(eng.spec.by)
-    out: dict = {}
-    for m in members:
-        key = m.group.key
-        out.setdefault((*key[:n_by], key[-1]), []).append((key[-2], m.threshold))
-    return out
-
-
-def _pair_pass(eng: _Engine, data: dd.DataFrame, families: dict, common: bool) -> dict:
-    """One aligned pass: per family, the summed :func:`pair_counts` matrices."""
-    spec = eng.spec
-    fams = list(families.items())
-    codes: dict[tuple, int] = {}
-    cells: list[tuple[int, int]] = []
-    for f, (fam, systems) in enumerate(fams):
-        for j, (name, _) in enumerate(systems):
-            codes[(*fam[:-1], name, fam[-1])] = len(cells)
-            cells.append((f, j))
-    where = np.array(cells, dtype=np.int64).reshape(-1, 2)
-    meta = pd.DataFrame({
-        "trial": pd.Series(dtype=data.dtypes[spec.trial] if spec.trial in data.columns else object),
-        "group": pd.Series(dtype=np.int32),
-        "genuine": pd.Series(dtype=bool),
-        "score": pd.Series(dtype=np.float64),
-    })
-    cols = list(dict.fromkeys([*spec.columns, spec.trial]))
-    # the arguments bound first: dask 2024.1 would try to align a pandas frame argument
-    compact = functools.partial(_compact, spec=spec, codes=codes, meta=meta)
-    if data.index.name == spec.trial and data.known_divisions:  # aligned as it is
-        frame = data.reset_index()[cols].map_partitions(compact, meta=meta)
-    else:  # every row of a trial in one partition: dask's out-of-core shuffle
-        frame = data[cols].map_partitions(compact, meta=meta).shuffle(on="trial")
-    res = eng._run(_pair_chunk, _pair_combine, fams, where, bool(common), frame=frame)
-    errs = res["errors"]
-    if errs["dup"][0]:
-        raise SchemaError(ERROR_PAIR_DUPLICATES.format(n=errs["dup"][0], examples=errs["dup"][1]))
-    if errs["labels"][0]:
-        raise SchemaError(ERROR_LABELS_DIFFER.format(trial=errs["labels"][1][0]))
-    if errs["missing"][0]:
-        raise SchemaError(ERROR_PAIR_MISSING.format(n=errs["missing"][0], examples=errs["missing"][1]))
-    return res["counts"]
 
 
 def _members(eng: _Engine, **policy):
@@ -220,13 +166,13 @@ def pairwise_counts(
     )
     members = _members(eng, threshold=threshold, weight=weight, target=target,
                        p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on, apply_to=apply_to)
-    families = _families_of(eng, members)
+    families = families_of(eng, members)
     names = [*eng.spec.by, "split"]
     for fam, systems in families.items():
         if len(systems) < 2:
             where = key_where(names, fam) or "the table"
             raise ValueError(ERROR_ONE_SYSTEM.format(where=where, systems=[s for s, _ in systems]))
-    counts = _pair_pass(eng, data, families, common_trials)
+    counts = pair_pass(eng, data, families, common_trials)
     crit = {m.group.key: m.criterion for m in members}
     rows = []
     sign = eng.spec.sign
@@ -300,18 +246,30 @@ def compare(
 
     The per-pair counts come from one pass aligned on ``trial`` (see
     :func:`pairwise_counts`), the thresholds from the exact out-of-core criteria, and the
-    tests, intervals and multiplicity adjustment from :mod:`pandas_biosig.verification._intervals`
-    itself, so the table equals the pandas one.
+    tests, intervals and multiplicity adjustment from :mod:`pandas_biosig.verification._comparison`
+    itself, so the table equals the pandas one. The paired bootstrap (``test="bootstrap"``,
+    the default with a subject column) of a metric at fixed thresholds gives the in-memory
+    replicates for the same seed, to the bit (:mod:`pandas_biosig.outofcore._paired`).
 
     Parameters
     ----------
     data : dask.dataframe.DataFrame
         Tidy trial table.
-    test, baseline, threshold, weight, target, p_target, c_miss, c_fa, on, apply_to, alpha, adjust, confidence_level, alternative, common_trials, mcnemar_method, metric, n_resamples, resample, seed, progress, by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
-        As in :func:`pandas_biosig.compare`. ``test="bootstrap"`` resamples every trial of
-        a pair and is not available out of core (``ValueError``); ``metric``,
-        ``n_resamples``, ``resample``, ``seed``, ``progress``, ``subject`` and
-        ``reference_subject`` belong to it.
+    test, baseline, threshold, weight, target, p_target, c_miss, c_fa, on, apply_to, alpha, adjust, confidence_level, alternative, common_trials, mcnemar_method, n_resamples, seed, progress, by, system, trial, label, score, split, subject, reference_subject, orientation, nonfinite
+        As in :func:`pandas_biosig.compare` (``"auto"`` is the subject bootstrap of the
+        HTER with a subject column, as in memory).
+    metric : {"hter", "far", "frr", "eer", "eer_threshold", "eer_interpolated", "fnmr_at_fmr"}, optional
+        The metric of ``test="bootstrap"``: read at each system's threshold (``"hter"``,
+        the default, ``"far"``, ``"frr"``), or, with subjects drawn, the EER and FNMR at
+        FMR ``target`` (each system's genuine trials and the impostor tail the replicates
+        can reach are gathered, as :func:`bootstrap` gathers them). The other metrics
+        (``"auc"``, ``"min_dcf"``, ...; the EER with trials drawn) read every trial of
+        every replicate and raise a ``ValueError``
+        (:data:`pandas_biosig.outofcore._paired.ERROR_BOOTSTRAP_METRIC`).
+    resample : {"auto", "subject", "label", "trial"}
+        What ``test="bootstrap"`` draws, as in memory; ``"two_way"`` (the in-memory
+        default with a reference subject column) raises a ``ValueError``
+        (:data:`pandas_biosig.outofcore._intervals.ERROR_TWO_WAY`).
     count : str, optional
         Not read out of core yet: naming a column raises a ``ValueError``
         (:data:`pandas_biosig.outofcore._engine.ERROR_COUNT`); compute() the table to use
@@ -324,13 +282,31 @@ def compare(
 
     Raises
     ------
-    SchemaError, ValueError
-        As :func:`pandas_biosig.compare`; ``ValueError`` (:data:`ERROR_BOOTSTRAP`) for
-        ``test="bootstrap"``.
+    SchemaError
+        As :func:`pandas_biosig.compare`; with subjects resampled, a trial whose subject
+        differs between systems
+        (:data:`pandas_biosig.outofcore._pairpass.ERROR_SUBJECTS_DIFFER`).
+    ValueError
+        As :func:`pandas_biosig.compare`; the refusals above, and subjects resampled with
+        ``common_trials=True`` where two systems do not score the same trials
+        (:data:`pandas_biosig.outofcore._paired.ERROR_BOOTSTRAP_COMMON`).
+    MemoryError
+        The EER or FNMR at FMR with subjects drawn, when what the replicates can reach
+        exceeds ``pandas_biosig.bootstrap_bytes``
+        (:data:`pandas_biosig.outofcore._bootstrap.ERROR_TAIL_TOO_LARGE`).
 
     See Also
     --------
     pairwise_counts, pandas_biosig.compare
+
+    Notes
+    -----
+    The bootstrap's passes: with subjects drawn, one that sums each subject's trials and
+    errors per system at its threshold, the aligned pass (which then also checks that each
+    trial has one subject), and, when a family's pairs start from different systems, one
+    that hashes each system's subject codes in table order (which pairs share a draw).
+    For the EER and FNMR at FMR, instead of the last: the ladder and tail passes of
+    :func:`bootstrap` (:mod:`pandas_biosig.outofcore._paired_sweeps`).
 
     Examples
     --------
@@ -341,41 +317,93 @@ def compare(
     >>> ours = ddf.biosig.compare(test="hter_dependent")
     >>> ours.equals(pbs.compare(trials, test="hter_dependent"))
     True
+
+    The default on a table with subjects, the subject bootstrap of the HTER:
+
+    >>> kw = dict(n_resamples=200, seed=1)
+    >>> ddf.biosig.compare(**kw).equals(pbs.compare(trials, **kw))
+    True
     """
     refuse_count(count)
-    from .. import stats as _stats
     from .._core import pairwise as _pw
     from ..verification import _comparison as _cmp
 
-    if test == "auto" and subject is not None and subject in data.columns:
-        raise ValueError(ERROR_AUTO_SUBJECT.format(column=subject))
-    test = _cmp.default_test(test, None, None)
+    has_subject = subject is not None and subject in data.columns
+    test = "bootstrap" if test == "auto" and has_subject else _cmp.default_test(test, None, None)
     level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)
     adjust = check_adjust(adjust)
     alternative = check_alternative(alternative)
+    metric, target = _cmp.check_test_options(test, metric=metric, resample=resample,
+                                             n_resamples=n_resamples, target=target,
+                                             mcnemar_method=mcnemar_method)
+    unit = None
     if test == "bootstrap":
-        raise ValueError(ERROR_BOOTSTRAP)
-    if metric is not None:
-        raise ValueError(
-            _cmp.ERROR_METRIC_UNUSED.format(value=metric, test=test, fixed=_cmp.TEST_METRIC[test])
-        )
-    if test == "mcnemar":
-        check_option(mcnemar_method, _stats.MCNEMAR_METHODS, "mcnemar_method")
+        unit = check_bootstrap(data, metric, resample, subject, reference_subject)
     check_costs(p_target, c_miss, c_fa)
     eng = _engine(
         data, system=system, trial=trial, label=label, score=score, split=split, by=by,
         orientation=orientation, nonfinite=nonfinite, duplicates=False,
     )
-    trials = eng.trials
     policy: dict[str, Any] = dict(threshold=threshold, weight=weight, target=target,
                                   p_target=p_target, c_miss=c_miss, c_fa=c_fa, on=on,
                                   apply_to=apply_to)
-    members = _members(eng, **policy)
+    if metric in SWEEP_METRICS and unit is not None:  # read over all thresholds
+        members = eng.solve(lambda eng: Protocol(**policy).resolve(
+            eng.trials, needs_threshold=False, sweep_of=lambda g: eng.sweep(g.key)))
+    else:
+        members = _members(eng, **policy)
     null = _cmp.null_hypothesis_of(test, Protocol(**policy), members, test_decision_rules)
-    n_by = len(trials.by)
-    names, plans = _pw.family_plans(trials, members, n_by, baseline)
-    counts = _pair_pass(eng, data, _families_of(eng, members), common_trials)
+    names, plans = _pw.family_plans(eng.trials, members, len(eng.trials.by), baseline)
+    if unit is None:
+        counts = pair_pass(eng, data, families_of(eng, members), common_trials)
+        rows, family_of = _count_rows(eng, test, plans, names, counts, null=null, level=level,
+                                      alternative=alternative, mcnemar_method=mcnemar_method)
+    else:
+        opts = dict(f=metric_function(metric, target=target, p_target=p_target, c_miss=c_miss,
+                                      c_fa=c_fa),
+                    unit=unit, metric=metric, n_resamples=n_resamples, rng=make_rng(seed),
+                    alternative=alternative, level=level, null=null, target=target)
+        opts["tick"] = replicate_progress(progress, n_resamples * sum(len(p) for _, _, p in plans),
+                                          "compare (bootstrap)")
+        counts = _bootstrap_counts(eng, data, members, (names, plans), common_trials, subject,
+                                   opts)
+        rows, family_of = bootstrap_rows(eng, plans, names, counts, opts)
+    return _pw.finish(rows, eng.trials.by, _cmp.COMPARE_COLUMNS, family_of, adjust, alpha)
+
+
+def _bootstrap_counts(eng, data, members, families, common_trials, subject, opts) -> dict:
+    """The passes of the paired bootstrap: with subjects drawn, each subject's counts per
+    system before the aligned pass (which then also checks each trial's subject), and
+    after it each system's subject layout (where the pairs of a family need it) or, for a
+    metric of the sweep, the compressed tables and the tests themselves."""
+    names, plans = families
+    who = None
+    if opts["unit"] == "subject":
+        who = subject
+        frame = data[list(dict.fromkeys([*eng.spec.columns, subject]))]
+        opts["entries"] = subject_entries(eng, frame, subject,
+                                          {m.group.key: m.threshold for m in members})
+    counts = pair_pass(eng, data, families_of(eng, members), common_trials, subject=who)
+    if who is None:
+        return counts
+    check_complete(eng, plans, names, counts)
+    if opts["metric"] in SWEEP_METRICS:
+        opts["n_trials"] = lambda key: eng.scores[key].n + eng.scores[key].p
+        pairs = [(fm[a], fm[b]) for _, fm, ps in plans for a, b in ps]
+        spec = replace(eng.spec, trial=subject)
+        opts["results"] = iter(sweep_tests(eng, frame, spec, pairs, opts))
+    else:
+        opts["layouts"] = layouts(eng, frame, subject, opts["entries"], plans)
+    return counts
+
+
+def _count_rows(eng, test, plans, names, counts, *, null, level, alternative,
+                mcnemar_method) -> tuple[list[dict], list[int]]:
+    """The rows of the tests read from each family's co-occurrence counts."""
+    from .._core import pairwise as _pw
+    from ..verification import _comparison as _cmp
+
     sign = eng.spec.sign
     rows: list[dict] = []
     family_of: list[int] = []
@@ -391,12 +419,12 @@ def compare(
                     test, counts[fam], a, b, alternative=alternative,
                     mcnemar_method=mcnemar_method, names=pair, in_where=in_where,
                 )
-            row = _pw.pair_row(trials.by, fam, pair, metric=_cmp.TEST_METRIC[test], test=test,
-                               level=level, res=res, alternative=alternative,
+            row = _pw.pair_row(eng.trials.by, fam, pair, metric=_cmp.TEST_METRIC[test],
+                               test=test, level=level, res=res, alternative=alternative,
                                nan_method=_cmp.TESTS[test])
             row.update(threshold_a=sign * ma.threshold, threshold_b=sign * mb.threshold,
                        threshold_from=ma.threshold_from, resample=None, null_hypothesis=null,
                        pvalue_mc_se=math.nan)
             rows.append(row)
             family_of.append(i_fam)
-    return _pw.finish(rows, trials.by, _cmp.COMPARE_COLUMNS, family_of, adjust, alpha)
+    return rows, family_of

@@ -305,7 +305,7 @@ def result_from_counts(
     )
 
 
-def _check_test_options(test, *, metric, resample, n_resamples, target, mcnemar_method):
+def check_test_options(test, *, metric, resample, n_resamples, target, mcnemar_method):
     """The options that only some tests use: ``(metric, target)`` once checked."""
     if test == "bootstrap":
         metric = "hter" if metric is None else metric
@@ -622,7 +622,7 @@ def compare(
     alpha = check_alpha(alpha)
     adjust = check_adjust(adjust)
     alternative = check_alternative(alternative)
-    metric, target = _check_test_options(test, metric=metric, resample=resample,
+    metric, target = check_test_options(test, metric=metric, resample=resample,
                                          n_resamples=n_resamples, target=target,
                                          mcnemar_method=mcnemar_method)
     check_costs(p_target, c_miss, c_fa)

@@ -56,7 +56,7 @@ from .._core.validation import (
     check_confidence_level,
     check_costs,
 )
-from .._kernels.cluster import cluster_design
+from .._kernels.cluster import ClusterDesign, cluster_design
 from .._kernels.mover import mover_sum
 from ..stats._common import RateCIMethod
 
@@ -392,28 +392,44 @@ def ci(
     unit = protocol.unit(trials, subject=subject, reference_subject=reference_subject)
     members = protocol.resolve(trials, resample=unit)
     clustered = unit in PEOPLE
-    suffix = "-deff" if clustered else ""
+
+    def counts_of(m):
+        return tuple(int(v) for v in m.sweep.rates_at_threshold(m.threshold))
+
+    def designs_of(m):
+        return _designs(trials, m.group, m.threshold, m.resample)
+
+    rows = ci_rows(members, trials.key_names, counts_of, designs_of if clustered else None,
+                   metrics=metrics, ci_method=ci_method, combine=combine, level=level,
+                   sign=sign, costs=dict(p_target=p_target, c_miss=c_miss, c_fa=c_fa))
+    return pd.DataFrame(rows, columns=[*trials.by, *CI_COLUMNS])
+
+
+def ci_rows(members, key_names, counts_of, designs_of, *, metrics, ci_method: RateCIMethod,
+            combine: str, level: float, sign: float, costs: dict) -> list[dict]:
+    """The rows of :func:`ci` for resolved groups, from their counts: ``counts_of(m)``
+    gives ``(FA, FR)`` at ``m.threshold``, ``designs_of(m)`` (None: the trials are
+    independent) the :class:`~pandas_biosig._kernels.cluster.ClusterDesign` of FAR and of
+    FRR there. Shared by the in-memory and the out-of-core :func:`ci`."""
     from scipy.stats import norm
 
+    clustered = designs_of is not None
+    suffix = "-deff" if clustered else ""
     z = float(norm.ppf((1 + level) / 2))
-    costs = dict(p_target=p_target, c_miss=c_miss, c_fa=c_fa)
     rows = []
     for m in members:
-        base = dict(zip(trials.key_names, m.group.key, strict=True))
+        base = dict(zip(key_names, m.group.key, strict=True))
         base.update(
-            confidence_level=level,
-            threshold=sign * m.threshold,
-            criterion=m.criterion,
-            threshold_split=m.threshold_split,
-            threshold_from=m.threshold_from,
-            weight=m.weight,
-            target=m.target,
-            resample=m.resample if clustered else None,
-            n_genuine=m.sweep.p,
-            n_impostor=m.sweep.n,
-            **costs,
+            confidence_level=level, threshold=sign * m.threshold, criterion=m.criterion,
+            threshold_split=m.threshold_split, threshold_from=m.threshold_from,
+            weight=m.weight, target=m.target, resample=m.resample if clustered else None,
+            n_genuine=m.sweep.p, n_impostor=m.sweep.n, **costs,
         )
-        rates = _rate_intervals(trials, m, ci_method, level, clustered)
+        rates = None
+        if not math.isnan(m.threshold):
+            fa, fr = counts_of(m)
+            rates = _rate_intervals((fa, m.sweep.n), (fr, m.sweep.p),
+                                    designs_of(m) if clustered else None, ci_method, level)
         for name in metrics:
             row = dict(base, metric=name)
             row["ci_method"] = (
@@ -425,24 +441,22 @@ def ci(
             else:
                 row.update(_metric_interval(name, rates, combine, z, **costs))
             rows.append(row)
-    return pd.DataFrame(rows, columns=[*trials.by, *CI_COLUMNS])
+    return rows
 
 
-def _rate_intervals(trials: Trials, m, ci_method: RateCIMethod, level: float, clustered: bool):
-    """FAR and FRR of one resolved group at its threshold: ``((far, frr), (n_fa, n_fr),
-    (far interval, frr interval))``, the sizes effective under subject clustering (Korn &
-    Graubard 1998); None when no threshold reaches the criterion."""
-    if math.isnan(m.threshold):
-        return None
-    sw = m.sweep
-    ni, nc = sw.n, sw.p
-    fa, fr = (int(v) for v in sw.rates_at_threshold(m.threshold))
+def _rate_intervals(far_counts: tuple[int, int], frr_counts: tuple[int, int], designs,
+                    ci_method: RateCIMethod, level: float):
+    """FAR and FRR of one resolved group from their counts ``(errors, trials)``:
+    ``((far, frr), (n_fa, n_fr), (far interval, frr interval))``, the sizes effective
+    under subject clustering (Korn & Graubard 1998) when ``designs`` (those of FAR and
+    FRR) are given."""
+    (fa, ni), (fr, nc) = far_counts, frr_counts
     # effective counts (x*, n*) of FAR and FRR: the trials themselves, or with subjects
     # the design-effect sample size
     eff = [(float(fa), float(ni)), (float(fr), float(nc))]
+    clustered = designs is not None
     if clustered:
-        eff = _effective_counts(trials, m.group, m.threshold, (fa, ni), (fr, nc), level,
-                                m.resample)
+        eff = _effective_counts(designs, (fa, ni), (fr, nc), level)
     parts = [_rate_interval(x, n, ci_method, level, exact=not clustered, counts=c)
              for (x, n), c in zip(eff, ((fa, ni), (fr, nc)), strict=True)]
     return (fa / ni, fr / nc), (eff[0][1], eff[1][1]), parts
@@ -472,23 +486,27 @@ def _metric_interval(name: str, rates, combine: str, z: float, *, p_target: floa
     return dict(estimate=est, se=se, ci_low=low, ci_high=high)
 
 
-def _effective_counts(trials: Trials, g: Group, threshold: float, far_counts, frr_counts,
-                      level: float, unit: str) -> list[tuple[float, float]]:
-    """``[(x*, n*)]`` of FAR and FRR at ``threshold`` when trials share people: the counts
-    divided by each class's design effect, with Korn & Graubard's degrees-of-freedom
-    factor :math:`(t_{N-1}/t_{\nu})^2`, :math:`\nu` the Satterthwaite degrees of freedom
-    of the cluster variance (:func:`._kernels.cluster.cluster_design`; :math:`K - 1` for
-    K people of equal weight). Under ``unit="two_way"`` an impostor trial belongs to its
-    subject and its reference (the two-way variance); a genuine trial to its subject."""
-    from scipy.stats import t as student
-
+def _designs(trials: Trials, g: Group, threshold: float, unit: str) -> list[ClusterDesign]:
+    """The designs of FAR and FRR at ``threshold`` when trials share people
+    (:func:`._kernels.cluster.cluster_design`): under ``unit="two_way"`` an impostor
+    trial belongs to its subject and its reference (the two-way variance); a genuine
+    trial to its subject."""
     probe, ref, _ = people(g, unit, group_where(trials, g))
     accepted = g.scores >= threshold
     impostor = ~g.genuine
+    return [cluster_design(wrong[cls], probe[cls], None if refs is None else refs[cls])
+            for cls, wrong, refs in ((impostor, accepted, ref), (g.genuine, ~accepted, None))]
+
+
+def _effective_counts(designs, far_counts, frr_counts, level: float) -> list[tuple[float, float]]:
+    r"""``[(x*, n*)]`` of FAR and FRR from their designs: the counts divided by each
+    class's design effect, with Korn & Graubard's degrees-of-freedom factor
+    :math:`(t_{N-1}/t_{\nu})^2`, :math:`\nu` the Satterthwaite degrees of freedom of the
+    cluster variance (:math:`K - 1` for K people of equal weight)."""
+    from scipy.stats import t as student
+
     out = []
-    for cls, wrong, (x, n), refs in ((impostor, accepted, far_counts, ref),
-                                     (g.genuine, ~accepted, frr_counts, None)):
-        design = cluster_design(wrong[cls], probe[cls], None if refs is None else refs[cls])
+    for design, (x, n) in zip(designs, (far_counts, frr_counts), strict=True):
         if n == 0 or design.k < 2:
             out.append((float(x), float(n)))
             continue
