@@ -32,7 +32,7 @@ def test_the_readme_holds_two_setup_commands_and_ci_runs_the_second():
     assert len(commands) >= 2
     install_and_report, install_and_test = commands[:2]
     assert install_and_report.endswith("biosig report")
-    assert install_and_test.endswith("python -m pytest")
+    assert install_and_test.endswith("python -m pytest -n 2")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert install_and_test in ci
 
