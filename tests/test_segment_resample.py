@@ -1,18 +1,16 @@
-"""The bootstrap of many groups at once (``bootstrap(by=...)``) against each group's own
-sweep.
-
-The replicates of all groups are drawn in vectorised passes, from the seed's stream in
-another order than one group at a time, so the replicates themselves cannot equal the
-per-group ones; instead:
+"""The label-stratified bootstrap through the segment kernels (``bootstrap`` of a small
+group, with or without ``by=``) against each group's own sweep.
 
 - every replicate value equals, to the bit, the metric of the group's own
   :class:`Sweep` reweighted by full multiplicities consistent with the counts the
   replicate drew (built here, brute force, one pair at a time);
-- the estimates, thresholds and every other column equal the per-group path's to the
-  bit, with ties, failures to acquire and dev/eval thresholds;
-- the replicates have the per-group replicates' distribution (a two-sample test);
-- what the segmented bootstrap does not serve (subjects resampled, other metrics,
-  studentized intervals, counted trials) gives the per-group numbers unchanged.
+- with ``by=`` the groups draw one after another: every column, the replicates' interval
+  included, equals each group's own call from a generator in the same state, to the bit,
+  with ties, failures to acquire and dev/eval thresholds;
+- the replicates have the distribution of the replicates drawn one by one from the
+  sweep (a two-sample test);
+- what the segment kernels do not serve (subjects resampled, other metrics, counted
+  trials, a group past ``SMALL_GROUP``) keeps its own replicates.
 """
 
 import numpy as np
@@ -111,28 +109,26 @@ def test_the_fixed_threshold_rates_are_binomial_counts_of_each_class():
     assert abs(rfa[1].mean() - 3) < 0.2 and abs(rfr[0].mean() - 2) < 0.1
 
 
-def per_group(table, **kwargs):
-    """``bootstrap`` of each group alone (the per-group path), rows in group order."""
-    rows = [pbs.bootstrap(g.drop(columns="grp"), **kwargs).assign(grp=k)
+def per_group(table, seed=0, **kwargs):
+    """``bootstrap`` of each group alone, one after another from one generator (the
+    per-group loop), rows in group order."""
+    rng = np.random.default_rng(seed)
+    rows = [pbs.bootstrap(g.drop(columns="grp"), seed=rng, **kwargs).assign(grp=k)
             for k, g in table.groupby("grp", sort=True)]
     out = pd.concat(rows, ignore_index=True)
     return out[["grp", *[c for c in out.columns if c != "grp"]]]
 
 
-SAME = ["grp", "system", "split", "metric", "estimate", "confidence_level", "ci_method",
-        "resample", "n_resamples", "threshold", "threshold_from", "weight"]
-
-
 @pytest.mark.parametrize("metric", ["eer_threshold", "eer_interpolated", "far", "frr", "hter"])
 @pytest.mark.parametrize(("decimals", "fta", "split"), [(None, 0.0, False), (1, 0.1, False),
                                                         (1, 0.0, True)])
-def test_every_column_but_the_replicates_equals_the_per_group_path(metric, decimals, fta,
-                                                                     split):
+@pytest.mark.parametrize("ci_method", ["percentile", "bca"])
+def test_every_column_equals_the_per_group_loop(metric, decimals, fta, split, ci_method):
     table = group_table(12, seed=2, decimals=decimals, fta=fta, split=split)
-    kwargs = dict(metric=metric, n_resamples=30, seed=0, nonfinite="reject")
-    got = pbs.bootstrap(table, by="grp", **kwargs)
-    want = per_group(table, **kwargs)
-    pd.testing.assert_frame_equal(got[SAME], want[SAME], check_exact=True)
+    kwargs = dict(metric=metric, n_resamples=30, nonfinite="reject", ci_method=ci_method)
+    got = pbs.bootstrap(table, by="grp", seed=0, **kwargs)
+    want = per_group(table, seed=0, **kwargs)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
     assert (got["resample"] == "label").all()
     assert (got["ci_low"] <= got["estimate"] + 0.5).all() and (got["se"] > 0).any()
 
@@ -240,16 +236,19 @@ def test_the_replicates_read_block_by_block_equal_the_brackets_of_the_same_draws
         assert np.array_equal(got, want)
 
 
-def test_the_interval_of_every_group_is_its_own_percentile_interval():
-    from pandas_biosig._core.segmented_bootstrap import replicate_bounds
-    from pandas_biosig._kernels.resample import percentile_interval
+def test_a_group_past_small_group_draws_one_replicate_at_a_time_in_both_calls():
+    """The rule reads each group alone: a group larger than ``SMALL_GROUP`` draws from its
+    sweep with and without ``by=``, and the rows still equal the per-group loop."""
+    from pandas_biosig._core.segmented import SMALL_GROUP
 
-    values = np.round(np.random.default_rng(0).random((20, 101)), 2)
-    est = values.mean(axis=1)
-    for method in ("percentile", "basic"):
-        _, se, low, high = replicate_bounds(values, est, 0.9, method)
-        for i, row in enumerate(values):
-            lo, hi = percentile_interval(row, 0.9)
-            if method == "basic":
-                lo, hi = 2 * est[i] - hi, 2 * est[i] - lo
-            assert (low[i], high[i], se[i]) == (lo, hi, np.nanstd(row, ddof=1))
+    small = group_table(3, seed=9, decimals=1)
+    rng = np.random.default_rng(10)
+    n = SMALL_GROUP + 500
+    genuine = rng.random(n) < 0.2
+    big = pd.DataFrame({"system": "s", "grp": 99, "trial": np.arange(n) + 10**6,
+                        "label": genuine, "score": np.round(rng.normal(genuine * 1.5, 1), 2)})
+    table = pd.concat([small, big], ignore_index=True)
+    kwargs = dict(metric="eer_threshold", n_resamples=20)
+    got = pbs.bootstrap(table, by="grp", seed=4, **kwargs)
+    pd.testing.assert_frame_equal(got, per_group(table, seed=4, **kwargs), check_exact=True)
+    assert got["ci_low"].notna().all()

@@ -13,7 +13,7 @@ r"""What every kind of table shares: one documented internal package.
 ``frames``                 result frames, one sweep per group, rate rows
 ``trial_groups``           the groups of a validated table laid out one after another, built lazily
 ``segmented``              the per-system functions over many groups in vectorised passes
-``segmented_bootstrap``    ``bootstrap(by=...)``: every group's replicates drawn at once
+``segmented_bootstrap``    the label bootstrap of a small group: every replicate drawn at once
 ``replicate_blocks``       a people bootstrap drawn one replicate at a time, read a block at a time
 ``counted``                counted trials (``count=``) written out once, bounded, ids of their own
 ``curve_datasets``         the builders of the curve Datasets

@@ -1,18 +1,21 @@
-"""The bootstrap of many groups at once (:func:`pandas_biosig.bootstrap` with ``by=``).
+"""The label-stratified bootstrap of a small group, every replicate at once.
 
-A documented internal module (docs/architecture.md, layer 1). The reported groups are
-laid out one after another and sorted in one call
-(:class:`~pandas_biosig._kernels.segments.Segments`); the replicates of every group are
-drawn together, in vectorised passes over all (group, replicate) pairs
-(:mod:`pandas_biosig._kernels.segment_resample`), and the intervals read along the
-replicates of all groups at once. It serves the label-stratified bootstrap of the EER
-(threshold and interpolated) and of the rates at a fixed threshold with a percentile or
-basic interval; the other metrics, resampling units and intervals keep their per-group
-replicates (:mod:`pandas_biosig.verification._resampling`).
+A documented internal module (docs/architecture.md, layer 1). The group's trials are
+sorted into a :class:`~pandas_biosig._kernels.segments.Segments` of one segment and its
+replicates drawn in vectorised passes over all of them
+(:mod:`pandas_biosig._kernels.segment_resample`: the EER's FAR = FRR crossing bisected
+for every replicate at once, binomial counts at a fixed threshold). It serves the
+threshold and interpolated EER and the rates at a fixed threshold, labels resampled
+(:func:`one_group_applies`); the other metrics and units keep their replicates of
+:mod:`pandas_biosig.verification._resampling`.
 
-The replicates have the distribution of the per-group ones (each class of each group
-drawn with replacement and sorted again), but are drawn from the seed's stream in
-another order, so a seed gives other numbers than one group at a time would.
+With ``by=`` the groups draw one after another from the seed's stream, each as it would
+on its own, so a group's row equals that of its own call from a generator in the same
+state, to the bit. (Drawing the replicates of all groups together, interleaved, was
+about 1.5 times faster at 10⁴ groups but gave a group other numbers with other groups
+beside it.) The replicates have the distribution of resampling each class of the group
+and sorting again; each value equals the sweep of full multiplicities consistent with
+its draws, to the bit (``tests/test_segment_resample.py``).
 """
 
 from __future__ import annotations
@@ -21,43 +24,33 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .._kernels.resample import percentile_interval
 from .._kernels.segment_resample import eer_replicates, rates_at_fixed
 from .._kernels.segments import Segments, sort_segments
 from .criteria import eer_point
 from .protocol import Resolved
+from .segmented import SMALL_GROUP
 
-__all__ = ["replicate_bounds", "segmented_bootstrap_applies", "segmented_replicates"]
+__all__ = ["one_group_applies", "segmented_replicates"]
 
 #: Metrics whose replicates the segmented bootstrap draws.
 SEGMENTED_METRICS = {"eer_threshold", "eer_interpolated", "far", "frr", "hter"}
 _FIXED = {"far", "frr", "hter"}
 
 
-def segmented_bootstrap_applies(plan: Sequence[Resolved], metric: str, unit: str,
-                                method: str) -> bool:
-    """Whether the groups of ``plan`` go through the segmented bootstrap: more than one,
-    label-stratified replicates of a metric of :data:`SEGMENTED_METRICS`, with a
-    percentile or basic interval, no counted trials, both classes in every group and,
-    for a rate, a threshold for every group. Subjects resampled keep each group's own
-    draws, one group at a time: the stream the out-of-core bootstrap reproduces to the
-    bit."""
-    if len(plan) < 2 or metric not in SEGMENTED_METRICS:
+def one_group_applies(r: Resolved, metric: str, unit: str) -> bool:
+    """Whether a group's label-stratified replicates are drawn by the segment kernels
+    (every replicate of the group in vectorised passes): a metric of
+    :data:`SEGMENTED_METRICS`, labels resampled, no counted trials, at most
+    :data:`~pandas_biosig._core.segmented.SMALL_GROUP` trials (a larger group draws its
+    replicates one by one from its sweep, without a second sort) and, for a rate, a
+    threshold. The rule reads the group alone, so a group draws alike with ``by=`` and
+    on its own."""
+    g = r.group
+    if unit != "label" or metric not in SEGMENTED_METRICS:
         return False
-    if unit != "label":  # subjects: each group's own draws, as the dask bootstrap's
+    if getattr(g, "count", None) is not None or not 0 < g.scores.size <= SMALL_GROUP:
         return False
-    if method not in ("percentile", "basic"):
-        return False
-    for r in plan:
-        g = r.group
-        if getattr(g, "count", None) is not None or g.scores.size == 0:
-            return False
-        k = int(np.count_nonzero(g.genuine))
-        if k == 0 or k == g.genuine.size:
-            return False
-        if metric in _FIXED and not np.isfinite(r.threshold):
-            return False
-    return True
+    return not (metric in _FIXED and not np.isfinite(r.threshold))
 
 
 def _segments(plan: Sequence[Resolved]) -> Segments:
@@ -96,19 +89,3 @@ def _rate(metric: str, fa, fr, n, p) -> np.ndarray:
     if metric == "frr":
         return fr / p
     return (fa / n + fr / p) / 2
-
-
-def replicate_bounds(values: np.ndarray, estimates: np.ndarray, confidence_level: float,
-                     method: str) -> tuple[np.ndarray, ...]:
-    """``(estimate, se, ci_low, ci_high)`` of every group (rows of ``values``): the
-    replicates' standard deviation and the percentile or basic interval."""
-    b = values.shape[1]
-    se = np.nanstd(values, ddof=1, axis=1) if b > 1 else np.full(values.shape[0], np.nan)
-    if np.isfinite(values).all():  # numpy's quantiles of each row, without a step per row
-        alpha = 1 - confidence_level
-        low, high = np.quantile(values, [alpha / 2, 1 - alpha / 2], axis=1)
-    else:
-        low, high = percentile_interval(values, confidence_level, axis=1)
-    if method == "basic":
-        low, high = 2 * estimates - high, 2 * estimates - low
-    return estimates, se, low, high

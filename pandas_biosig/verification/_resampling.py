@@ -50,11 +50,7 @@ from .._core.replicates import (
     warn_empty_replicates,
 )
 from .._core.schema import SchemaError, Trials, check_option, validate_trials
-from .._core.segmented_bootstrap import (
-    replicate_bounds,
-    segmented_bootstrap_applies,
-    segmented_replicates,
-)
+from .._core.segmented_bootstrap import one_group_applies, segmented_replicates
 from .._core.validation import (
     ERROR_CONFIDENCE_LEVEL,
     check_alternative,
@@ -333,17 +329,9 @@ def bootstrap(
     tick = replicate_progress(progress, n_resamples * len(plan), "bootstrap")
     common = dict(metric=metric, confidence_level=confidence_level, ci_method=method,
                   resample=unit, n_resamples=n_resamples)
-    if trials.by and segmented_bootstrap_applies(plan, metric, unit, method):
-        values, estimates = segmented_replicates(plan, metric, n_resamples, rng, tick)
-        rows = [dict(common, estimate=e, se=se, ci_low=lo, ci_high=hi, threshold=sign * r.threshold,
-                     threshold_from=r.threshold_from, weight=r.weight, _empty=int(empty))
-                for r, e, se, lo, hi, empty in zip(plan, *replicate_bounds(
-                    values, estimates, confidence_level, method),
-                    np.isnan(values).sum(axis=1), strict=True)]
-    else:
-        rows = [dict(common, **_group_row(r, f, metric, unit, method, n_resamples,
-                                          confidence_level, rng, tick, i * n_resamples, sign))
-                for i, r in enumerate(plan)]
+    rows = [dict(common, **_group_row(r, f, metric, unit, method, n_resamples,
+                                      confidence_level, rng, tick, i * n_resamples, sign))
+            for i, r in enumerate(plan)]
     warn_empty_replicates([(group_where(trials, r.group), row.pop("_empty"))
                            for r, row in zip(plan, rows, strict=True)], n_resamples, unit)
     return result_frame(trials, [r.group for r in plan], rows, BOOTSTRAP_COLUMNS)
@@ -356,7 +344,10 @@ def _group_row(r: Resolved, f, metric, unit, method, n_resamples, confidence_lev
     estimate = f(sw, t)
     hull = HullReplicates(sw) if metric == "eer_rocch" and unit == "label" else None
     reps = None if hull else Replicates(g, sw, unit, lazy=metric in LOCAL_METRICS)
-    if block_applies(reps, metric):  # people: drawn one by one, read a block at a time
+    if one_group_applies(r, metric, unit):  # labels: every replicate at once
+        values, empty = segmented_replicates([r], metric, n_resamples, rng,
+                                             lambda k: tick(done + k))[0][0], 0
+    elif block_applies(reps, metric):  # people: drawn one by one, read a block at a time
         values, empty = block_values(cast(Replicates, reps), metric, t, n_resamples, rng,
                                      tick, done)
     else:
