@@ -31,7 +31,8 @@ from .._core.criteria import choose, eer_point, min_weighted_point
 from .._core.progress import progress_bar
 from .._core.replicates import bootstrap_pvalue, fixed_threshold_deltas
 from .._kernels.rates import Sweep
-from .._kernels.resample import lazy_replicate, percentile_interval, uniform_counts
+from .._kernels.resample import percentile_interval, uniform_counts
+from ..verification._resampling import bootstrap
 
 __all__ = [
     'Setting',
@@ -344,10 +345,12 @@ def _bootstrap_covers(rng, a, g, subj, t, truth, n_subjects, n_boot, confidence_
         d = fixed_threshold_deltas(ga, zero, "hter", (t, 0.0), n_boot, resample, rng) + 0.5
         low, high = percentile_interval(d[np.isfinite(d)], confidence_level)
         out[f"hter_bootstrap_{resample}"] = low <= truth["hter"] <= high
+    # the label bootstrap as bootstrap() draws it (every replicate of the group at once)
+    table = pd.DataFrame({"system": "A", "trial": np.arange(a.size), "label": g, "score": a})
+    row = bootstrap(table, metric="eer_threshold", resample="label", n_resamples=n_boot,
+                    seed=rng, confidence_level=confidence_level).iloc[0]
+    out["eer_bootstrap_label"] = row.ci_low <= truth["eer"] <= row.ci_high
     sw = Sweep(a[imp], a[g])
-    vals = np.array([eer_point(lazy_replicate(sw, rng))[0] for _ in range(n_boot)])
-    low, high = percentile_interval(vals, confidence_level)
-    out["eer_bootstrap_label"] = low <= truth["eer"] <= high
     sw.prepare_resampling()
     neg_order = np.argsort(a[imp], kind="stable")
     pos_order = np.argsort(a[g], kind="stable")
