@@ -114,11 +114,12 @@ def _hull_eer_and_auc(trials: Trials, sweeps: list, ats: list) -> tuple:
     if uses_engine(trials):
         eng = Engine(trials)
         eng.sweeps_given(sweeps)
-        return eng.each(lambda sg: (segment_stats.rocch_eer(sg, segment_stats.hull(sg)),
-                                    segment_stats.auc(sg)),
-                        lambda sw, i: (sw.eer_rocch(), _k.auc(sw, ats[i])))
-    eer = [sw.eer_rocch() for sw in sweeps]
-    auc = [_k.auc(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
+        eer, auc = eng.each(lambda sg: (segment_stats.rocch_eer(sg, segment_stats.hull(sg)),
+                                        segment_stats.auc(sg)),
+                            lambda sw, i: (sw.eer_rocch(), _k.auc(sw, ats[i])))
+    else:
+        eer = [sw.eer_rocch() for sw in sweeps]
+        auc = [_k.auc(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
     for sw in sweeps:  # free what a pooled hull cached before the curves are allocated
         sw._positions = sw._cand = sw._pav = None
     return eer, auc
