@@ -118,8 +118,9 @@ def _hull_eer_and_auc(trials: Trials, sweeps: list, ats: list) -> tuple:
                                         segment_stats.auc(sg)),
                             lambda sw, i: (sw.eer_rocch(), _k.auc(sw, ats[i])))
     else:
-        eer = [sw.eer_rocch() for sw in sweeps]
-        auc = [_k.auc(sw, at) for sw, at in zip(sweeps, ats, strict=True)]
+        eer = np.array([sw.eer_rocch() for sw in sweeps], dtype=np.float64)
+        auc = np.array([_k.auc(sw, at) for sw, at in zip(sweeps, ats, strict=True)],
+                       dtype=np.float64)
     for sw in sweeps:  # free what a pooled hull cached before the curves are allocated
         sw._positions = sw._cand = sw._pav = None
     return eer, auc
