@@ -100,6 +100,9 @@ GROUP_CASES = {
         "group: 200 comparisons; the ratio to `np.sort` of those scores)"),
 }
 GROUP_SIZE = 100
+#: A call that takes longer (seconds) is not run again under ``tracemalloc``: its traced
+#: peak is left out (the peak RSS stays).
+TRACE_LIMIT = 60
 #: ``compare_groups`` reports every pair of groups (G (G - 1) rows): run up to this many.
 COMPARE_GROUPS_MAX = 1000
 #: Subjects per group in the ``compare_groups`` row.
@@ -358,10 +361,12 @@ def _worker_curve(case: str, n: int, repeat: int) -> dict:
     out.update(peak_rss=st["VmHWM"] if exact else None, rss_before=rss0)
     out["extra_bytes"] = st["VmHWM"] - rss0 if exact else None
     gc.collect()
-    tracemalloc.start()
-    call()
-    out["traced_peak"] = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
+    out["traced_peak"] = None
+    if first < TRACE_LIMIT:  # tracing slows a call with many Python steps severalfold
+        tracemalloc.start()
+        call()
+        out["traced_peak"] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
     # a slow call is timed once more only; the sort as often as asked
     reps = repeat if first < 20 else 1
     best_call, best_sort = (first if reps == 1 else np.inf), np.inf
@@ -761,7 +766,8 @@ def _markdown(results, sizes, args) -> str:
             tail = [
                 _seconds(t),
                 f"{peak / 2**20:,.0f} MiB" if peak else "?",
-                f"{r['traced_peak'] / r['input_bytes']:.2f}×",
+                (f"{r['traced_peak'] / r['input_bytes']:.2f}×" if r.get("traced_peak")
+                 else "not traced"),
             ]
         lines.append(f"| {label} | " + " | ".join(cells + tail) + " |")
     lines += _markdown_groups(results, args)
