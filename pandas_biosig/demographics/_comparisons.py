@@ -47,6 +47,7 @@ from ._plan import (
     _replicates,
     _rng,
     check_clusters,
+    group_members,
 )
 from ._two_way import replicates as _two_way_replicates
 
@@ -240,7 +241,7 @@ def _group_replicates(plan: _Plan, rep, present, rng, n_resamples) -> dict:
         return _two_way_replicates(rng, n_resamples, plan, [(rep.part, rep.threshold)],
                                    present)[0]
     cc = _cluster_counts(rep.part, rep.threshold, plan.cluster_group.size)
-    members_of = _members(plan.cluster_group, (cc[0] + cc[2]) > 0, len(plan.labels))
+    members_of = group_members(plan.cluster_group, (cc[0] + cc[2]) > 0, len(plan.labels))
     out = {}
     for j in present:
         members = members_of(j)
@@ -248,19 +249,6 @@ def _group_replicates(plan: _Plan, rep, present, rng, n_resamples) -> dict:
         out[j] = {"fmr": (reps[0], int((cc[2][members] > 0).sum())),
                   "fnmr": (reps[1], int((cc[0][members] > 0).sum()))}
     return out
-
-
-def _members(cluster_group: np.ndarray, keep: np.ndarray, k: int):
-    """``members(j)``: the clusters of group ``j`` (of ``k``) where ``keep`` holds,
-    ascending (as ``np.flatnonzero((cluster_group == j) & keep)``), from one sort of all
-    clusters."""
-    idx = np.flatnonzero(keep)
-    idx = idx[np.argsort(cluster_group[idx], kind="stable")]
-    starts = np.searchsorted(cluster_group[idx], np.arange(k + 1))
-
-    def members(j: int) -> np.ndarray:
-        return idx[starts[j]:starts[j + 1]]
-    return members
 
 
 def _fom_values(metric: str, fmr: np.ndarray, fnmr: np.ndarray,
@@ -473,7 +461,7 @@ def _group_rate_replicates(plan: _Plan, counts: dict, names: list, ok: list[int]
     held = np.zeros(plan.cluster_group.size, dtype=bool)  # subjects with trials here
     for s in names:
         held |= (counts[s][0] + counts[s][2]) > 0
-    members_of = _members(plan.cluster_group, held, len(plan.labels))
+    members_of = group_members(plan.cluster_group, held, len(plan.labels))
     for col, j in enumerate(ok):
         members = members_of(j)
         cols = []

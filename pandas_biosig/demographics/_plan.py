@@ -345,6 +345,19 @@ def _cluster_counts(part: _Part, t: float, n_clusters: int):
     )
 
 
+def group_members(cluster_group: np.ndarray, keep: np.ndarray, k: int):
+    """``members(j)``: the clusters of group ``j`` (of ``k``) where ``keep`` holds,
+    ascending (as ``np.flatnonzero((cluster_group == j) & keep)``), from one sort of all
+    clusters."""
+    idx = np.flatnonzero(keep)
+    idx = idx[np.argsort(cluster_group[idx], kind="stable")]
+    starts = np.searchsorted(cluster_group[idx], np.arange(k + 1))
+
+    def members(j: int) -> np.ndarray:
+        return idx[starts[j]:starts[j + 1]]
+    return members
+
+
 def _rng(seed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 

@@ -38,6 +38,7 @@ from ._plan import (
     _rng,
     _wilson,
     check_clusters,
+    group_members,
 )
 from ._two_way import fmr_intervals, replicates
 
@@ -178,13 +179,13 @@ def group_rates(
     k = len(plan.labels)
     n_clusters = plan.cluster_group.size
     rows = []
-    # the clusters of each group, ascending (one sort, not one scan per group)
-    order = np.argsort(plan.cluster_group, kind="stable")
-    starts = np.searchsorted(plan.cluster_group[order], np.arange(k + 1))
     for rep in plan.reported:
         n_gen, n_imp, fr, fa = _counts(rep.part, rep.threshold, k)
         cc = (_cluster_counts(rep.part, rep.threshold, n_clusters)
               if how in (_BOOT, _CLUSTER) else None)
+        # each group's clusters with trials, ascending (one sort, not one scan per group)
+        members_of = (group_members(plan.cluster_group, (cc[0] + cc[2]) > 0, k)
+                      if cc is not None else None)
         held = (np.bincount(plan.cluster_group[np.unique(rep.part.cluster[rep.part.counted])],
                             minlength=k) if plan.has_subject else None)
         two = _both_roles(how, plan, rep, level, rng, n_resamples)
@@ -192,9 +193,8 @@ def group_rates(
             if n_gen[j] + n_imp[j] == 0:
                 continue
             members = None
-            if cc is not None:  # clusters of the group: subjects, or trials without subjects
-                mine = order[starts[j]:starts[j + 1]]
-                members = mine[(cc[0][mine] + cc[2][mine]) > 0]
+            if members_of is not None:  # subjects, or trials without subjects
+                members = members_of(j)
             n_subj: float = int(held[j]) if held is not None else float("nan")
             fmr = fa[j] / n_imp[j] if n_imp[j] else float("nan")
             fnmr = fr[j] / n_gen[j] if n_gen[j] else float("nan")
